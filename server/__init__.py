@@ -1,0 +1,1 @@
+"""Guildhall: a self-hosted server for rules-enforced Norenberc and Strasbourg."""

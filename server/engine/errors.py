@@ -1,0 +1,24 @@
+"""The one error type a game raises for anything the rules do not allow."""
+
+from __future__ import annotations
+
+
+class RuleError(Exception):
+    """An illegal command, with a stable machine code and a message for people.
+
+    ``code`` is a short snake_case identifier (``not_your_turn``, ``cannot_afford``)
+    that clients and tests match on; ``message`` quotes the bad input and says
+    what would have been valid.
+
+    >>> err = RuleError("unknown_guild", "guild 9 is not in play (1-4 are)")
+    >>> (err.code, str(err))
+    ('unknown_guild', 'guild 9 is not in play (1-4 are)')
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def __repr__(self) -> str:
+        return f"RuleError({self.code!r}, {self.message!r})"

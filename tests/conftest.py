@@ -1,0 +1,39 @@
+"""Suite-wide switches: which optional suites run, and making a skipped one loud in CI.
+
+- Postgres tests need ``TEST_DATABASE_URL`` (``postgresql://user@host:port/db``).
+- Browser tests need ``GUILDHALL_BROWSER_TESTS=1`` and Chromium at ``CHROMIUM_PATH``.
+- ``GUILDHALL_REQUIRE_ALL_SUITES=1`` (set by ``.ci/run``) turns "not configured" into an error.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+REQUIRE_ALL = os.environ.get("GUILDHALL_REQUIRE_ALL_SUITES") == "1"
+
+
+def _missing(marker: str) -> str | None:
+    if marker == "postgres" and not os.environ.get("TEST_DATABASE_URL"):
+        return "TEST_DATABASE_URL is not set"
+    if marker == "browser":
+        if os.environ.get("GUILDHALL_BROWSER_TESTS") != "1":
+            return "GUILDHALL_BROWSER_TESTS is not 1"
+        chromium = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+        if not os.path.exists(chromium):
+            return f"no Chromium at {chromium}"
+    return None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        for marker in ("postgres", "browser"):
+            if marker not in item.keywords:
+                continue
+            reason = _missing(marker)
+            if reason is None:
+                continue
+            if REQUIRE_ALL:
+                raise pytest.UsageError(f"{item.nodeid}: {marker} suite required but {reason}")
+            item.add_marker(pytest.mark.skip(reason=f"{marker} suite disabled: {reason}"))
