@@ -1,11 +1,11 @@
 """``guildhall`` command line: one subcommand per module in ``server.commands``.
 
-    guildhall serve       run the web server (after `guildhall migrate`)
-    guildhall migrate     bring the database schema to the newest migration
-    guildhall selfplay    play random games with the engine and print a JSON summary
-    guildhall tournament  bots against bots, win shares with confidence intervals
-    guildhall verify      replay a finished game's record and check its seed hash
-    guildhall loadtest    many concurrent tables over real websockets on 127.0.0.1
+guildhall serve       run the web server (after `guildhall migrate`)
+guildhall migrate     bring the database schema to the newest migration
+guildhall selfplay    play random games with the engine and print a JSON summary
+guildhall tournament  bots against bots, win shares with confidence intervals
+guildhall verify      replay a finished game's record and check its seed hash
+guildhall loadtest    many concurrent tables over real websockets on 127.0.0.1
 """
 
 from __future__ import annotations

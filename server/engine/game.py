@@ -59,7 +59,7 @@ class Game(Protocol):
         ...
 
     def new(self, seats: int, seed: str, options: dict[str, Any]) -> State:
-        """A fresh game; deterministic for (seats, seed, options). Raises RuleError on bad options."""
+        """A fresh game, deterministic for (seats, seed, options); RuleError on bad options."""
         ...
 
     def to_act(self, state: State) -> set[int]:

@@ -30,7 +30,9 @@ from .errors import RuleError
 Planning = dict[str, Any]
 
 
-def open_planning(seats: int, order: list[int], eligible: list[int], all_wait: bool = False) -> Planning:
+def open_planning(
+    seats: int, order: list[int], eligible: list[int], all_wait: bool = False
+) -> Planning:
     """A new planning record. With ``all_wait`` (the table's ordered mode) every eligible
     seat but the first in ``order`` starts out waiting.
 

@@ -13,8 +13,21 @@ from server.engine import Rng, RuleError, event, get_game, is_visible, seed_to_s
 ROOT = Path(__file__).resolve().parents[2]
 PURE_PACKAGES = [ROOT / "server" / "engine", ROOT / "server" / "games"]
 FORBIDDEN_IMPORTS = {
-    "fastapi", "starlette", "sqlalchemy", "alembic", "asyncio", "uvicorn", "websockets",
-    "socket", "random", "requests", "httpx", "jinja2", "subprocess", "threading", "time",
+    "fastapi",
+    "starlette",
+    "sqlalchemy",
+    "alembic",
+    "asyncio",
+    "uvicorn",
+    "websockets",
+    "socket",
+    "random",
+    "requests",
+    "httpx",
+    "jinja2",
+    "subprocess",
+    "threading",
+    "time",
 }
 
 
@@ -75,7 +88,8 @@ def test_engine_and_games_import_no_io_and_no_service_code() -> None:
     for package in PURE_PACKAGES:
         for path in package.rglob("*.py"):
             bad = {
-                name for name in _imported_modules(path)
+                name
+                for name in _imported_modules(path)
                 if name in FORBIDDEN_IMPORTS or name.startswith("server.")
             }
             if bad:

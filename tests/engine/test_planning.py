@@ -26,7 +26,11 @@ def test_planning_completes_when_every_eligible_seat_has_committed() -> None:
         assert not pl.is_complete(p)
         p = pl.commit(p, seat, {"guilds": [seat + 1]})
     assert pl.is_complete(p)
-    assert [pl.plan_of(p, s) for s in range(3)] == [{"guilds": [1]}, {"guilds": [2]}, {"guilds": [3]}]
+    assert [pl.plan_of(p, s) for s in range(3)] == [
+        {"guilds": [1]},
+        {"guilds": [2]},
+        {"guilds": [3]},
+    ]
 
 
 def test_seats_out_of_the_round_are_not_awaited() -> None:
