@@ -1,0 +1,213 @@
+"""Fan-out across app instances through Postgres ``LISTEN/NOTIFY``.
+
+Every instance listens on one channel. After a command commits, the instance that wrote it
+calls ``publish(table_id, version)``: its own subscribers are told at once, and a ``NOTIFY``
+carrying only ``"<table_id>:<version>"`` reaches the other instances, whose subscribers then
+read what they need from the database. Nothing else travels through the channel, so the
+payload limit (8000 bytes) and hidden information are never a concern.
+
+A lost listening connection is reopened with a bounded back-off; because notifications sent
+while it was down are gone, every subscribed table is then announced with ``RESYNC`` so its
+receivers re-read the current state instead of waiting for the next move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import inspect
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import asyncpg
+
+log = logging.getLogger(__name__)
+
+CHANNEL = "guildhall_tables"
+RESYNC = -1
+"""Version passed to listeners when notifications may have been missed: read the latest."""
+
+Listener = Callable[[str, int], Awaitable[None] | None]
+
+
+def asyncpg_dsn(database_url: str) -> str:
+    """The libpq form of a SQLAlchemy URL: ``postgresql+asyncpg://u@h/db`` → ``postgresql://u@h/db``.
+
+    Raises ValueError for a URL that is not Postgres.
+    """
+    scheme, sep, rest = database_url.partition("://")
+    base = scheme.split("+", 1)[0]
+    if not sep or base not in {"postgresql", "postgres"}:
+        raise ValueError(f"not a Postgres URL: {database_url.split('@')[-1]!r}")
+    return f"postgresql://{rest}"
+
+
+def encode_payload(table_id: str, version: int) -> str:
+    """The NOTIFY payload for a table at ``version``: ``"<table_id>:<version>"``."""
+    return f"{table_id}:{version}"
+
+
+def decode_payload(payload: str) -> tuple[str, int] | None:
+    """``(table_id, version)`` from a payload, or None when it is not one of ours."""
+    table_id, sep, version = payload.rpartition(":")
+    if not sep or not table_id or not version.isdigit():
+        return None
+    return table_id, int(version)
+
+
+class PostgresFanOut:
+    """Tell every instance's subscribers that a table reached a new version.
+
+    ``start()`` opens two connections (one only listens, one sends ``NOTIFY``) and must run
+    before ``publish``; ``stop()`` closes them. ``subscribe``/``unsubscribe`` are synchronous
+    and may be called before ``start``.
+    """
+
+    def __init__(
+        self, database_url: str, *, channel: str = CHANNEL, max_backoff: float = 5.0
+    ) -> None:
+        self._dsn = asyncpg_dsn(database_url)
+        self._channel = channel
+        self._max_backoff = max_backoff
+        self._listeners: dict[str, set[Listener]] = {}
+        self._listen_conn: asyncpg.Connection | None = None
+        self._notify_conn: asyncpg.Connection | None = None
+        self._notify_lock = asyncio.Lock()
+        self._own_pid: int | None = None
+        self._reconnect_task: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._stopped = True
+
+    # -- subscriptions -------------------------------------------------------------------
+
+    def subscribe(self, table_id: str, listener: Listener) -> None:
+        """Call ``listener(table_id, version)`` whenever ``table_id`` changes on any instance."""
+        self._listeners.setdefault(str(table_id), set()).add(listener)
+
+    def unsubscribe(self, table_id: str, listener: Listener) -> None:
+        """Stop calling ``listener`` for ``table_id``; unknown pairs are ignored."""
+        listeners = self._listeners.get(str(table_id))
+        if listeners is None:
+            return
+        listeners.discard(listener)
+        if not listeners:
+            del self._listeners[str(table_id)]
+
+    def subscribed_tables(self) -> list[str]:
+        """Tables that have at least one listener on this instance."""
+        return sorted(self._listeners)
+
+    # -- lifecycle -----------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Open the listening and notifying connections; raises if Postgres is unreachable."""
+        self._stopped = False
+        await self._open_listener()
+        await self._open_notifier()
+
+    async def stop(self) -> None:
+        """Close both connections and cancel pending deliveries; safe to call twice."""
+        self._stopped = True
+        tasks = [*self._tasks, *([self._reconnect_task] if self._reconnect_task else [])]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for conn in (self._listen_conn, self._notify_conn):
+            if conn is not None and not conn.is_closed():
+                with contextlib.suppress(Exception):
+                    await conn.close(timeout=2)
+        self._listen_conn = self._notify_conn = None
+
+    async def _open_listener(self) -> None:
+        conn = await asyncpg.connect(self._dsn)
+        conn.add_termination_listener(self._on_listener_lost)
+        await conn.add_listener(self._channel, self._on_notification)
+        self._listen_conn = conn
+
+    async def _open_notifier(self) -> None:
+        conn = await asyncpg.connect(self._dsn)
+        # Our own echoes are recognised by backend pid. Only the current one is kept: a pid
+        # the OS later reuses for another instance must not silence it, and a late echo
+        # from an old one is merely a duplicate, which receivers ignore by version.
+        self._own_pid = conn.get_server_pid()
+        self._notify_conn = conn
+
+    # -- publishing ----------------------------------------------------------------------
+
+    async def publish(self, table_id: str, version: int) -> None:
+        """Announce that ``table_id`` committed ``version``: locally now, elsewhere via NOTIFY.
+
+        Called after the commit. A failed NOTIFY is retried once on a new connection and then
+        logged, never raised: the command is already durable, and remote receivers catch up
+        at the table's next version or when their clients ask for a snapshot.
+        """
+        table_id = str(table_id)
+        await self._deliver(table_id, version)
+        payload = encode_payload(table_id, version)
+        for attempt in (1, 2):
+            try:
+                await self._notify(payload)
+                return
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+                log.warning("NOTIFY %s failed (attempt %d): %s", payload, attempt, exc)
+                self._notify_conn = None
+
+    async def _notify(self, payload: str) -> None:
+        async with self._notify_lock:
+            if self._notify_conn is None or self._notify_conn.is_closed():
+                await self._open_notifier()
+            assert self._notify_conn is not None
+            await self._notify_conn.execute("SELECT pg_notify($1, $2)", self._channel, payload)
+
+    # -- receiving -----------------------------------------------------------------------
+
+    def _on_notification(self, _conn: Any, pid: int, _channel: str, payload: str) -> None:
+        if pid == self._own_pid:
+            return  # already delivered locally by publish()
+        decoded = decode_payload(payload)
+        if decoded is None:
+            log.warning("ignoring foreign payload on %s: %r", self._channel, payload[:100])
+            return
+        if decoded[0] in self._listeners:
+            self._spawn(self._deliver(*decoded))
+
+    async def _deliver(self, table_id: str, version: int) -> None:
+        for listener in list(self._listeners.get(table_id, ())):
+            try:
+                result = listener(table_id, version)
+                if inspect.isawaitable(result):
+                    await result
+            except Exception:
+                # One broken receiver must not starve the others of the update.
+                log.exception("fan-out listener failed for table %s", table_id)
+
+    def _spawn(self, coro: Awaitable[None]) -> None:
+        task: asyncio.Task[None] = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # -- reconnecting --------------------------------------------------------------------
+
+    def _on_listener_lost(self, _conn: Any) -> None:
+        if self._stopped or (self._reconnect_task and not self._reconnect_task.done()):
+            return
+        log.warning("lost the LISTEN connection; reconnecting")
+        self._reconnect_task = asyncio.ensure_future(self._reconnect())
+
+    async def _reconnect(self) -> None:
+        delay = 0.05
+        while not self._stopped:
+            try:
+                await self._open_listener()
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+                log.warning("LISTEN reconnect failed, retrying in %.2fs: %s", delay, exc)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, self._max_backoff)
+                continue
+            log.info("LISTEN connection restored; resyncing %d tables", len(self._listeners))
+            for table_id in self.subscribed_tables():
+                await self._deliver(table_id, RESYNC)
+            return

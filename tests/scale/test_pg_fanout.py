@@ -1,0 +1,153 @@
+"""Postgres LISTEN/NOTIFY fan-out between two instances in one process."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import asyncpg
+import pytest
+
+from server.realtime.pg_fanout import (
+    RESYNC,
+    PostgresFanOut,
+    asyncpg_dsn,
+    decode_payload,
+    encode_payload,
+)
+from tests.scale.pg import fresh_database
+
+
+class Inbox:
+    """A listener that records ``(table, version)`` and lets a test wait for a count."""
+
+    def __init__(self) -> None:
+        self.got: list[tuple[str, int]] = []
+        self._changed = asyncio.Event()
+
+    async def __call__(self, table_id: str, version: int) -> None:
+        self.got.append((table_id, version))
+        self._changed.set()
+
+    async def wait_for(self, count: int) -> list[tuple[str, int]]:
+        async with asyncio.timeout(10):
+            while len(self.got) < count:
+                self._changed.clear()
+                await self._changed.wait()
+        return self.got
+
+
+def test_payload_is_table_and_version_and_round_trips() -> None:
+    assert encode_payload("t-1:x", 7) == "t-1:x:7"
+    assert decode_payload("t-1:x:7") == ("t-1:x", 7)
+    assert decode_payload("garbage") is None
+    assert decode_payload("t:-1") is None
+
+
+def test_sqlalchemy_urls_become_libpq_dsns_and_others_are_refused() -> None:
+    assert asyncpg_dsn("postgresql+asyncpg://u@h:5432/d") == "postgresql://u@h:5432/d"
+    assert asyncpg_dsn("postgres://u@h/d") == "postgresql://u@h/d"
+    with pytest.raises(ValueError):
+        asyncpg_dsn("sqlite+aiosqlite:///x.db")
+
+
+@pytest.fixture
+async def pair() -> AsyncIterator[tuple[PostgresFanOut, PostgresFanOut, str]]:
+    with fresh_database("gh_fanout") as url:
+        a, b = PostgresFanOut(url), PostgresFanOut(url)
+        await a.start()
+        await b.start()
+        try:
+            yield a, b, url
+        finally:
+            await a.stop()
+            await b.stop()
+
+
+@pytest.mark.postgres
+async def test_publish_reaches_the_other_instance_and_local_subscribers_once(pair) -> None:
+    a, b, _ = pair
+    local, remote, other_table = Inbox(), Inbox(), Inbox()
+    a.subscribe("t1", local)
+    b.subscribe("t1", remote)
+    b.subscribe("t2", other_table)
+    for version in (1, 2, 3):
+        await a.publish("t1", version)
+    assert await remote.wait_for(3) == [("t1", 1), ("t1", 2), ("t1", 3)]
+    # A marker published after the echoes would have arrived shows none were delivered twice.
+    await a.publish("t2", 9)
+    await other_table.wait_for(1)
+    assert local.got == [("t1", 1), ("t1", 2), ("t1", 3)]
+    assert other_table.got == [("t2", 9)]
+
+
+@pytest.mark.postgres
+async def test_unsubscribed_listeners_hear_nothing_more(pair) -> None:
+    a, b, _ = pair
+    gone, marker = Inbox(), Inbox()
+    b.subscribe("t1", gone)
+    b.subscribe("t2", marker)
+    await a.publish("t1", 1)
+    await gone.wait_for(1)
+    b.unsubscribe("t1", gone)
+    b.unsubscribe("t1", gone)  # twice is harmless
+    await a.publish("t1", 2)
+    await a.publish("t2", 1)
+    await marker.wait_for(1)
+    assert gone.got == [("t1", 1)]
+    assert b.subscribed_tables() == ["t2"]
+
+
+@pytest.mark.postgres
+async def test_a_failing_listener_does_not_stop_the_others(pair) -> None:
+    a, b, _ = pair
+
+    def broken(_table: str, _version: int) -> None:
+        raise RuntimeError("receiver bug")
+
+    healthy = Inbox()
+    b.subscribe("t1", broken)
+    b.subscribe("t1", healthy)
+    await a.publish("t1", 4)
+    assert await healthy.wait_for(1) == [("t1", 4)]
+
+
+@pytest.mark.postgres
+async def test_a_killed_listen_connection_reconnects_and_resyncs(pair) -> None:
+    a, b, url = pair
+    inbox = Inbox()
+    b.subscribe("t1", inbox)
+    admin = await asyncpg.connect(url)
+    try:
+        killed = await admin.fetchval(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            " AND query LIKE 'LISTEN%'"
+        )
+    finally:
+        await admin.close()
+    assert killed == 2  # both instances' listening connections
+    assert (await inbox.wait_for(1))[0] == ("t1", RESYNC)
+    await a.publish("t1", 5)
+    assert (await inbox.wait_for(2))[1] == ("t1", 5)
+
+
+@pytest.mark.postgres
+async def test_publish_survives_a_killed_notify_connection(pair) -> None:
+    a, b, url = pair
+    inbox = Inbox()
+    b.subscribe("t1", inbox)
+    await a.publish("t1", 1)
+    await inbox.wait_for(1)
+    admin = await asyncpg.connect(url)
+    try:
+        killed = await admin.fetchval(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND query LIKE 'SELECT pg_notify%'"
+        )
+    finally:
+        await admin.close()
+    assert killed == 1
+    await a.publish("t1", 2)
+    await a.publish("t1", 3)
+    assert await inbox.wait_for(3) == [("t1", 1), ("t1", 2), ("t1", 3)]
