@@ -6,33 +6,30 @@ carrying only ``"<table_id>:<version>"`` reaches the other instances, whose subs
 read what they need from the database. Nothing else travels through the channel, so the
 payload limit (8000 bytes) and hidden information are never a concern.
 
-A lost listening connection is reopened with a bounded back-off; because notifications sent
-while it was down are gone, every subscribed table is then announced with ``RESYNC`` so its
-receivers re-read the current state instead of waiting for the next move.
+A lost listening connection is reopened with a bounded back-off. Notifications sent while it
+was down are gone, so every subscribed table is then announced at its current version (read
+from ``tables``) and its receivers catch up instead of waiting for the table's next move.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import inspect
 import logging
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import asyncpg
 
+from .fanout import Listener, LocalListeners
+
 log = logging.getLogger(__name__)
 
 CHANNEL = "guildhall_tables"
-RESYNC = -1
-"""Version passed to listeners when notifications may have been missed: read the latest."""
-
-Listener = Callable[[str, int], Awaitable[None] | None]
+VERSIONS_SQL = "SELECT id, version FROM tables WHERE id = ANY($1::text[])"
 
 
 def asyncpg_dsn(database_url: str) -> str:
-    """The libpq form of a SQLAlchemy URL: ``postgresql+asyncpg://u@h/db`` → ``postgresql://u@h/db``.
+    """The libpq form of a SQLAlchemy URL (``postgresql+asyncpg://u@h/db`` → ``postgresql://…``).
 
     Raises ValueError for a URL that is not Postgres.
     """
@@ -70,33 +67,23 @@ class PostgresFanOut:
         self._dsn = asyncpg_dsn(database_url)
         self._channel = channel
         self._max_backoff = max_backoff
-        self._listeners: dict[str, set[Listener]] = {}
+        self.listeners = LocalListeners()
         self._listen_conn: asyncpg.Connection | None = None
         self._notify_conn: asyncpg.Connection | None = None
         self._notify_lock = asyncio.Lock()
         self._own_pid: int | None = None
         self._reconnect_task: asyncio.Task[None] | None = None
-        self._tasks: set[asyncio.Task[None]] = set()
         self._stopped = True
 
     # -- subscriptions -------------------------------------------------------------------
 
     def subscribe(self, table_id: str, listener: Listener) -> None:
         """Call ``listener(table_id, version)`` whenever ``table_id`` changes on any instance."""
-        self._listeners.setdefault(str(table_id), set()).add(listener)
+        self.listeners.add(table_id, listener)
 
     def unsubscribe(self, table_id: str, listener: Listener) -> None:
         """Stop calling ``listener`` for ``table_id``; unknown pairs are ignored."""
-        listeners = self._listeners.get(str(table_id))
-        if listeners is None:
-            return
-        listeners.discard(listener)
-        if not listeners:
-            del self._listeners[str(table_id)]
-
-    def subscribed_tables(self) -> list[str]:
-        """Tables that have at least one listener on this instance."""
-        return sorted(self._listeners)
+        self.listeners.remove(table_id, listener)
 
     # -- lifecycle -----------------------------------------------------------------------
 
@@ -109,10 +96,9 @@ class PostgresFanOut:
     async def stop(self) -> None:
         """Close both connections and cancel pending deliveries; safe to call twice."""
         self._stopped = True
-        tasks = [*self._tasks, *([self._reconnect_task] if self._reconnect_task else [])]
-        for task in tasks:
+        task, self._reconnect_task = self._reconnect_task, None
+        if task is not None:
             task.cancel()
-        for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         for conn in (self._listen_conn, self._notify_conn):
@@ -144,8 +130,7 @@ class PostgresFanOut:
         logged, never raised: the command is already durable, and remote receivers catch up
         at the table's next version or when their clients ask for a snapshot.
         """
-        table_id = str(table_id)
-        await self._deliver(table_id, version)
+        self.listeners.call(table_id, version)
         payload = encode_payload(table_id, version)
         for attempt in (1, 2):
             try:
@@ -171,23 +156,7 @@ class PostgresFanOut:
         if decoded is None:
             log.warning("ignoring foreign payload on %s: %r", self._channel, payload[:100])
             return
-        if decoded[0] in self._listeners:
-            self._spawn(self._deliver(*decoded))
-
-    async def _deliver(self, table_id: str, version: int) -> None:
-        for listener in list(self._listeners.get(table_id, ())):
-            try:
-                result = listener(table_id, version)
-                if inspect.isawaitable(result):
-                    await result
-            except Exception:
-                # One broken receiver must not starve the others of the update.
-                log.exception("fan-out listener failed for table %s", table_id)
-
-    def _spawn(self, coro: Awaitable[None]) -> None:
-        task: asyncio.Task[None] = asyncio.ensure_future(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self.listeners.call(*decoded)
 
     # -- reconnecting --------------------------------------------------------------------
 
@@ -207,7 +176,23 @@ class PostgresFanOut:
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, self._max_backoff)
                 continue
-            log.info("LISTEN connection restored; resyncing %d tables", len(self._listeners))
-            for table_id in self.subscribed_tables():
-                await self._deliver(table_id, RESYNC)
+            await self._resync()
             return
+
+    async def _resync(self) -> None:
+        """Announce each subscribed table at its current version, read from ``tables``.
+
+        Notifications sent while the listener was down are lost; this gives receivers the
+        newest version so that they re-read instead of waiting for the table's next move.
+        """
+        tables = self.listeners.tables()
+        log.info("LISTEN connection restored; resyncing %d tables", len(tables))
+        if not tables or self._listen_conn is None:
+            return
+        try:
+            rows = await self._listen_conn.fetch(VERSIONS_SQL, tables)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            log.warning("could not read table versions after reconnecting: %s", exc)
+            return
+        for row in rows:
+            self.listeners.call(row["id"], row["version"])
