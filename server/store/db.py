@@ -1,0 +1,34 @@
+"""Creating the async engine and sessions for a database URL (SQLite or Postgres)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+
+from server.settings import normalize_database_url, sqlite_path
+
+
+def make_engine(url: str) -> AsyncEngine:
+    """An async engine for ``url``; for SQLite the file's folder is created and WAL is on."""
+    url = normalize_database_url(url)
+    db_file = sqlite_path(url)
+    if db_file is not None:
+        db_file.parent.mkdir(parents=True, exist_ok=True)
+        engine = create_async_engine(url, connect_args={"timeout": 30})
+        event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+        return engine
+    return create_async_engine(url, pool_pre_ping=True)
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # WAL lets readers proceed during a write; foreign keys are off by default in SQLite.
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[Any]:
+    return async_sessionmaker(engine, expire_on_commit=False)

@@ -1,0 +1,28 @@
+"""Running the Alembic migrations programmatically (``guildhall migrate``, tests)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def alembic_config(database_url: str) -> Config:
+    """The project's Alembic configuration pointed at ``database_url``."""
+    cfg = Config(str(ROOT / "alembic.ini"))
+    cfg.set_main_option("script_location", str(ROOT / "migrations"))
+    cfg.attributes["database_url"] = database_url
+    return cfg
+
+
+def upgrade(database_url: str, revision: str = "head") -> None:
+    """Bring the schema to ``revision``. Blocking: call it from a thread inside an event loop."""
+    command.upgrade(alembic_config(database_url), revision)
+
+
+def downgrade(database_url: str, revision: str) -> None:
+    """Take the schema back to ``revision`` (``base`` drops everything)."""
+    command.downgrade(alembic_config(database_url), revision)

@@ -1,0 +1,90 @@
+"""The database schema: tables, their seats, and the command log.
+
+The table row holds the newest state snapshot and ``version``; the command log holds every
+accepted command with its events, so a table can be re-derived from (seed, seats, options,
+commands). ``(table_id, seq)`` is unique: two writers can never both append step N.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    metadata = sa.MetaData(naming_convention=NAMING)
+
+
+class TableRow(Base):
+    """One game table. ``status`` is open → playing → finished; ``state`` is null until start."""
+
+    __tablename__ = "tables"
+
+    id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(sa.String(32))
+    seats: Mapped[int] = mapped_column(sa.Integer)
+    options: Mapped[dict[str, Any]] = mapped_column(sa.JSON)
+    seed: Mapped[str] = mapped_column(sa.String(128))
+    seed_sha256: Mapped[str] = mapped_column(sa.String(64))
+    status: Mapped[str] = mapped_column(sa.String(16), index=True)
+    version: Mapped[int] = mapped_column(sa.Integer)
+    state: Mapped[dict[str, Any] | None] = mapped_column(sa.JSON, nullable=True)
+    result: Mapped[dict[str, Any] | None] = mapped_column(sa.JSON, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(
+        sa.DateTime(timezone=True), server_default=sa.func.now()
+    )
+    updated_at: Mapped[datetime] = mapped_column(
+        sa.DateTime(timezone=True), server_default=sa.func.now()
+    )
+
+
+class SeatRow(Base):
+    """One seat of a table: a person (name + token hash) or a bot (``bot`` kind), or free."""
+
+    __tablename__ = "seats"
+
+    table_id: Mapped[str] = mapped_column(
+        sa.String(32), sa.ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(sa.Integer, primary_key=True)
+    name: Mapped[str | None] = mapped_column(sa.String(40), nullable=True)
+    token_hash: Mapped[str | None] = mapped_column(sa.String(64), nullable=True)
+    bot: Mapped[str | None] = mapped_column(sa.String(16), nullable=True)
+
+
+class CommandRow(Base):
+    """One accepted command: step ``seq`` of the table, the version it produced, its events.
+
+    ``client_id`` is the id the client chose (null for bots); it makes retries idempotent.
+    """
+
+    __tablename__ = "commands"
+    __table_args__ = (
+        sa.UniqueConstraint("table_id", "seq", name="uq_commands_table_seq"),
+        sa.UniqueConstraint("table_id", "seat", "client_id", name="uq_commands_client_id"),
+    )
+
+    id: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(
+        sa.String(32), sa.ForeignKey("tables.id", ondelete="CASCADE"), index=True
+    )
+    seq: Mapped[int] = mapped_column(sa.Integer)
+    version: Mapped[int] = mapped_column(sa.Integer)
+    seat: Mapped[int] = mapped_column(sa.Integer)
+    client_id: Mapped[str | None] = mapped_column(sa.String(64), nullable=True)
+    command: Mapped[dict[str, Any]] = mapped_column(sa.JSON)
+    events: Mapped[list[dict[str, Any]]] = mapped_column(sa.JSON)
+    created_at: Mapped[datetime] = mapped_column(
+        sa.DateTime(timezone=True), server_default=sa.func.now()
+    )
