@@ -14,13 +14,12 @@ RUN groupadd --system --gid 10001 guildhall \
 
 WORKDIR /app
 
-# Dependencies change less often than code: copy the packaging metadata first for layer reuse.
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md alembic.ini ./
 COPY server ./server
 COPY migrations ./migrations
 COPY seeds ./seeds
 COPY web ./web
-# Editable install: the code finds seeds/, web/ and migrations/ beside it in /app.
+# Editable install: the code finds alembic.ini, migrations/, seeds/ and web/ beside it in /app.
 RUN pip install -e . \
     && mkdir -p /app/data \
     && chown -R guildhall:guildhall /app/data

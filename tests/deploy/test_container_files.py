@@ -68,8 +68,8 @@ def test_image_is_slim_python_311() -> None:
 def test_image_installs_the_project_with_pip_and_copies_what_it_reads() -> None:
     runs = " ".join(instruction_args("RUN"))
     assert re.search(r"pip install (-e )?\.(\s|$)", runs), runs
-    copied = {shlex.split(arg)[0] for arg in instruction_args("COPY")}
-    for needed in ("pyproject.toml", "server", "migrations", "seeds", "web"):
+    copied = {src for arg in instruction_args("COPY") for src in shlex.split(arg)[:-1]}
+    for needed in ("pyproject.toml", "alembic.ini", "server", "migrations", "seeds", "web"):
         assert needed in copied, f"{needed} is not copied into the image"
 
 
