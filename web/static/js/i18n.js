@@ -1,0 +1,46 @@
+// UI strings: one dictionary per language (web/i18n/<lang>.json), inlined by the page as
+// window.GH_STRINGS. t("key", {n: 3}) fills {n}; a missing key shows the key itself so
+// it is noticed, never an empty label.
+"use strict";
+(function (GH) {
+  GH.t = function (key, params) {
+    var strings = window.GH_STRINGS || {};
+    var text = Object.prototype.hasOwnProperty.call(strings, key) ? strings[key] : key;
+    if (!params) return text;
+    return text.replace(/\{(\w+)\}/g, function (whole, name) {
+      return Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : whole;
+    });
+  };
+
+  // True when the dictionary has the key (for optional, data-driven labels).
+  GH.has = function (key) {
+    return Object.prototype.hasOwnProperty.call(window.GH_STRINGS || {}, key);
+  };
+
+  // Fill every [data-i18n] element of the server-rendered shell.
+  GH.translatePage = function (root) {
+    (root || document).querySelectorAll("[data-i18n]").forEach(function (el) {
+      el.textContent = GH.t(el.getAttribute("data-i18n"));
+    });
+  };
+
+  // h("div", {class: "x", onclick: fn}, child, "text", [children]) -> Element
+  GH.h = function (tag, attrs) {
+    var el = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (name) {
+      var value = attrs[name];
+      if (value === null || value === undefined || value === false) return;
+      if (name.slice(0, 2) === "on") el.addEventListener(name.slice(2), value);
+      else if (name === "text") el.textContent = value;
+      else el.setAttribute(name, value === true ? "" : value);
+    });
+    for (var i = 2; i < arguments.length; i++) append(el, arguments[i]);
+    return el;
+  };
+
+  function append(el, child) {
+    if (child === null || child === undefined || child === false) return;
+    if (Array.isArray(child)) child.forEach(function (c) { append(el, c); });
+    else el.appendChild(typeof child === "object" ? child : document.createTextNode(String(child)));
+  }
+})((window.GH = window.GH || {}));

@@ -1,0 +1,386 @@
+// The table page: connection, waiting room, whose turn, log, final scores and replay.
+// The game's own board and prompts come from GH.games[<game name>] (norenberc.js).
+"use strict";
+(function (GH) {
+  var t = GH.t, h = GH.h;
+  var $ = function (id) { return document.getElementById(id); };
+
+  var tableId = null;
+  var token = null;
+  var conn = null;
+  var doc = null;
+  var wasMyTurn = false;
+  var notice = null; // {kind: "error"|"info", text}
+  var soundOn = localStorage.getItem("gh_sound") !== "off";
+  var audio = null;
+  var replay = null; // {record, step, view}
+  var waitingPoll = null;
+
+  // ---- names and text -------------------------------------------------------------
+
+  function seats() {
+    return (doc && doc.table && doc.table.seats) || [];
+  }
+
+  function seatName(seat) {
+    var s = seats()[seat];
+    if (!s) return t("seat.n", { n: seat + 1 });
+    if (s.name) return s.name;
+    if (s.bot) return t("bot.name", { kind: t("bot." + s.bot), n: seat + 1 });
+    return t("seat.n", { n: seat + 1 });
+  }
+
+  // Event and prompt texts name seats {s0}, {s1} …; show player names instead.
+  function fillNames(text) {
+    return String(text).replace(/\{s(\d+)\}/g, function (whole, n) { return seatName(Number(n)); });
+  }
+
+  function mySeat() {
+    var you = doc && doc.you;
+    return you && typeof you.seat === "number" ? you.seat : null;
+  }
+
+  // ---- context handed to the game renderer ------------------------------------------
+
+  function context(game, readOnly) {
+    return {
+      seatName: seatName,
+      fillNames: fillNames,
+      mySeat: readOnly ? null : mySeat(),
+      readOnly: !!readOnly,
+      busy: conn ? conn.busy() : false,
+      send: send,
+      rerender: render,
+      table: doc && doc.table,
+      game: game,
+    };
+  }
+
+  function send(cmd) {
+    notice = null;
+    conn.send(cmd);
+    render();
+  }
+
+  // ---- rendering ----------------------------------------------------------------------
+
+  function render() {
+    if (!doc) return;
+    var table = doc.table || {};
+    $("table-name").textContent = (table.title || table.game || "") + " · " + tableId;
+    if (table.status === "open") return renderWaitingRoom(table);
+    stopWaitingPoll();
+    $("waiting-room").hidden = true;
+    $("layout").hidden = false;
+    var renderer = GH.games[table.game];
+    if (!renderer) {
+      $("board").textContent = t("table.unknown_game", { game: table.game });
+      return;
+    }
+    var showing = replay ? replay.view : doc.game;
+    var ctx = context(showing, !!replay);
+    renderBanner(renderer, ctx);
+    replaceChildren($("board"), renderer.board(showing, ctx));
+    replaceChildren($("players"), renderer.players(showing, ctx));
+    replaceChildren($("prompt"), replay ? null : renderer.prompt(showing, ctx));
+    renderLog();
+    renderScores(showing, renderer);
+    renderReplayControls(table);
+    updateTurnSignal(renderer);
+  }
+
+  function replaceChildren(el, content) {
+    el.innerHTML = "";
+    if (content) (Array.isArray(content) ? content : [content]).forEach(function (c) {
+      if (c) el.appendChild(c);
+    });
+  }
+
+  function renderBanner(renderer, ctx) {
+    var el = $("banner");
+    var info = replay ? { text: t("replay.banner", { step: replay.step, of: replayLength() }), mine: false }
+      : renderer.status(ctx.game, ctx);
+    el.className = "banner" + (info.mine ? " mine" : "") + (notice ? " has-notice" : "");
+    replaceChildren(el, [
+      h("span", { class: "banner-text", id: "banner-text" }, info.text),
+      notice ? h("span", { class: "notice " + notice.kind, role: "alert" }, notice.text) : null,
+      ctx.busy ? h("span", { class: "sending" }, t("table.sending")) : null,
+    ]);
+  }
+
+  function renderLog() {
+    var ol = $("log");
+    var entries = (doc.log || []).slice(-200);
+    ol.innerHTML = "";
+    entries.forEach(function (e) {
+      ol.appendChild(h("li", { class: "log-" + e.type }, fillNames(e.text)));
+    });
+    ol.scrollTop = ol.scrollHeight;
+  }
+
+  function renderScores(game, renderer) {
+    var el = $("scores");
+    var result = renderer.result(game);
+    el.hidden = !result;
+    if (!result) return;
+    var n = result.scores.length;
+    var categories = [];
+    result.breakdown.forEach(function (b) {
+      Object.keys(b).forEach(function (c) { if (categories.indexOf(c) < 0) categories.push(c); });
+    });
+    var head = h("tr", null, h("th", { scope: "col" }, t("scores.category")),
+      range(n).map(function (s) { return h("th", { scope: "col" }, renderer.playerBadge(s, game, context(game))); }));
+    var rows = categories.map(function (c) {
+      return h("tr", null, h("th", { scope: "row" }, GH.has("score." + c) ? t("score." + c) : c),
+        range(n).map(function (s) { return h("td", null, result.breakdown[s][c] || 0); }));
+    });
+    var total = h("tr", { class: "total" }, h("th", { scope: "row" }, t("scores.total")),
+      range(n).map(function (s) {
+        var win = result.winners.indexOf(s) >= 0;
+        return h("td", { class: win ? "winner" : null }, result.scores[s], win ? " 🏆" : "");
+      }));
+    var winners = result.winners.map(seatName).join(", ");
+    replaceChildren(el, [
+      h("h2", null, t("scores.title")),
+      h("p", { class: "winner-line", id: "winner-line" }, t(result.winners.length > 1 ? "scores.winners" : "scores.winner", { names: winners })),
+      h("div", { class: "table-scroll" }, h("table", { id: "score-table" }, h("thead", null, head), h("tbody", null, rows, total))),
+    ]);
+  }
+
+  function range(n) {
+    var out = [];
+    for (var i = 0; i < n; i++) out.push(i);
+    return out;
+  }
+
+  // ---- turn signal: tab title, flash, sound -----------------------------------------
+
+  function updateTurnSignal(renderer) {
+    var mine = !replay && renderer.isMyTurn(doc.game, mySeat());
+    document.title = (mine ? "● " + t("table.your_turn_short") + " — " : "") + (doc.table.title || "Guildhall");
+    if (mine && !wasMyTurn) {
+      var banner = $("banner");
+      banner.classList.remove("flash");
+      void banner.offsetWidth; // restart the CSS animation
+      banner.classList.add("flash");
+      beep();
+    }
+    wasMyTurn = mine;
+  }
+
+  function beep() {
+    if (!soundOn || !audio) return;
+    try {
+      var osc = audio.createOscillator(), gain = audio.createGain();
+      osc.frequency.value = 660;
+      gain.gain.setValueAtTime(0.08, audio.currentTime);
+      gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.35);
+      osc.connect(gain).connect(audio.destination);
+      osc.start();
+      osc.stop(audio.currentTime + 0.35);
+    } catch (err) {
+      audio = null;
+    }
+  }
+
+  // Browsers allow audio only after a user gesture; create the context on the first one.
+  function unlockAudio() {
+    if (audio || !window.AudioContext) return;
+    try { audio = new AudioContext(); } catch (err) { audio = null; }
+  }
+
+  function renderSoundToggle() {
+    var b = $("sound-toggle");
+    b.textContent = soundOn ? "🔔" : "🔕";
+    b.setAttribute("aria-pressed", String(soundOn));
+    b.title = t(soundOn ? "table.sound_on" : "table.sound_off");
+    b.setAttribute("aria-label", b.title);
+  }
+
+  // ---- waiting room (before the game starts) ----------------------------------------
+
+  function renderWaitingRoom(table) {
+    $("layout").hidden = true;
+    var room = $("waiting-room");
+    room.hidden = false;
+    var me = mySeat();
+    var free = table.seats.filter(function (s) { return !s.name && !s.bot; });
+    var link = location.origin + "/t/" + tableId;
+    replaceChildren(room, [
+      h("h1", null, t("wait.title")),
+      h("p", null, t("wait.invite")),
+      h("div", { class: "copy-row" }, h("input", { readonly: true, value: link, id: "wait-link", "aria-label": t("lobby.copy") }),
+        h("button", { type: "button", onclick: function () { copyText(link); } }, t("lobby.copy"))),
+      h("ol", { class: "seat-roll" }, table.seats.map(function (s) {
+        return h("li", null, h("span", { class: "seat-no" }, t("lobby.seat_n", { n: s.seat + 1 })), " ",
+          s.name || (s.bot ? t("bot." + s.bot) : t("lobby.free_seat")), s.seat === me ? " (" + t("lobby.you") + ")" : "");
+      })),
+      me === null && free.length ? joinForm() : null,
+      me === 0 ? h("button", { type: "button", class: "primary", id: "start-game", onclick: startGame }, t("lobby.start"))
+        : h("p", { class: "muted" }, t("wait.for_start")),
+      notice ? h("p", { class: "error", role: "alert" }, notice.text) : null,
+    ]);
+    startWaitingPoll();
+  }
+
+  function joinForm() {
+    var input = h("input", { id: "join-name", required: true, maxlength: 24, value: localStorage.getItem("gh_name") || "" });
+    return h("form", { class: "join", onsubmit: function (ev) {
+      ev.preventDefault();
+      localStorage.setItem("gh_name", input.value.trim());
+      GH.api("POST", "/api/tables/" + tableId + "/join", { name: input.value.trim() }).then(function (res) {
+        token = res.token;
+        location.hash = "seat=" + token;
+        GH.rememberTable({ id: tableId, seat: res.seat, token: token, title: doc.table.title || doc.table.game });
+        reconnect();
+      }).catch(showNotice);
+    } }, h("label", null, t("lobby.your_name"), " ", input), h("button", { type: "submit", class: "primary" }, t("wait.join")));
+  }
+
+  function startGame() {
+    GH.api("POST", "/api/tables/" + tableId + "/start", {}, token).then(pollTable).catch(showNotice);
+  }
+
+  function copyText(text) {
+    if (navigator.clipboard) navigator.clipboard.writeText(text).catch(function () {});
+  }
+
+  function showNotice(err) {
+    notice = { kind: "error", text: t("error.prefix") + " " + (err.message || err.code) };
+    render();
+  }
+
+  // The table row may change (joins, start) before the websocket document does.
+  function pollTable() {
+    GH.api("GET", "/api/tables/" + tableId).then(function (table) {
+      table = table.table || table;
+      if (!doc) doc = { table: table, you: { seat: null }, game: null, log: [] };
+      else if (doc.table.status === "open") doc.table = Object.assign({}, doc.table, table);
+      if (table.status !== "open" && conn && conn.doc && conn.doc.table.status === "open") conn.resync();
+      render();
+    }).catch(function () {});
+  }
+
+  function startWaitingPoll() {
+    if (!waitingPoll) waitingPoll = setInterval(pollTable, 2000);
+  }
+
+  function stopWaitingPoll() {
+    clearInterval(waitingPoll);
+    waitingPoll = null;
+  }
+
+  // ---- replay of a finished game ----------------------------------------------------
+
+  function replayLength() {
+    return replay && replay.record ? (replay.record.commands || []).length : 0;
+  }
+
+  function renderReplayControls(table) {
+    var el = $("replay");
+    var finished = table.status === "finished";
+    el.hidden = !finished;
+    if (!finished) return;
+    if (!replay) {
+      replaceChildren(el, [h("h2", null, t("replay.title")),
+        h("button", { type: "button", id: "replay-start", onclick: startReplay }, t("replay.start"))]);
+      return;
+    }
+    var n = replayLength();
+    var go = function (k) { return function () { showStep(Math.max(0, Math.min(n, k))); }; };
+    replaceChildren(el, [
+      h("h2", null, t("replay.title")),
+      h("div", { class: "button-row replay-buttons" },
+        h("button", { type: "button", onclick: go(0), "aria-label": t("replay.first") }, "⏮"),
+        h("button", { type: "button", id: "replay-prev", onclick: go(replay.step - 1), "aria-label": t("replay.prev") }, "◀"),
+        h("span", { class: "replay-step", id: "replay-step" }, t("replay.step", { step: replay.step, of: n })),
+        h("button", { type: "button", id: "replay-next", onclick: go(replay.step + 1), "aria-label": t("replay.next") }, "▶"),
+        h("button", { type: "button", onclick: go(n), "aria-label": t("replay.last") }, "⏭"),
+        h("button", { type: "button", id: "replay-stop", onclick: stopReplay }, t("replay.stop"))),
+      replay.command ? h("p", { class: "muted", id: "replay-command" }, replay.command) : null,
+    ]);
+  }
+
+  function startReplay() {
+    GH.api("GET", "/api/tables/" + tableId + "/record").then(function (record) {
+      replay = { record: record, step: 0, view: doc.game };
+      showStep(0);
+    }).catch(showNotice);
+  }
+
+  function showStep(k) {
+    GH.api("GET", "/api/tables/" + tableId + "/replay/" + k).then(function (res) {
+      var entry = (replay.record.commands || [])[k - 1];
+      replay.step = k;
+      replay.view = res.view || res.game || res;
+      replay.command = entry ? fillNames("{s" + entry.seat + "}") + ": " + describeCommand(entry) : null;
+      render();
+    }).catch(showNotice);
+  }
+
+  function describeCommand(entry) {
+    var renderer = GH.games[doc.table.game];
+    var cmd = entry.command || entry.cmd || entry;
+    return renderer.describe ? renderer.describe(cmd, context(replay.view, true)) : JSON.stringify(cmd);
+  }
+
+  function stopReplay() {
+    replay = null;
+    render();
+  }
+
+  // ---- connection -------------------------------------------------------------------
+
+  function onStatus(state) {
+    var el = $("conn");
+    el.dataset.state = state;
+    el.textContent = t("conn." + state);
+  }
+
+  function onError(err) {
+    notice = { kind: "error", text: t("error.prefix") + " " + (err.message || err.code) };
+    render();
+  }
+
+  function reconnect() {
+    if (conn) {
+      conn.closed = true;
+      if (conn.ws) conn.ws.close();
+    }
+    conn = new GH.TableConnection(tableId, token, {
+      onDoc: function (d) { doc = d; render(); },
+      onStatus: onStatus,
+      onAck: function () { render(); },
+      onError: onError,
+    });
+    conn.connect();
+  }
+
+  function readToken() {
+    var m = /(?:^|[#&])seat=([^&]+)/.exec(location.hash);
+    if (m) return decodeURIComponent(m[1]);
+    var known = GH.recentTables().filter(function (e) { return e.id === tableId && e.token; })[0];
+    return known ? known.token : null;
+  }
+
+  function init() {
+    GH.translatePage();
+    tableId = $("app").dataset.tableId;
+    token = readToken();
+    if (token && !/seat=/.test(location.hash)) history.replaceState(null, "", "#seat=" + encodeURIComponent(token));
+    renderSoundToggle();
+    $("sound-toggle").addEventListener("click", function () {
+      soundOn = !soundOn;
+      localStorage.setItem("gh_sound", soundOn ? "on" : "off");
+      renderSoundToggle();
+    });
+    document.addEventListener("pointerdown", unlockAudio, { once: true });
+    document.addEventListener("keydown", unlockAudio, { once: true });
+    reconnect();
+    pollTable();
+  }
+
+  GH.games = GH.games || {};
+  GH.table = { seatName: seatName, fillNames: fillNames };
+  document.addEventListener("DOMContentLoaded", init);
+})(window.GH);
