@@ -1,19 +1,68 @@
 """Bot players. They see exactly what their seat may see: the seat's view and its legal commands.
 
-``decide`` is the one entry point the server calls for a bot seat.
+``decide`` is the one entry point the server calls for a bot seat. Kinds:
+
+- ``random``: uniform over the legal commands;
+- ``greedy``: the game's heuristic player (``heuristic`` is accepted as another name);
+- ``mcts``: information-set Monte Carlo tree search (``server.bots.ismcts``).
 """
 
 from __future__ import annotations
 
-from server.engine import Command, Rng, View, seed_to_state
+from collections.abc import Callable
+
+from server.engine import Command, Rng, View, get_game, seed_to_state
+
+from .adapters import adapter_for
+from .ismcts import Budget, Search
+
+__all__ = ["DEFAULT_BUDGET", "KINDS", "Budget", "canonical_kind", "decide"]
+
+# What a bot seat at a real table gets: at most ~0.8 s of thinking, fewer iterations when
+# the engine is fast enough to reach them sooner.
+DEFAULT_BUDGET = Budget(iterations=2000, seconds=0.8)
+
+KINDS = ("random", "greedy", "mcts")
+_ALIASES = {"heuristic": "greedy"}
 
 
-def decide(kind: str, game: str, view: View, seat: int, seed: str) -> Command:
-    """The command bot ``kind`` plays for ``seat`` given its view; deterministic for ``seed``.
+def canonical_kind(kind: str) -> str:
+    """The bot kind ``kind`` names (resolving aliases); ValueError for an unknown kind."""
+    name = _ALIASES.get(kind, kind)
+    if name not in KINDS:
+        raise ValueError(f"unknown bot kind {kind!r} (known: {', '.join(KINDS)})")
+    return name
 
-    Raises ValueError when the view offers no legal command (the seat may not act).
+
+def decide(
+    kind: str, game: str, view: View, seat: int, seed: str, *, budget: Budget | None = None
+) -> Command:
+    """The command bot ``kind`` plays for ``seat`` given its view; deterministic for ``seed``
+    (for ``mcts``, when ``budget`` limits iterations only).
+
+    Raises ValueError for an unknown kind or when the view offers no legal command.
     """
-    legal = view.get("legal") or []
-    if not legal:
+    name = canonical_kind(kind)
+    if not view.get("legal"):
         raise ValueError(f"seat {seat} has no legal command in this view")
-    return Rng(seed_to_state(seed)).choice(list(legal))
+    rng = Rng(seed_to_state(seed))
+    return _DECIDERS[name](game, view, seat, rng, budget or DEFAULT_BUDGET)
+
+
+def _random(game: str, view: View, seat: int, rng: Rng, budget: Budget) -> Command:
+    return rng.choice(list(view["legal"]))
+
+
+def _greedy(game: str, view: View, seat: int, rng: Rng, budget: Budget) -> Command:
+    return adapter_for(game).heuristic(view, seat, rng)
+
+
+def _mcts(game: str, view: View, seat: int, rng: Rng, budget: Budget) -> Command:
+    return Search(get_game(game), adapter_for(game), view, seat, rng, budget).run()
+
+
+_DECIDERS: dict[str, Callable[[str, View, int, Rng, Budget], Command]] = {
+    "random": _random,
+    "greedy": _greedy,
+    "mcts": _mcts,
+}

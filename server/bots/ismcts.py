@@ -1,0 +1,176 @@
+"""Information-set Monte Carlo tree search over the ``Game`` contract.
+
+The searching seat never sees the real state. Every iteration asks the game's adapter for a
+*determinization* — a full state consistent with the seat's view, hidden parts sampled
+afresh — and plays it forward with the engine:
+
+- the seat's own decisions walk a tree keyed by its own commands (one tree shared by all
+  determinizations, so it stands for the seat's information set); a child is scored with
+  UCB1 counting how often it was *available* rather than how often its parent was visited
+  (commands legal in one sampled world may be illegal in another);
+- the other seats, and the searching seat once it has left the tree, move by the adapter's
+  fast rollout policy. Modelling opponents by a policy instead of tree nodes keeps them from
+  "seeing" the seat's sealed plan in the search, and makes small budgets count;
+- after ``horizon`` simulated commands (or at the end) the position is scored in [0, 1]:
+  the final win share (with a small score-margin term) or the adapter's evaluation.
+
+The result is deterministic for a seed and an iteration budget; a time budget stops early.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from dataclasses import dataclass, field
+
+from server.engine import Command, Game, Result, Rng, State, View
+
+from .adapters import BotAdapter
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much searching one decision may do: stop at whichever limit comes first.
+
+    ``iterations`` alone makes the search reproducible; ``seconds`` caps the wall time.
+    """
+
+    iterations: int | None = 300
+    seconds: float | None = None
+    horizon: int = 400
+    exploration: float = 0.7
+
+    def __post_init__(self) -> None:
+        if self.iterations is None and self.seconds is None:
+            raise ValueError("a search budget needs iterations, seconds or both")
+
+
+@dataclass
+class _Node:
+    """Statistics of one own command in the seat's tree (keyed by the command's JSON)."""
+
+    visits: int = 0
+    value: float = 0.0
+    available: int = 0
+    children: dict[str, _Node] = field(default_factory=dict)
+
+    def ucb(self, exploration: float) -> float:
+        mean = self.value / self.visits
+        return mean + exploration * math.sqrt(math.log(max(self.available, 1)) / self.visits)
+
+
+def command_key(cmd: Command) -> str:
+    """A canonical text for ``cmd`` so equal commands share one tree node."""
+    return json.dumps(cmd, sort_keys=True, separators=(",", ":"))
+
+
+def outcome(result: Result, seat: int) -> float:
+    """Reward of a finished game for ``seat`` in [0, 1].
+
+    Mostly the win share (ties split), plus a small term for the margin over the best
+    other seat, so that a search still prefers closer losses and bigger wins.
+    """
+    scores, winners = result["scores"], result["winners"]
+    win = 1.0 / len(winners) if seat in winners else 0.0
+    others = [s for i, s in enumerate(scores) if i != seat] or [0]
+    margin = scores[seat] - max(others)
+    spread = abs(scores[seat]) + abs(max(others)) + 1
+    return 0.8 * win + 0.2 * (0.5 + 0.5 * margin / spread)
+
+
+class Search:
+    """One decision's search; ``run`` returns the command with the most visits."""
+
+    def __init__(
+        self, game: Game, adapter: BotAdapter, view: View, seat: int, rng: Rng, budget: Budget
+    ) -> None:
+        self.game, self.adapter, self.view, self.seat = game, adapter, view, seat
+        self.rng, self.budget = rng, budget
+        self.root = _Node()
+        self.root_legal = {command_key(c): c for c in view.get("legal") or []}
+        self.iterations = 0
+
+    def run(self) -> Command:
+        """Search within the budget. Raises ValueError if the view offers no command."""
+        if not self.root_legal:
+            raise ValueError(f"seat {self.seat} has no legal command in this view")
+        if len(self.root_legal) == 1:
+            return next(iter(self.root_legal.values()))
+        deadline = None
+        if self.budget.seconds is not None:
+            deadline = time.perf_counter() + self.budget.seconds
+        while self.budget.iterations is None or self.iterations < self.budget.iterations:
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+            self._iterate()
+            self.iterations += 1
+        return self.root_legal[self.best_key()]
+
+    def best_key(self) -> str:
+        """Most visited root command; ties go to the better mean, then to legal-list order."""
+        order = list(self.root_legal)
+
+        def rank(key: str) -> tuple[int, float, int]:
+            node = self.root.children.get(key)
+            if node is None or node.visits == 0:
+                return (0, 0.0, -order.index(key))
+            return (node.visits, node.value / node.visits, -order.index(key))
+
+        return max(order, key=rank)
+
+    def _iterate(self) -> None:
+        state = self.adapter.determinize(self.view, self.seat, self.rng)
+        path = [self.root]
+        node: _Node | None = self.root
+        steps = 0
+        while self.game.result(state) is None and steps < self.budget.horizon:
+            actor = self._next_actor(state)
+            if actor == self.seat and node is not None:
+                legal = self._own_legal(state, node is self.root)
+                key, node, expanded = self._select(node, legal)
+                path.append(node)
+                cmd = legal[key]
+                if expanded:
+                    node = None  # leave the tree: one new node per iteration
+            else:
+                cmd = self.adapter.rollout(self.game, state, actor, self.rng)
+            state, _ = self.game.apply(state, actor, cmd)
+            steps += 1
+        reward = self._score(state)
+        for visited in path:
+            visited.visits += 1
+            visited.value += reward
+
+    def _next_actor(self, state: State) -> int:
+        actors = self.game.to_act(state)
+        if not actors:
+            raise RuntimeError("simulated game has no seat to act but no result either")
+        # The searching seat decides first among simultaneous planners: the others plan
+        # on their own views afterwards, which never show a sealed plan.
+        return self.seat if self.seat in actors else min(actors)
+
+    def _own_legal(self, state: State, at_root: bool) -> dict[str, Command]:
+        if at_root:
+            return self.root_legal
+        return {command_key(c): c for c in self.game.legal(state, self.seat)}
+
+    def _select(self, node: _Node, legal: dict[str, Command]) -> tuple[str, _Node, bool]:
+        """The child to follow: an untried command if any (chosen at random), else UCB1."""
+        untried = [key for key in legal if key not in node.children]
+        for key in legal:
+            if key in node.children:
+                node.children[key].available += 1
+        if untried:
+            key = untried[self.rng.below(len(untried))]
+            child = node.children[key] = _Node(available=1)
+            return key, child, True
+        explore = self.budget.exploration
+        key = max(legal, key=lambda k: node.children[k].ucb(explore))
+        return key, node.children[key], False
+
+    def _score(self, state: State) -> float:
+        result = self.game.result(state)
+        if result is not None:
+            return outcome(result, self.seat)
+        return self.adapter.evaluate(self.game, state, self.seat)
