@@ -1,0 +1,269 @@
+"""What ranked players do once an influence step is ranked, and the chapel and edifice
+placements of steps H and I.
+
+After ranking, automatic effects happen at once (council seats, goods); the decisions
+left are queued in ``state["choices"]`` and answered one at a time by their seat:
+
+===========  ===================================================  ======================
+kind         who                                                  commands
+===========  ===================================================  ======================
+build        Master / Journeyman (after taking their good)        build, decline
+apprentice   Apprentice                                           take_good, build
+sell         1st in C/E/G                                         sell, done
+return       revealed a stack but got no action                   return_card, return_none
+chapel       Church seat holder, step H                           chapel
+edifice      Nobility seat holder, step I                         edifice
+===========  ===================================================  ======================
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server.engine import Command, Event, event
+
+from .data import components
+from .flow import edifice_name, edifice_of_round, finish_step
+from .rules import (
+    COUNCIL_NAMES,
+    State,
+    action_slots,
+    built_edifices,
+    rank,
+    step_guild,
+    step_kind,
+)
+
+
+def _choice(
+    seat: int, kind: str, guild: str | None = None, role: str | None = None
+) -> dict[str, Any]:
+    return {"seat": seat, "kind": kind, "guild": guild, "role": role}
+
+
+def place_on_council(state: State, seat: int, key: str) -> Event:
+    """Put a member of ``seat`` on council seat ``key``, returning any previous occupant."""
+    before = state["council"][key]
+    state["council"][key] = seat
+    back = "" if before is None or before == seat else f" (returning {{s{before}}}'s member)"
+    return event("CouncilSeatTaken", f"{{s{seat}}} took the {COUNCIL_NAMES[key]} seat{back}")
+
+
+def _take_good(state: State, seat: int, guild: str) -> Event:
+    state["players"][seat]["goods"][guild] += 1
+    good = components().guilds[guild].good
+    return event("GoodTaken", f"{{s{seat}}} took a {good}")
+
+
+def resolve_influence(state: State) -> list[Event]:
+    """Rank the revealed stacks, hand the starting player to 1st place, apply the step's
+    automatic effects and queue the decisions. Finishes the step if none are left."""
+    inf = state["influence"]
+    n = state["seats"]
+    totals = {s: sum(cards) for s, cards in enumerate(inf["revealed"]) if cards is not None}
+    ranking = rank(totals, inf["start"], n)
+    state["ranking"] = ranking
+    events = [
+        event(
+            "StepRanked",
+            "Ranking: "
+            + (", ".join(f"{{s{s}}} {totals[s]}" for s in ranking) or "everyone passed"),
+        )
+    ]
+    if ranking and ranking[0] != state["start"]:
+        state["start"] = ranking[0]
+        events.append(
+            event("StartingPlayerChanged", f"{{s{ranking[0]}}} is the new starting player")
+        )
+    events += _step_effects(state, ranking)
+    slots = action_slots(state["step"], n)
+    state["choices"] += [_choice(s, "return") for s in ranking[slots:]]
+    state["phase"] = "choice"
+    return events + continue_choices(state)
+
+
+def _step_effects(state: State, ranking: list[int]) -> list[Event]:
+    kind = step_kind(state["step"])
+    if kind == "nobility_church":
+        return [
+            place_on_council(state, s, key)
+            for s, key in zip(ranking, ("nobility", "church"), strict=False)
+        ]
+    if kind == "guild":
+        return _guild_effects(state, ranking, step_guild(state) or "")
+    if not ranking:
+        return []
+    events = []
+    if state["step"] == 6:  # only step G also seats a member on the Merchants' seat
+        events.append(place_on_council(state, ranking[0], "merchants"))
+    state["choices"].append(_choice(ranking[0], "sell"))
+    return events
+
+
+def _guild_effects(state: State, ranking: list[int], guild: str) -> list[Event]:
+    roles = (
+        ["master", "journeyman", "apprentice"] if state["seats"] >= 4 else ["master", "apprentice"]
+    )
+    events = []
+    for seat, role in zip(ranking, roles, strict=False):
+        if role == "master":
+            events.append(place_on_council(state, seat, guild))
+        if role == "apprentice":
+            state["choices"].append(_choice(seat, "apprentice", guild, role))
+            continue
+        events.append(_take_good(state, seat, guild))
+        state["choices"].append(_choice(seat, "build", guild, role))
+    return events
+
+
+def continue_choices(state: State) -> list[Event]:
+    """Finish the step when no decision is left; otherwise wait for the next one."""
+    if state["choices"]:
+        return []
+    events = _discard_revealed(state)
+    return events + finish_step(state)
+
+
+def _discard_revealed(state: State) -> list[Event]:
+    inf = state["influence"]
+    if inf is None:
+        return []
+    for seat, cards in enumerate(inf["revealed"]):
+        if cards:
+            state["players"][seat]["out"] += len(cards)
+    inf["revealed"] = [None] * state["seats"]
+    return []
+
+
+# ----- legal decisions -------------------------------------------------------------------
+
+
+def open_spaces(state: State, guild: str, coins: int) -> list[list[int]]:
+    """Empty spaces of ``guild`` whose price ``coins`` can pay, as [row, col]."""
+    comp = components()
+    return [
+        [r, c]
+        for (r, c), key in sorted(comp.guild_of_cell.items())
+        if key == guild and state["city"][r][c] is None and comp.prices[(r, c)] <= coins
+    ]
+
+
+def legal_choice(state: State, seat: int) -> list[Command]:
+    """Commands for the decision at the head of the queue, if it is ``seat``'s."""
+    if not state["choices"] or state["choices"][0]["seat"] != seat:
+        return []
+    choice = state["choices"][0]
+    player = state["players"][seat]
+    kind = choice["kind"]
+    if kind in ("build", "apprentice"):
+        builds = [
+            {"type": "build", "cell": cell}
+            for cell in open_spaces(state, choice["guild"], player["coins"])
+        ]
+        other = {"type": "decline"} if kind == "build" else {"type": "take_good"}
+        return [*builds, other]
+    if kind == "sell":
+        return [{"type": "sell", "guild": g} for g, k in player["goods"].items() if k] + [
+            {"type": "done"}
+        ]
+    if kind == "return":
+        cards = state["influence"]["revealed"][seat]
+        return [{"type": "return_card", "card": v} for v in sorted(set(cards))] + [
+            {"type": "return_none"}
+        ]
+    if kind == "chapel":
+        sites = components().chapel_sites
+        return [
+            {"type": "chapel", "site": i} for i in range(len(sites)) if i not in state["chapels"]
+        ]
+    built = built_edifices(state)
+    return [
+        {"type": "edifice", "cell": [r, c]}
+        for r, c in components().building_spaces
+        if (r, c) not in built
+    ]
+
+
+# ----- applying decisions ----------------------------------------------------------------
+
+
+def apply_choice(state: State, seat: int, cmd: Command) -> list[Event]:
+    """Apply a decision (already checked legal) and continue the step."""
+    choice = state["choices"][0]
+    events = _DECISIONS[cmd["type"]](state, seat, cmd, choice)
+    if cmd["type"] != "sell":  # selling goes on until "done"
+        state["choices"].pop(0)
+    return events + continue_choices(state)
+
+
+def _build(state: State, seat: int, cmd: Command, choice: dict[str, Any]) -> list[Event]:
+    r, c = cmd["cell"]
+    price = components().prices[(r, c)]
+    state["players"][seat]["coins"] -= price
+    state["city"][r][c] = seat
+    guild = components().guilds[choice["guild"]].name
+    return [
+        event(
+            "MemberPlaced",
+            f"{{s{seat}}} placed a member on {guild} space ({r},{c}) for {price} coins",
+        )
+    ]
+
+
+def _decline(state: State, seat: int, cmd: Command, choice: dict[str, Any]) -> list[Event]:
+    return [event("PlacementDeclined", f"{{s{seat}}} placed no member in the city")]
+
+
+def _apprentice_good(state: State, seat: int, cmd: Command, choice: dict[str, Any]) -> list[Event]:
+    return [_take_good(state, seat, choice["guild"])]
+
+
+def _sell(state: State, seat: int, cmd: Command, choice: dict[str, Any]) -> list[Event]:
+    guild = components().guilds[cmd["guild"]]
+    player = state["players"][seat]
+    player["goods"][guild.key] -= 1
+    player["coins"] += guild.good_value
+    return [event("GoodSold", f"{{s{seat}}} sold a {guild.good} for {guild.good_value} coins")]
+
+
+def _done(state: State, seat: int, cmd: Command, choice: dict[str, Any]) -> list[Event]:
+    return [event("SellingDone", f"{{s{seat}}} finished selling")]
+
+
+def _return_card(state: State, seat: int, cmd: Command, choice: dict[str, Any]) -> list[Event]:
+    cards = state["influence"]["revealed"][seat]
+    cards.remove(cmd["card"])
+    state["players"][seat]["deck"].append(cmd["card"])  # the deck's top is index 0
+    return [event("CardReturned", f"{{s{seat}}} put a {cmd['card']} at the bottom of their deck")]
+
+
+def _return_none(state: State, seat: int, cmd: Command, choice: dict[str, Any]) -> list[Event]:
+    return [event("CardNotReturned", f"{{s{seat}}} kept no card of their stack")]
+
+
+def _chapel(state: State, seat: int, cmd: Command, choice: dict[str, Any]) -> list[Event]:
+    state["chapels"].append(cmd["site"])
+    r, c = components().chapel_sites[cmd["site"]]
+    return [
+        event("ChapelBuilt", f"{{s{seat}}} built a chapel at the corner below-right of ({r},{c})")
+    ]
+
+
+def _edifice(state: State, seat: int, cmd: Command, choice: dict[str, Any]) -> list[Event]:
+    r, c = cmd["cell"]
+    index = edifice_of_round(state)
+    state["built"].append([r, c, index])
+    return [event("EdificeBuilt", f"{{s{seat}}} built the {edifice_name(index)} at ({r},{c})")]
+
+
+_DECISIONS: dict[str, Any] = {
+    "build": _build,
+    "decline": _decline,
+    "take_good": _apprentice_good,
+    "sell": _sell,
+    "done": _done,
+    "return_card": _return_card,
+    "return_none": _return_none,
+    "chapel": _chapel,
+    "edifice": _edifice,
+}

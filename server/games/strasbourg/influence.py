@@ -1,0 +1,44 @@
+"""Steps A–G, the influence round: clockwise from the starting player each seat turns over
+one stack (``reveal``), ``pass``es, or gives up a privilege (``privilege``) to decide after
+everyone still to decide (repeatable while privileges last)."""
+
+from __future__ import annotations
+
+from server.engine import Command, Event, event
+
+from .flow import auto_pass
+from .rules import State
+
+
+def legal_influence(state: State, seat: int) -> list[Command]:
+    """reveal (one per own stack), pass, and privilege when it can buy a later decision."""
+    inf = state["influence"]
+    if not inf["queue"] or inf["queue"][0] != seat:
+        return []
+    player = state["players"][seat]
+    cmds: list[Command] = [{"type": "reveal", "stack": i} for i in range(len(player["stacks"]))]
+    cmds.append({"type": "pass"})
+    # A privilege only defers the decision; with nobody else left to decide it would buy
+    # nothing, and a seat without stacks can only pass, so neither case offers it.
+    if player["privileges"] > 0 and player["stacks"] and len(inf["queue"]) > 1:
+        cmds.append({"type": "privilege"})
+    return cmds
+
+
+def apply_influence(state: State, seat: int, cmd: Command) -> list[Event]:
+    """Apply reveal / pass / privilege (already checked legal) and move the queue on."""
+    inf = state["influence"]
+    inf["queue"].pop(0)
+    if cmd["type"] == "reveal":
+        cards = state["players"][seat]["stacks"].pop(cmd["stack"])
+        inf["revealed"][seat] = cards
+        text = f"{{s{seat}}} turned over {cards} ({sum(cards)} influence)"
+        events = [event("StackRevealed", text)]
+    elif cmd["type"] == "pass":
+        inf["passed"][seat] = True
+        events = [event("Passed", f"{{s{seat}}} passed")]
+    else:
+        state["players"][seat]["privileges"] -= 1
+        inf["queue"].append(seat)
+        events = [event("PrivilegeUsed", f"{{s{seat}}} gave up a privilege to decide later")]
+    return events + auto_pass(state)

@@ -1,0 +1,98 @@
+"""Small shared facts about Strasbourg's turn structure: steps, council seats, seat order."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .data import GUILD_KEYS, components
+
+State = dict[str, Any]
+
+STEPS = "ABCDEFGHI"
+COUNCIL_SEATS = ("nobility", "church", "merchants", *GUILD_KEYS)
+COUNCIL_NAMES = {
+    "nobility": "Nobility",
+    "church": "Church",
+    "merchants": "Merchants'",
+    **{key: f"{key.capitalize()}'" for key in GUILD_KEYS},
+}
+# Round-card step index -> which of the card's three guilds it influences.
+GUILD_STEP = {1: 0, 3: 1, 5: 2}
+MERCHANT_STEPS = (2, 4, 6)
+INFLUENCE_STEPS = range(7)
+CHAPEL_STEP, EDIFICE_STEP = 7, 8
+DECK = [value for value in range(1, 7) for _ in range(4)]
+
+
+def clockwise(start: int, seats: int) -> list[int]:
+    """Seats in clockwise order beginning with ``start``.
+
+    >>> clockwise(2, 4)
+    [2, 3, 0, 1]
+    """
+    return [(start + i) % seats for i in range(seats)]
+
+
+def step_kind(step: int) -> str:
+    """'nobility_church', 'guild', 'merchants', 'chapel' or 'edifice' for step index 0..8."""
+    if step == 0:
+        return "nobility_church"
+    if step in GUILD_STEP:
+        return "guild"
+    if step in MERCHANT_STEPS:
+        return "merchants"
+    return "chapel" if step == CHAPEL_STEP else "edifice"
+
+
+def step_guild(state: State) -> str | None:
+    """The guild the current step influences (B, D, F), else None."""
+    if state["step"] not in GUILD_STEP:
+        return None
+    card = components().round_cards[state["cards"][state["round"]]]
+    return card[GUILD_STEP[state["step"]]]
+
+
+def action_slots(step: int, seats: int) -> int:
+    """How many ranked players act in influence step ``step`` (3 players: no journeyman)."""
+    kind = step_kind(step)
+    if kind == "nobility_church":
+        return 2
+    if kind == "guild":
+        return 3 if seats >= 4 else 2
+    return 1
+
+
+def rank(totals: dict[int, int], start: int, seats: int) -> list[int]:
+    """Seats that revealed, best first: higher total, ties to the seat nearer the starting
+    player clockwise (the starting player wins every tie it is in).
+
+    >>> rank({0: 5, 1: 3, 2: 5, 3: 6}, start=0, seats=4)
+    [3, 0, 2, 1]
+    """
+    return sorted(totals, key=lambda s: (-totals[s], (s - start) % seats))
+
+
+def city_cells(state: State, seat: int) -> list[tuple[int, int]]:
+    """Cells of the city where ``seat`` has a family member."""
+    return [
+        (r, c)
+        for r, row in enumerate(state["city"])
+        for c, occupant in enumerate(row)
+        if occupant == seat
+    ]
+
+
+def council_count(state: State, seat: int) -> int:
+    """How many council seats ``seat``'s family holds."""
+    return sum(1 for holder in state["council"].values() if holder == seat)
+
+
+def built_edifices(state: State) -> dict[tuple[int, int], int]:
+    """Built edifices: cell -> edifice index."""
+    return {(r, c): idx for r, c, idx in state["built"]}
+
+
+def cards_held(player: dict[str, Any], plan: list[list[int]] | None) -> int:
+    """Influence cards a player still holds anywhere (deck, hand, stacks, sealed plan)."""
+    in_stacks = sum(len(s) for s in player["stacks"]) + sum(len(s) for s in player["building"])
+    return len(player["deck"]) + len(player["hand"]) + in_stacks + sum(len(s) for s in plan or [])

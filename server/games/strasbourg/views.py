@@ -1,0 +1,159 @@
+"""What one seat (or a spectator) may know: an allowlist built here and nowhere else.
+
+Public: the board, council, round cards, starting player, prestige, stack *sizes* once
+sealed, revealed stacks of the current step, planning status, the decision being made.
+Private to its owner: deck size, drawn cards, own stack values, coins, goods,
+privileges, task cards (and how many) and the task offer.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server.engine import View
+from server.engine import planning as pl
+
+from .data import DATA_NOTE, ROUNDS, components
+from .legal import legal
+from .rules import STEPS, State, city_cells, council_count, step_kind
+from .scoring import final_result
+
+
+def _board() -> dict[str, Any]:
+    comp = components()
+    return {
+        "grid": list(comp.grid),
+        "prices": [
+            [comp.prices.get((r, c)) for c in range(len(row))] for r, row in enumerate(comp.grid)
+        ],
+        "building_spaces": [list(cell) for cell in comp.building_spaces],
+        "chapel_sites": [list(site) for site in comp.chapel_sites],
+        "guilds": {
+            g.key: {"name": g.name, "letter": g.letter, "good": g.good, "good_value": g.good_value}
+            for g in comp.guilds.values()
+        },
+    }
+
+
+def _round_cards(state: State) -> list[dict[str, Any]]:
+    comp = components()
+    out = []
+    for pos, (card, edifice) in enumerate(zip(state["cards"], state["edifice_order"], strict=True)):
+        e = comp.edifices[edifice]
+        out.append(
+            {
+                "card": card + 1,
+                "guilds": list(comp.round_cards[card]),
+                "edifice": {"key": e.key, "name": e.name, "value": e.value},
+                "current": pos == state["round"] and state["phase"] != "over",
+            }
+        )
+    return out
+
+
+def _public_stacks(state: State, seat: int) -> list[int]:
+    p = state["planning"]
+    if state["phase"] == "planning" and p is not None:
+        plan = pl.plan_of(p, seat)
+        return [len(s) for s in plan] if plan is not None else []
+    return [len(s) for s in state["players"][seat]["stacks"]]
+
+
+def _public_player(state: State, seat: int) -> dict[str, Any]:
+    p = state["planning"]
+    inf = state["influence"]
+    return {
+        "seat": seat,
+        "prestige": state["players"][seat]["prestige"],
+        "stacks": _public_stacks(state, seat),
+        "planning": pl.status_of(p, seat) if p is not None else None,
+        "city_members": len(city_cells(state, seat)),
+        "council_members": council_count(state, seat),
+        "revealed": list(inf["revealed"][seat])
+        if inf and inf["revealed"][seat] is not None
+        else None,
+        "passed": bool(inf and inf["passed"][seat]),
+    }
+
+
+def _task(task_id: int) -> dict[str, Any]:
+    t = components().tasks[task_id]
+    return {"id": t.id, "kind": t.kind, "param": t.param, "value": t.value, "text": t.text}
+
+
+def _own(state: State, seat: int) -> dict[str, Any]:
+    player = state["players"][seat]
+    p = state["planning"]
+    plan = pl.plan_of(p, seat) if state["phase"] == "planning" and p is not None else None
+    return {
+        "deck": len(player["deck"]),
+        "hand": list(player["hand"]),
+        "building": [list(s) for s in player["building"]],
+        "stopped": player["stopped"],
+        "stacks": [list(s) for s in (plan if plan is not None else player["stacks"])],
+        "coins": player["coins"],
+        "goods": dict(player["goods"]),
+        "privileges": player["privileges"],
+        "tasks": [_task(t) for t in player["tasks"]],
+        "offer": [_task(t) for t in player["offer"]],
+    }
+
+
+def _city(state: State) -> dict[str, Any]:
+    comp = components()
+    return {
+        "members": [list(row) for row in state["city"]],
+        "chapels": sorted(state["chapels"]),
+        "edifices": [
+            {
+                "cell": [r, c],
+                "key": comp.edifices[i].key,
+                "name": comp.edifices[i].name,
+                "value": comp.edifices[i].value,
+            }
+            for r, c, i in state["built"]
+        ],
+    }
+
+
+def _step(state: State) -> dict[str, Any] | None:
+    if state["phase"] in ("tasks", "over"):
+        return None
+    step = state["step"]
+    inf = state["influence"]
+    choice = state["choices"][0] if state["choices"] else None
+    return {
+        "letter": STEPS[step],
+        "kind": step_kind(step),
+        "queue": list(inf["queue"]) if inf else [],
+        "ranking": list(state["ranking"]),
+        "choice": dict(choice) if choice else None,
+    }
+
+
+def build_view(state: State, seat: int | None, to_act: set[int]) -> View:
+    """The allowlisted view for ``seat`` (None: spectator); ``legal`` only for that seat."""
+    over = state["phase"] == "over"
+    mine = seat is not None and 0 <= seat < state["seats"]
+    return {
+        "game": "strasbourg",
+        "data_note": DATA_NOTE,
+        "data_file": "seeds/strasbourg.json",
+        "seats": state["seats"],
+        "seat": seat if mine else None,
+        "options": dict(state["options"]),
+        "phase": state["phase"],
+        "round": min(state["round"] + 1, ROUNDS),
+        "rounds": ROUNDS,
+        "step": _step(state),
+        "start_player": state["start"],
+        "council": dict(state["council"]),
+        "board": _board(),
+        "city": _city(state),
+        "round_cards": _round_cards(state),
+        "players": [_public_player(state, s) for s in range(state["seats"])],
+        "me": _own(state, seat) if mine and seat is not None else None,
+        "to_act": sorted(to_act),
+        "legal": legal(state, seat) if mine and seat is not None else [],
+        "result": final_result(state) if over else None,
+    }
