@@ -1,0 +1,635 @@
+"""``guildhall loadtest``: K concurrent tables of websocket players against uvicorn on 127.0.0.1.
+
+For each configuration (SQLite or Postgres; one or two app processes sharing the database) it
+migrates a fresh database, starts the servers (or uses ``--target``), creates K tables whose
+seats are all taken by scripted players, and lets every player answer its own view with a
+random legal command over a real websocket until the tables finish, ``--commands`` commands
+were acknowledged or ``--seconds`` passed. It prints throughput (acknowledged commands/s),
+command→patch latency (from sending a command to receiving the patch that contains it on the
+sender's own connection) p50/p95/p99, and each server's resident memory. With Postgres it also
+measures the raw single-row INSERT+COMMIT rate of the same server, the physical limit of one
+durable command, and prints the ratio.
+
+Everything is bounded: tables, commands, seconds, and every wait has a timeout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import math
+import os
+import random
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import httpx
+import jsonpatch
+import websockets
+
+HELP = "many concurrent tables over real websockets on 127.0.0.1; prints throughput and latency"
+
+DEFAULT_PG = "postgresql://postgres@127.0.0.1:5432/postgres"
+
+
+# -- server processes ------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that was free a moment ago."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def server_env(database_url: str, **extra: str) -> dict[str, str]:
+    """The environment of an app process on ``database_url`` (Postgres ⇒ NOTIFY fan-out)."""
+    env = dict(os.environ)
+    env.update(
+        DATABASE_URL=database_url,
+        SECRET_KEY=env.get("SECRET_KEY") or secrets.token_urlsafe(32),
+        GUILDHALL_FANOUT="postgres" if database_url.startswith("postgres") else "memory",
+    )
+    env.update(extra)
+    return env
+
+
+def run_migrate(env: Mapping[str, str], cwd: Path | None = None, timeout: float = 120) -> None:
+    """Run ``guildhall migrate`` in a child process; raises CalledProcessError on failure."""
+    subprocess.run(
+        [sys.executable, "-m", "server.cli", "migrate"],
+        env=dict(env),
+        cwd=cwd,
+        check=True,
+        timeout=timeout,
+        capture_output=True,
+    )
+
+
+@dataclass
+class ServerProcess:
+    """One ``guildhall serve`` child on 127.0.0.1; ``start`` waits until /healthz answers."""
+
+    env: dict[str, str]
+    log_path: Path
+    port: int = field(default_factory=free_port)
+    cwd: Path | None = None
+    proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30) -> None:
+        """Spawn the server and wait for /healthz; RuntimeError (with its log) if it fails."""
+        argv = [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1"]
+        argv += ["--port", str(self.port)]
+        with open(self.log_path, "ab") as log:
+            self.proc = subprocess.Popen(
+                argv, env=self.env, cwd=self.cwd, stdout=log, stderr=subprocess.STDOUT
+            )
+        wait_healthy(self.url, self.proc, self.log_path, timeout)
+
+    def kill(self) -> None:
+        """SIGKILL the process (no shutdown handlers run) and reap it."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(timeout=10)
+
+    def stop(self, timeout: float = 10) -> None:
+        """SIGTERM, then SIGKILL if it has not exited within ``timeout`` seconds."""
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+
+    def rss_bytes(self) -> int | None:
+        """Resident memory of the live process (Linux /proc), else None."""
+        return None if self.proc is None else rss_bytes(self.proc.pid)
+
+
+def wait_healthy(url: str, proc: subprocess.Popen[bytes], log_path: Path, timeout: float) -> None:
+    """Poll ``url``/healthz until 200; RuntimeError if the process dies or time runs out."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"server exited with {proc.returncode}:\n{tail(log_path)}")
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
+                return
+        time.sleep(0.1)
+    raise RuntimeError(f"server not healthy after {timeout:.0f}s:\n{tail(log_path)}")
+
+
+def tail(path: Path, lines: int = 30) -> str:
+    """The last ``lines`` lines of a log file ('' if it does not exist)."""
+    if not path.exists():
+        return ""
+    return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+
+
+def rss_bytes(pid: int) -> int | None:
+    """VmRSS of ``pid`` in bytes from /proc, or None when unavailable."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None
+    for line in status.splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    return None
+
+
+@contextlib.contextmanager
+def running_servers(
+    database_url: str, count: int, workdir: Path, **extra_env: str
+) -> Iterator[list[ServerProcess]]:
+    """Migrate ``database_url`` and run ``count`` servers on it; always stops them after."""
+    env = server_env(database_url, **extra_env)
+    run_migrate(env)
+    servers = [ServerProcess(env, workdir / f"server-{i}.log") for i in range(count)]
+    try:
+        for server in servers:
+            server.start()
+        yield servers
+    finally:
+        for server in servers:
+            server.stop()
+
+
+# -- statistics ------------------------------------------------------------------------------
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The ``q``-th percentile (0–100) by nearest rank; NaN for no values.
+
+    >>> percentile([1.0, 2.0, 3.0, 4.0], 50)
+    2.0
+    """
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    rank = max(1, min(len(ordered), math.ceil(q / 100 * len(ordered))))
+    return ordered[rank - 1]
+
+
+@dataclass
+class Stats:
+    """What every player of one run records."""
+
+    acked: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+    latencies: list[float] = field(default_factory=list)
+    finished_tables: int = 0
+    tables: int = 0
+
+    def error(self, code: str) -> None:
+        self.errors[code] = self.errors.get(code, 0) + 1
+
+
+# -- one player over one websocket -----------------------------------------------------------
+
+
+class Player:
+    """A scripted seat: keeps its document in sync and plays a random legal command.
+
+    It holds at most one unacknowledged command. The command→patch latency of a command is
+    the time from sending it until this connection holds a document at (or past) the version
+    its ``ack`` names, whichever of the two messages arrives last.
+    """
+
+    def __init__(self, ws_url: str, table_id: str, token: str, seed: str, stats: Stats) -> None:
+        self.url = f"{ws_url}/ws/tables/{table_id}"
+        self.token = token
+        self.rng = random.Random(seed)
+        self.stats = stats
+        self.doc: dict[str, Any] | None = None
+        self.version = -1
+        self.pending: dict[str, Any] | None = None  # id, cmd, sent, acked_version
+        self.seen_at: list[tuple[int, float]] = []  # (version, arrival) of recent documents
+        self.next_id = 0
+        self.errors_in_row = 0
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.doc and self.doc["table"]["status"] == "finished")
+
+    async def play(self, budget: Budget) -> None:
+        """Play until the table finishes, the budget is spent, or an error streak (20)."""
+        async with websockets.connect(self.url, max_size=2**22, open_timeout=10) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": self.token}))
+            while not self.finished and budget.left() and self.errors_in_row < 20:
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), timeout=min(10, budget.seconds_left()))
+                except TimeoutError:
+                    await self.on_silence(ws)
+                    continue
+                await self.on_message(ws, json.loads(raw))
+
+    async def on_silence(self, ws: Any) -> None:
+        """Nothing arrived for a while: resend a pending command (same id) or resync."""
+        if self.pending is not None:
+            await self.send_pending(ws)
+        else:
+            await ws.send(json.dumps({"type": "snapshot_request"}))
+
+    async def on_message(self, ws: Any, msg: dict[str, Any]) -> None:
+        kind = msg.get("type")
+        if kind == "snapshot":
+            self.set_doc(msg["doc"], msg["version"])
+        elif kind == "patch":
+            if msg["base"] != self.version or self.doc is None:
+                await ws.send(json.dumps({"type": "snapshot_request"}))
+                return
+            self.set_doc(jsonpatch.apply_patch(self.doc, msg["ops"]), msg["version"])
+        elif kind == "ack" and self.pending and msg.get("id") == self.pending["id"]:
+            self.pending["acked_version"] = msg["version"]
+            self.stats.acked += 1
+            self.errors_in_row = 0
+        elif kind == "error":
+            self.stats.error(msg.get("code", "?"))
+            if self.pending and msg.get("id") == self.pending["id"]:
+                self.pending = None
+                self.errors_in_row += 1
+        self.settle()
+        await self.maybe_act(ws)
+
+    def set_doc(self, doc: dict[str, Any], version: int) -> None:
+        self.doc, self.version = doc, version
+        self.seen_at = [*self.seen_at[-8:], (version, time.perf_counter())]
+
+    def settle(self) -> None:
+        """Close the pending command once it is acknowledged and its patch has arrived."""
+        pending = self.pending
+        if pending is None or pending.get("acked_version") is None:
+            return
+        arrivals = [at for v, at in self.seen_at if v >= pending["acked_version"]]
+        if arrivals:
+            self.stats.latencies.append(max(arrivals[0], pending["sent"]) - pending["sent"])
+            self.pending = None
+
+    async def maybe_act(self, ws: Any) -> None:
+        if self.pending is not None or self.doc is None or self.finished:
+            return
+        game = self.doc.get("game") or {}
+        legal = game.get("legal") or []
+        if self.doc["table"]["status"] != "playing" or not legal:
+            return
+        self.next_id += 1
+        self.pending = {"id": f"c{self.next_id}", "cmd": self.rng.choice(legal)}
+        await self.send_pending(ws)
+
+    async def send_pending(self, ws: Any) -> None:
+        assert self.pending is not None
+        self.pending["sent"] = time.perf_counter()
+        message = {"type": "command", "id": self.pending["id"], "cmd": self.pending["cmd"]}
+        await ws.send(json.dumps(message))
+
+
+@dataclass
+class Budget:
+    """A shared cap on acknowledged commands and on wall time."""
+
+    stats: Stats
+    commands: int
+    deadline: float
+
+    def left(self) -> bool:
+        return self.stats.acked < self.commands and time.monotonic() < self.deadline
+
+    def seconds_left(self) -> float:
+        return max(0.05, self.deadline - time.monotonic())
+
+
+# -- tables ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatedTable:
+    """A started table and the token of each of its seats (index = seat)."""
+
+    id: str
+    tokens: list[str]
+
+
+async def create_table(client: httpx.AsyncClient, game: str, seats: int) -> SeatedTable:
+    """Create a table, fill every seat with a named person, start it; HTTPError on refusal."""
+    created = await post(client, "/api/tables", {"game": game, "seats": seats, "name": "p0"})
+    table_id = created.get("table_id") or created["id"]
+    tokens = {int(created.get("seat", 0)): created["token"]}
+    for i in range(1, seats):
+        joined = await post(client, f"/api/tables/{table_id}/join", {"name": f"p{i}"})
+        tokens[int(joined["seat"])] = joined["token"]
+    await post(client, f"/api/tables/{table_id}/start", {}, token=tokens[0])
+    return SeatedTable(table_id, [tokens[s] for s in range(seats)])
+
+
+async def post(
+    client: httpx.AsyncClient, path: str, body: dict[str, Any], token: str | None = None
+) -> dict[str, Any]:
+    """POST JSON and return the JSON answer; raises HTTPStatusError with the server's reason."""
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    response = await client.post(path, json=body, headers=headers)
+    if response.is_error:
+        raise httpx.HTTPStatusError(
+            f"POST {path} -> {response.status_code}: {response.text[:300]}",
+            request=response.request,
+            response=response,
+        )
+    data = response.json()
+    return data if isinstance(data, dict) else {}
+
+
+async def play_tables(
+    servers: list[str], tables: int, seats: int, game: str, commands: int, seconds: float
+) -> tuple[Stats, float]:
+    """Create ``tables`` tables and play them concurrently; returns the stats and elapsed time.
+
+    Seat *i* of table *t* connects to ``servers[(t + i) % len(servers)]``, so with two servers
+    every table has players on both and every command must cross the fan-out.
+    """
+    stats = Stats(tables=tables)
+    async with httpx.AsyncClient(base_url=servers[0], timeout=30) as client:
+        seated = await asyncio.gather(*(create_table(client, game, seats) for _ in range(tables)))
+    ws_urls = [url.replace("http://", "ws://", 1) for url in servers]
+    budget = Budget(stats, commands, time.monotonic() + seconds)
+    players = [
+        [
+            Player(ws_urls[(t + i) % len(ws_urls)], table.id, token, f"{table.id}/{i}", stats)
+            for i, token in enumerate(table.tokens)
+        ]
+        for t, table in enumerate(seated)
+    ]
+    started = time.perf_counter()
+    outcomes = await asyncio.gather(
+        *(p.play(budget) for row in players for p in row), return_exceptions=True
+    )
+    for outcome in outcomes:
+        if isinstance(outcome, BaseException):
+            stats.error(f"client:{type(outcome).__name__}")
+    elapsed = time.perf_counter() - started
+    stats.finished_tables = sum(any(p.finished for p in row) for row in players)
+    return stats, elapsed
+
+
+# -- the physical limit: one durable single-row commit -------------------------------------
+
+
+async def insert_commit_rate(dsn: str, seconds: float, connections: int) -> float:
+    """Single-row INSERT+COMMIT per second on ``dsn`` from ``connections`` parallel sessions.
+
+    Uses an ordinary (logged) table, as the command log is, so each commit waits for its WAL
+    flush; the table is dropped afterwards.
+    """
+    import asyncpg
+
+    dsn = libpq_dsn(dsn)
+    table = f"gh_commit_probe_{secrets.token_hex(4)}"
+    setup = await asyncpg.connect(dsn)
+    await setup.execute(f"CREATE TABLE {table} (id bigserial PRIMARY KEY, body jsonb NOT NULL)")
+    try:
+        conns = [await asyncpg.connect(dsn) for _ in range(connections)]
+        deadline = time.monotonic() + seconds
+        counts = await asyncio.gather(*(_insert_loop(c, table, deadline) for c in conns))
+        for conn in conns:
+            await conn.close()
+    finally:
+        await setup.execute(f"DROP TABLE {table}")
+        await setup.close()
+    return sum(counts) / seconds
+
+
+async def _insert_loop(conn: Any, table: str, deadline: float) -> int:
+    done = 0
+    body = json.dumps({"type": "probe"})
+    while time.monotonic() < deadline:
+        await conn.execute(f"INSERT INTO {table} (body) VALUES ($1::jsonb)", body)
+        done += 1
+    return done
+
+
+def libpq_dsn(url: str) -> str:
+    """``postgresql+asyncpg://…`` → ``postgresql://…`` (asyncpg and psycopg want the latter)."""
+    scheme, rest = url.split("://", 1)
+    return f"{scheme.split('+', 1)[0]}://{rest}"
+
+
+@contextlib.contextmanager
+def fresh_postgres(admin_url: str) -> Iterator[str]:
+    """A new, empty database on ``admin_url``'s server, dropped afterwards; yields its URL."""
+    import psycopg
+
+    admin = libpq_dsn(admin_url)
+    name = f"gh_load_{secrets.token_hex(4)}"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield urlunsplit(urlsplit(admin)._replace(path=f"/{name}"))
+    finally:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+# -- the command -----------------------------------------------------------------------------
+
+
+@dataclass
+class RunResult:
+    """One configuration's figures."""
+
+    label: str
+    stats: Stats
+    elapsed: float
+    rss_peak: list[int | None]
+
+    @property
+    def rate(self) -> float:
+        return self.stats.acked / self.elapsed if self.elapsed > 0 else 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        lat = self.stats.latencies
+        return {
+            "run": self.label,
+            "tables": self.stats.tables,
+            "finished_tables": self.stats.finished_tables,
+            "acked": self.stats.acked,
+            "seconds": round(self.elapsed, 2),
+            "commands_per_s": round(self.rate, 1),
+            "latency_ms": {f"p{q}": round(percentile(lat, q) * 1000, 1) for q in (50, 95, 99)},
+            "rss_mb": [None if b is None else round(b / 2**20, 1) for b in self.rss_peak],
+            "errors": self.stats.errors,
+        }
+
+    def line(self) -> str:
+        d = self.as_dict()
+        lat = d["latency_ms"]
+        rss = "/".join("?" if m is None else f"{m:.0f}" for m in d["rss_mb"]) or "?"
+        errors = ",".join(f"{k}={v}" for k, v in sorted(self.stats.errors.items())) or "-"
+        return (
+            f"{self.label:<13} {d['tables']:>3}/{d['finished_tables']:<3} {d['acked']:>6}"
+            f" {d['seconds']:>7.1f} {d['commands_per_s']:>8.1f} {lat['p50']:>7.1f}"
+            f" {lat['p95']:>7.1f} {lat['p99']:>7.1f} {rss:>9}  {errors}"
+        )
+
+
+HEADER = (
+    f"{'run':<13} {'tbl/fin':<7} {'acked':>6} {'seconds':>7} {'cmds/s':>8} {'p50 ms':>7}"
+    f" {'p95 ms':>7} {'p99 ms':>7} {'rss MB':>9}  errors"
+)
+
+
+async def measured_play(
+    args: argparse.Namespace, urls: list[str], servers: list[ServerProcess]
+) -> tuple[Stats, float, list[int | None]]:
+    """``play_tables`` while sampling each server's RSS; returns stats, seconds, peak RSS."""
+    peaks: list[int | None] = [s.rss_bytes() for s in servers]
+
+    async def sample() -> None:
+        while True:
+            for i, server in enumerate(servers):
+                now = server.rss_bytes()
+                if now is not None:
+                    peaks[i] = max(now, peaks[i] or 0)
+            await asyncio.sleep(0.25)
+
+    sampler = asyncio.create_task(sample())
+    try:
+        stats, elapsed = await play_tables(
+            urls, args.tables, args.seats, args.game, args.commands, args.seconds
+        )
+    finally:
+        sampler.cancel()
+    return stats, elapsed, peaks
+
+
+@contextlib.contextmanager
+def database(args: argparse.Namespace, kind: str, workdir: Path) -> Iterator[str]:
+    """A fresh database URL of ``kind`` (``sqlite`` file in ``workdir`` or new Postgres db)."""
+    if kind == "sqlite":
+        yield f"sqlite+aiosqlite:///{workdir / 'load.db'}"
+    elif kind == "postgres":
+        with fresh_postgres(args.postgres_url) as url:
+            yield url
+    else:
+        raise ValueError(f"unknown database {kind!r} (sqlite or postgres)")
+
+
+def measure(args: argparse.Namespace, kind: str, count: int) -> RunResult:
+    """Start ``count`` servers on a fresh ``kind`` database, play, stop; the run's figures."""
+    with (
+        tempfile.TemporaryDirectory(prefix="gh-load-") as tmp,
+        database(args, kind, Path(tmp)) as url,
+        running_servers(url, count, Path(tmp), GUILDHALL_BOT_DELAY="0") as servers,
+    ):
+        urls = [s.url for s in servers]
+        stats, elapsed, peaks = asyncio.run(measured_play(args, urls, servers))
+    return RunResult(f"{kind} x{count}", stats, elapsed, peaks)
+
+
+def measure_target(args: argparse.Namespace) -> RunResult:
+    stats, elapsed, _ = asyncio.run(measured_play(args, args.target, []))
+    return RunResult(f"target x{len(args.target)}", stats, elapsed, [None] * len(args.target))
+
+
+def configurations(args: argparse.Namespace) -> list[tuple[str, int]]:
+    """(database, instances) pairs to run; SQLite only with one process (no cross-process
+    fan-out without Postgres)."""
+    kinds = [k.strip() for k in args.databases.split(",") if k.strip()]
+    counts = [int(n) for n in args.instances.split(",") if n.strip()]
+    return [(k, n) for k in kinds for n in counts if not (k == "sqlite" and n > 1)]
+
+
+def emit(args: argparse.Namespace, result: RunResult) -> None:
+    print(json.dumps(result.as_dict()) if args.json else result.line(), flush=True)
+
+
+def report_commit_ratio(args: argparse.Namespace, postgres_runs: list[RunResult]) -> None:
+    """Measure raw INSERT+COMMIT on the same server; print it and each run's ratio to it."""
+    seconds = min(5.0, max(1.0, args.seconds / 6))
+    with fresh_postgres(args.postgres_url) as url:
+        serial = asyncio.run(insert_commit_rate(url, seconds, 1))
+        parallel = asyncio.run(insert_commit_rate(url, seconds, args.tables))
+    ratios = {
+        r.label: {"serial": r.rate / serial, "parallel": r.rate / parallel} for r in postgres_runs
+    }
+    if args.json:
+        print(
+            json.dumps(
+                {"insert_commit_per_s": {"1": serial, str(args.tables): parallel}, "ratio": ratios}
+            )
+        )
+        return
+    print(
+        f"raw INSERT+COMMIT/s on this Postgres: {serial:.0f} (1 session),"
+        f" {parallel:.0f} ({args.tables} sessions)"
+    )
+    for label, ratio in ratios.items():
+        print(
+            f"  {label}: durable commands/s = {ratio['serial']:.2f} x the 1-session rate,"
+            f" {ratio['parallel']:.2f} x the {args.tables}-session rate"
+        )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run every requested configuration and print its figures; 1 if a run failed to start."""
+    if not args.json:
+        print(
+            f"{args.tables} tables x {args.seats} seats of {args.game}, at most"
+            f" {args.commands} commands or {args.seconds:.0f} s per run"
+        )
+        print(HEADER)
+    if args.target:
+        emit(args, measure_target(args))
+        return 0
+    failed, postgres_runs = False, []
+    for kind, count in configurations(args):
+        try:
+            result = measure(args, kind, count)
+        except (RuntimeError, OSError, subprocess.SubprocessError, httpx.HTTPError) as exc:
+            print(f"{kind} x{count}: failed: {exc}", file=sys.stderr)
+            failed = True
+            continue
+        emit(args, result)
+        if kind == "postgres":
+            postgres_runs.append(result)
+    if postgres_runs:
+        report_commit_ratio(args, postgres_runs)
+    return 1 if failed else 0
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options: sizes and caps of the run, which databases and process counts, or a target."""
+    add = parser.add_argument
+    add("--tables", type=int, default=20, help="concurrent tables (default 20)")
+    add("--seats", type=int, default=4, help="seats per table (default 4)")
+    add("--game", default="norenberc", help="game to play (default norenberc)")
+    add("--commands", type=int, default=5000, help="stop after this many acks per run")
+    add("--seconds", type=float, default=30, help="time cap per run in seconds (default 30)")
+    add("--databases", default="sqlite,postgres", help="comma list: sqlite, postgres")
+    add("--instances", default="1,2", help="comma list of app process counts (default 1,2)")
+    add(
+        "--postgres-url",
+        default=os.environ.get("TEST_DATABASE_URL", DEFAULT_PG),
+        help="Postgres server on which fresh databases are made (default $TEST_DATABASE_URL)",
+    )
+    add("--target", action="append", help="play against running server(s) at this URL")
+    add("--json", action="store_true", help="print one JSON object per run")
