@@ -46,7 +46,7 @@ def languages() -> dict[str, dict[str, str]]:
 
 
 def pick_language(request: Request) -> str:
-    """The language for this request: ``?lang=``, the ``gh_lang`` cookie, Accept-Language, English."""
+    """The request's language: ``?lang=``, the ``gh_lang`` cookie, Accept-Language, else English."""
     shipped = languages()
     wanted = [request.query_params.get("lang", ""), request.cookies.get("gh_lang", "")]
     for part in request.headers.get("accept-language", "").split(","):
@@ -79,7 +79,7 @@ async def lobby_page(request: Request) -> HTMLResponse:
 
 @router.get("/t/{table_id}", response_class=HTMLResponse, include_in_schema=False)
 async def table_page(request: Request, table_id: str) -> HTMLResponse:
-    """The table page; the seat token travels in the URL fragment and never reaches the server here."""
+    """The table page; the seat token stays in the URL fragment, so it never reaches us here."""
     return _page(request, "table.html", table_id=table_id)
 
 

@@ -64,7 +64,17 @@
 
   // ---- rendering ----------------------------------------------------------------------
 
+  // Re-rendering replaces the DOM; keep keyboard focus on the control with the same key.
   function render() {
+    var focused = document.activeElement && document.activeElement.getAttribute("data-focus");
+    draw();
+    if (focused) {
+      var again = document.querySelector('[data-focus="' + focused + '"]');
+      if (again && !again.disabled) again.focus();
+    }
+  }
+
+  function draw() {
     if (!doc) return;
     var table = doc.table || {};
     $("table-name").textContent = (table.title || table.game || "") + " · " + tableId;
@@ -137,7 +147,7 @@
     var total = h("tr", { class: "total" }, h("th", { scope: "row" }, t("scores.total")),
       range(n).map(function (s) {
         var win = result.winners.indexOf(s) >= 0;
-        return h("td", { class: win ? "winner" : null }, result.scores[s], win ? " 🏆" : "");
+        return h("td", { class: win ? "winner" : null }, result.scores[s], win ? " ♛" : "");
       }));
     var winners = result.winners.map(seatName).join(", ");
     replaceChildren(el, [
@@ -191,7 +201,7 @@
 
   function renderSoundToggle() {
     var b = $("sound-toggle");
-    b.textContent = soundOn ? "🔔" : "🔕";
+    b.textContent = soundOn ? "♪" : "♪̸";
     b.setAttribute("aria-pressed", String(soundOn));
     b.title = t(soundOn ? "table.sound_on" : "table.sound_off");
     b.setAttribute("aria-label", b.title);

@@ -1,0 +1,105 @@
+"""The page router on its own: shells, language choice, static files, dictionaries."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import AsyncIterator
+
+import httpx
+import pytest
+from fastapi import FastAPI
+
+from server.api import pages
+
+
+@pytest.fixture
+async def client() -> AsyncIterator[httpx.AsyncClient]:
+    app = FastAPI()
+    app.include_router(pages.router)
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
+        yield c
+
+
+async def test_lobby_page_inlines_the_english_strings_by_default(client: httpx.AsyncClient) -> None:
+    res = await client.get("/")
+    assert res.status_code == 200
+    assert '<html lang="en">' in res.text
+    assert '"lobby.create_button": "Create table"' in res.text
+
+
+async def test_table_page_carries_its_table_id_and_no_token(client: httpx.AsyncClient) -> None:
+    res = await client.get("/t/abc123")
+    assert res.status_code == 200
+    assert 'data-table-id="abc123"' in res.text
+    assert "seat=" not in res.text.split("<script")[0]
+
+
+async def test_language_comes_from_query_then_cookie_then_accept_language(
+    client: httpx.AsyncClient,
+) -> None:
+    assert (
+        '<html lang="hu">'
+        in (await client.get("/", headers={"Accept-Language": "hu-HU,hu;q=0.9"})).text
+    )
+    res = await client.get("/?lang=hu")
+    assert '<html lang="hu">' in res.text
+    assert res.cookies.get("gh_lang") == "hu"
+    # the cookie now remembers the choice; an unknown ?lang= does not override it
+    assert '<html lang="hu">' in (await client.get("/?lang=xx")).text
+    client.cookies.clear()
+    assert (
+        '<html lang="en">'
+        in (await client.get("/?lang=xx", headers={"Accept-Language": "de"})).text
+    )
+
+
+async def test_static_files_are_served_with_their_type(client: httpx.AsyncClient) -> None:
+    res = await client.get("/static/js/patch.js")
+    assert res.status_code == 200
+    assert res.headers["content-type"].startswith(("application/javascript", "text/javascript"))
+    assert (
+        (await client.get("/static/css/guildhall.css"))
+        .headers["content-type"]
+        .startswith("text/css")
+    )
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/static/../../pyproject.toml", "/static/%2e%2e/templates/base.html", "/static/nope.js"],
+)
+async def test_static_never_serves_outside_web_static(client: httpx.AsyncClient, path: str) -> None:
+    assert (await client.get(path)).status_code == 404
+
+
+def test_every_language_has_every_english_key() -> None:
+    shipped = pages.languages()
+    assert {"en", "hu"} <= set(shipped)
+    for code, strings in shipped.items():
+        assert set(strings) == set(shipped["en"]), code
+
+
+def test_every_string_key_used_by_the_client_exists_in_english() -> None:
+    english = pages.languages()["en"]
+    used: set[str] = set()
+    for path in (pages.STATIC_DIR / "js").glob("*.js"):
+        used |= set(re.findall(r'\bt\("([a-z_][a-z_.0-9]*[a-z_0-9])"', path.read_text()))
+    for path in (pages.WEB_DIR / "templates").glob("*.html"):
+        used |= set(re.findall(r'data-i18n="([^"]+)"', path.read_text()))
+        used |= set(re.findall(r"strings\['([^']+)'\]", path.read_text()))
+    assert sorted(used - set(english)) == []
+
+
+def test_placeholders_match_between_languages() -> None:
+    shipped = pages.languages()
+    for key, text in shipped["en"].items():
+        wanted = set(re.findall(r"\{(\w+)\}", text))
+        for code, strings in shipped.items():
+            assert set(re.findall(r"\{(\w+)\}", strings[key])) == wanted, (code, key)
+
+
+def test_dictionaries_are_valid_json_objects() -> None:
+    for path in pages.I18N_DIR.glob("*.json"):
+        assert isinstance(json.loads(path.read_text()), dict)
