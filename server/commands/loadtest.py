@@ -201,6 +201,7 @@ class Stats:
     latencies: list[float] = field(default_factory=list)
     finished_tables: int = 0
     tables: int = 0
+    reconnects: int = 0
 
     def error(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
@@ -228,22 +229,46 @@ class Player:
         self.seen_at: list[tuple[int, float]] = []  # (version, arrival) of recent documents
         self.next_id = 0
         self.errors_in_row = 0
+        self.acked: dict[str, int] = {}  # command id -> version its ack named
 
     @property
     def finished(self) -> bool:
         return bool(self.doc and self.doc["table"]["status"] == "finished")
 
-    async def play(self, budget: Budget) -> None:
-        """Play until the table finishes, the budget is spent, or an error streak (20)."""
-        async with websockets.connect(self.url, max_size=2**22, open_timeout=10) as ws:
-            await ws.send(json.dumps({"type": "hello", "token": self.token}))
-            while not self.finished and budget.left() and self.errors_in_row < 20:
-                try:
-                    raw = await asyncio.wait_for(ws.recv(), timeout=min(10, budget.seconds_left()))
-                except TimeoutError:
-                    await self.on_silence(ws)
-                    continue
-                await self.on_message(ws, json.loads(raw))
+    async def play(self, budget: Budget, reconnect: bool = False) -> None:
+        """Play until the table finishes, the budget is spent, or an error streak (20).
+
+        With ``reconnect`` a lost connection is reopened (``hello`` with ``since``) and an
+        unacknowledged command is resent with the same id, as a browser does; otherwise the
+        connection error is raised.
+        """
+        while not self.finished and budget.left() and self.errors_in_row < 20:
+            try:
+                async with websockets.connect(self.url, max_size=2**22, open_timeout=5) as ws:
+                    await self.greet(ws)
+                    await self.converse(ws, budget)
+            except (OSError, TimeoutError, websockets.exceptions.WebSocketException):
+                if not reconnect:
+                    raise
+                self.stats.reconnects += 1
+                await asyncio.sleep(0.1)
+
+    async def greet(self, ws: Any) -> None:
+        hello: dict[str, Any] = {"type": "hello", "token": self.token}
+        if self.version >= 0:
+            hello["since"] = self.version
+        await ws.send(json.dumps(hello))
+        if self.pending is not None:
+            await self.send_pending(ws)
+
+    async def converse(self, ws: Any, budget: Budget) -> None:
+        while not self.finished and budget.left() and self.errors_in_row < 20:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=min(10, budget.seconds_left()))
+            except TimeoutError:
+                await self.on_silence(ws)
+                continue
+            await self.on_message(ws, json.loads(raw))
 
     async def on_silence(self, ws: Any) -> None:
         """Nothing arrived for a while: resend a pending command (same id) or resync."""
@@ -263,7 +288,9 @@ class Player:
             self.set_doc(jsonpatch.apply_patch(self.doc, msg["ops"]), msg["version"])
         elif kind == "ack" and self.pending and msg.get("id") == self.pending["id"]:
             self.pending["acked_version"] = msg["version"]
-            self.stats.acked += 1
+            if msg["id"] not in self.acked:  # a resent command is acknowledged again
+                self.acked[msg["id"]] = msg["version"]
+                self.stats.acked += 1
             self.errors_in_row = 0
         elif kind == "error":
             self.stats.error(msg.get("code", "?"))
