@@ -1,0 +1,181 @@
+"""Turn flow: sealed planning, calling guilds in order, whose action it is, the end phase.
+
+Planning goes through ``server.engine.planning``; its ``order`` is the reverse play order.
+A plan is the sorted list of guilds a seat played; ``[]`` is a pass.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server.engine import Event, RuleError, event
+from server.engine import planning as sealed
+
+from . import roundend
+from .state import State, guild_name, guilds_in_play, player
+
+PLANNING_COMMANDS = ("plan", "pass", "wait", "retract")
+
+
+def open_turn(state: State) -> None:
+    """Start the planning phase of a turn for every seat whose disc shows the agent side."""
+    seats = state["seats"]
+    eligible = [s for s in range(seats) if player(state, s)["disc"] == "agent"]
+    order = list(reversed(state["order"]))
+    ordered = state["options"]["planning"] == "ordered"
+    state["planning"] = sealed.open_planning(seats, order, eligible, all_wait=ordered)
+    state["phase"] = "planning"
+    state["plans"] = None
+    state["called"] = []
+    state["action"] = None
+
+
+def planning_to_act(state: State) -> list[int]:
+    return sorted(sealed.awaiting(state["planning"]))
+
+
+def _check_may_plan(state: State, seat: int) -> None:
+    p = state["planning"]
+    if not 0 <= seat < state["seats"] or not p["eligible"][seat]:
+        raise RuleError("not_your_turn", f"seat {seat} does not plan this turn")
+    if sealed.has_committed(p, seat):
+        raise RuleError("already_committed", f"seat {seat} has already committed a plan")
+
+
+def parse_plan(state: State, seat: int, guilds: Any) -> list[int]:
+    """The sorted plan in ``guilds``; RuleError naming what is wrong with it."""
+    if not isinstance(guilds, list) or not all(
+        isinstance(g, int) and not isinstance(g, bool) for g in guilds
+    ):
+        raise RuleError("bad_command", f"guilds must be a list of guild numbers, got {guilds!r}")
+    in_play = guilds_in_play(state)
+    for g in guilds:
+        if g not in in_play:
+            raise RuleError("unknown_guild", f"guild {g} is not in play (1-{in_play[-1]} are)")
+    if len(set(guilds)) != len(guilds):
+        raise RuleError("duplicate_guild", f"at most one card per guild, got {guilds}")
+    if not guilds:
+        raise RuleError("no_cards", "a plan needs at least one card; send pass to pass")
+    hand = player(state, seat)["hand"]
+    if len(guilds) > hand:
+        raise RuleError("too_many_cards", f"{len(guilds)} cards but only {hand} agents in hand")
+    return sorted(guilds)
+
+
+def apply_planning(state: State, seat: int, cmd: dict[str, Any], events: list[Event]) -> None:
+    """Apply a planning command to ``state`` (already a private copy)."""
+    kind = cmd["type"]
+    p = state["planning"]
+    if kind == "retract":
+        state["planning"] = sealed.retract(p, seat)
+        events.append(event("PlanRetracted", f"{{s{seat}}} took back their plan"))
+        return
+    _check_may_plan(state, seat)
+    if kind == "wait":
+        state["planning"] = sealed.wait(p, seat)
+        events.append(event("Waited", f"{{s{seat}}} waits to plan after the others"))
+        return
+    plan = [] if kind == "pass" else parse_plan(state, seat, cmd.get("guilds"))
+    state["planning"] = sealed.commit(p, seat, plan)
+    _log_commit(seat, plan, events)
+    if sealed.is_complete(state["planning"]):
+        end_planning(state, events)
+
+
+def _log_commit(seat: int, plan: list[int], events: list[Event]) -> None:
+    if not plan:
+        events.append(event("Passed", f"{{s{seat}}} passed"))
+        return
+    n = len(plan)
+    events.append(event("PlanCommitted", f"{{s{seat}}} played {n} card{'s' * (n > 1)}"))
+    names = ", ".join(guild_name(g) for g in plan)
+    events.append(event("PlanSealed", f"your plan: {names}", to=[seat]))
+
+
+def end_planning(state: State, events: list[Event]) -> None:
+    """Every plan is in: passing seats flip to the moon and the action phase starts."""
+    plans = [p if p is not None else [] for p in state["planning"]["plans"]]
+    for seat in state["order"]:
+        if state["planning"]["eligible"][seat] and not plans[seat]:
+            player(state, seat)["disc"] = "moon"
+            events.append(event("DiscFlipped", f"{{s{seat}}} is out for the rest of the round"))
+    state["plans"] = plans
+    state["planning"] = None
+    state["phase"] = "action"
+    events.append(event("PlanningEnded", "all plans are in; the guilds are called in order"))
+    advance(state, events)
+
+
+def current_actor(state: State) -> int | None:
+    """The seat that acts at the called guild now (the choosing seat during a choice)."""
+    action = state["action"]
+    if action is None:
+        return None
+    if action["choice"] is not None:
+        seat: int = action["choice"]["seat"]
+        return seat
+    for seat in state["order"]:
+        if seat in action["cards"] and seat not in action["acted"]:
+            return seat
+    return None
+
+
+def _next_guild(state: State) -> int | None:
+    last = state["called"][-1] if state["called"] else 0
+    for g in guilds_in_play(state):
+        if g > last and any(g in plan for plan in state["plans"]):
+            return g
+    return None
+
+
+def _call_guild(state: State, guild: int, events: list[Event]) -> None:
+    cards = [s for s in state["order"] if guild in state["plans"][s]]
+    for seat in cards:
+        p = player(state, seat)
+        p["hand"] -= 1
+        p["card"] = 1
+    state["called"].append(guild)
+    state["action"] = {"guild": guild, "cards": cards, "acted": [], "choice": None}
+    who = ", ".join(f"{{s{s}}}" for s in cards)
+    events.append(
+        event("GuildCalled", f"the {guild_name(guild)} are called: {who} revealed a card")
+    )
+
+
+def finish_action(state: State, seat: int, events: list[Event]) -> None:
+    """``seat`` has acted: its agent goes to the roof and play moves on."""
+    action = state["action"]
+    p = player(state, seat)
+    p["card"] = 0
+    state["houses"][action["guild"] - 1]["roof"][seat] += 1
+    action["acted"].append(seat)
+    advance(state, events)
+
+
+def advance(state: State, events: list[Event]) -> None:
+    """Move on to the next seat, guild, end phase, turn or round until input is needed."""
+    while state["phase"] == "action" and current_actor(state) is None:
+        guild = _next_guild(state)
+        if guild is None:
+            state["action"] = None
+            _end_phase(state, events)
+            return
+        _call_guild(state, guild, events)
+
+
+def _end_phase(state: State, events: list[Event]) -> None:
+    for seat in state["order"]:
+        p = player(state, seat)
+        if p["disc"] == "agent" and p["hand"] == 0:
+            p["disc"] = "moon"
+            events.append(event("DiscFlipped", f"{{s{seat}}} has no agent left for this round"))
+    if all(p["disc"] == "moon" for p in state["players"]):
+        roundend.end_round(state, events)
+        if state["phase"] == "over":
+            return
+        open_turn(state)
+        events.append(event("RoundStarted", f"round {state['round']} begins"))
+        return
+    state["turn"] += 1
+    open_turn(state)
+    events.append(event("TurnStarted", f"turn {state['turn']} of round {state['round']} begins"))

@@ -1,0 +1,144 @@
+"""The Norenberc game object: the ``Game`` contract, dispatching to the rule modules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server.engine import Event, Result, RuleError, State, View
+from server.engine import planning as sealed
+
+from . import actions, citizens, flow, scoring, views
+from .setup import DEFAULT_OPTIONS, MAX_SEATS, MIN_SEATS, new_state
+from .state import clone
+
+
+class Norenberc:
+    """Norenberc for 2-5 players (rules: ../shared/rules/norenberc.md)."""
+
+    name = "norenberc"
+    title = "Norenberc"
+    min_seats = MIN_SEATS
+    max_seats = MAX_SEATS
+
+    def default_options(self) -> dict[str, Any]:
+        """``{"planning": "simultaneous", "promo": False}``."""
+        return dict(DEFAULT_OPTIONS)
+
+    def new(self, seats: int, seed: str, options: dict[str, Any]) -> State:
+        """A fresh game; RuleError('bad_seats' / 'bad_option' / 'unsupported_option')."""
+        state = new_state(seats, seed, options)
+        flow.open_turn(state)
+        return state
+
+    def to_act(self, state: State) -> set[int]:
+        """Seats the game waits for: planners who may commit now, or the acting seat."""
+        return set(_to_act(state))
+
+    def legal(self, state: State, seat: int) -> list[dict[str, Any]]:
+        """Every command ``seat`` may send now, in a stable order; [] when it may not act."""
+        return legal(state, seat)
+
+    def apply(self, state: State, seat: int, cmd: dict[str, Any]) -> tuple[State, list[Event]]:
+        """The new state and the events of ``seat`` playing ``cmd``; RuleError when illegal."""
+        if not isinstance(cmd, dict) or not isinstance(cmd.get("type"), str):
+            raise RuleError("bad_command", f"a command is an object with a type, got {cmd!r}")
+        if state["phase"] == "over":
+            raise RuleError("game_over", "the game is over")
+        new = clone(state)
+        events: list[Event] = []
+        if new["phase"] == "planning":
+            _apply_planning(new, seat, cmd, events)
+        else:
+            _apply_action(new, seat, cmd, events)
+        return new, events
+
+    def view(self, state: State, seat: int | None) -> View:
+        """What ``seat`` (None: spectator) may know; see docs/norenberc.md."""
+        legal_commands = legal(state, seat) if seat is not None else []
+        actor = flow.current_actor(state) if state["phase"] == "action" else None
+        return views.build_view(
+            state, seat, _to_act(state), legal_commands, actor, scoring.result(state)
+        )
+
+    def result(self, state: State) -> Result | None:
+        """Final scores with the per-category breakdown once the game is over, else None."""
+        outcome = scoring.result(state)
+        if outcome is None:
+            return None
+        return Result(
+            scores=outcome["scores"], breakdown=outcome["breakdown"], winners=outcome["winners"]
+        )
+
+
+def _to_act(state: State) -> list[int]:
+    if state["phase"] == "planning":
+        return flow.planning_to_act(state)
+    if state["phase"] == "action":
+        actor = flow.current_actor(state)
+        return [] if actor is None else [actor]
+    return []
+
+
+def legal(state: State, seat: int) -> list[dict[str, Any]]:
+    """Every legal command of ``seat`` (see ``Norenberc.legal``)."""
+    if not isinstance(seat, int) or not 0 <= seat < state["seats"]:
+        return []
+    if state["phase"] == "planning":
+        return _legal_planning(state, seat)
+    if state["phase"] == "action" and flow.current_actor(state) == seat:
+        if state["action"]["choice"] is not None:
+            return citizens.legal_choice(state, seat)
+        return actions.legal_actions(state, seat)
+    return []
+
+
+def _legal_planning(state: State, seat: int) -> list[dict[str, Any]]:
+    p = state["planning"]
+    commands: list[dict[str, Any]] = []
+    if sealed.may_commit(p, seat):
+        commands.extend({"type": "plan", "guilds": g} for g in _plans(state, seat))
+        commands.append({"type": "pass"})
+    if sealed.may_wait(p, seat):
+        commands.append({"type": "wait"})
+    if sealed.may_retract(p, seat):
+        commands.append({"type": "retract"})
+    return commands
+
+
+def _plans(state: State, seat: int) -> list[list[int]]:
+    guilds = list(range(1, len(state["houses"]) + 1))
+    hand = state["players"][seat]["hand"]
+    plans = []
+    for mask in range(1, 1 << len(guilds)):
+        plan = [g for i, g in enumerate(guilds) if mask >> i & 1]
+        if len(plan) <= hand:
+            plans.append(plan)
+    return sorted(plans, key=lambda plan: (len(plan), plan))
+
+
+def _apply_planning(state: State, seat: int, cmd: dict[str, Any], events: list[Event]) -> None:
+    if cmd["type"] not in flow.PLANNING_COMMANDS:
+        raise RuleError(
+            "not_your_turn", f"{cmd['type']!r} is not possible while planning (plan, pass, wait)"
+        )
+    flow.apply_planning(state, seat, cmd, events)
+
+
+def _apply_action(state: State, seat: int, cmd: dict[str, Any], events: list[Event]) -> None:
+    actor = flow.current_actor(state)
+    if seat != actor:
+        raise RuleError("not_your_turn", f"seat {actor} acts now, not seat {seat}")
+    kind = cmd["type"]
+    if state["action"]["choice"] is not None:
+        citizens.apply_choice(state, seat, cmd, events)
+        flow.finish_action(state, seat, events)
+        return
+    handler = actions.ACTIONS.get(kind)
+    if handler is None:
+        known = ", ".join(actions.ACTIONS)
+        raise RuleError("bad_command", f"{kind!r} is not an action here (one of {known})")
+    if handler(state, seat, state["action"]["guild"], cmd, events):
+        flow.finish_action(state, seat, events)
+
+
+NORENBERC = Norenberc()

@@ -1,0 +1,172 @@
+"""Final scoring: sun citizens, craftsman majorities, 30+, all guilds, richest, crests.
+
+``score_holdings`` works on plain holdings so the rulebook example can be checked without
+playing a game; ``result`` builds them from a finished state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .state import State, guilds_in_play, player, tile
+
+CATEGORIES = ("citizens", "majorities", "thirty", "all_guilds", "richest", "crests")
+# distinct crests -> VP (0-2 score nothing, 7 or more score 20)
+CREST_VP = {3: 2, 4: 5, 5: 9, 6: 14}
+CREST_VP_MAX = 20
+THIRTY = 30
+THIRTY_VP = 2
+ALL_GUILDS_VP = 5
+RICHEST_VP, RICHEST_TIED_VP = 5, 2
+PLACE_VP = {1: 5, 2: 3, 3: 1}
+TIED_VP = {1: 4, 2: 2, 3: 0}
+
+
+@dataclass
+class Holdings:
+    """What one player owns at the end, as scoring needs it.
+
+    ``craftsmen`` is a list of (guild, value); ``citizens`` a list of (type, printed value);
+    ``guild_crests`` the set of guilds whose crest the player holds.
+    """
+
+    talers: int = 0
+    craftsmen: list[tuple[int, int]] = field(default_factory=list)
+    citizens: list[tuple[str, int | None]] = field(default_factory=list)
+    guild_crests: set[int] = field(default_factory=set)
+    prestige: int = 0
+
+
+def majority_places(totals: dict[int, tuple[int, int]]) -> tuple[dict[int, int], dict[int, int]]:
+    """VP and place for each ranking seat, from ``totals[seat] = (value, tiles)``.
+
+    Only seats with craftsmen of the guild should be passed. Returns ``(vp, place)``; a seat
+    whose place scores nothing because of a tie still has its place (for the apprentice).
+
+    >>> majority_places({0: (13, 2), 1: (10, 2), 2: (9, 2)})
+    ({0: 5, 1: 3, 2: 1}, {0: 1, 1: 2, 2: 3})
+    >>> majority_places({0: (20, 3), 1: (10, 2)})
+    ({0: 6, 1: 3}, {0: 1, 1: 2})
+    """
+    ranked = sorted(totals, key=lambda s: totals[s], reverse=True)
+    groups: list[list[int]] = []
+    for seat in ranked:
+        if groups and totals[groups[-1][0]] == totals[seat]:
+            groups[-1].append(seat)
+        else:
+            groups.append([seat])
+    vp: dict[int, int] = {}
+    place: dict[int, int] = {}
+    at = 1
+    for group in groups:
+        if at > 3:
+            break
+        for seat in group:
+            place[seat] = at
+            vp[seat] = PLACE_VP[at] if len(group) == 1 else TIED_VP[at]
+        # A tie at 1st or 2nd removes the next place ("no 2nd" / "no 3rd"); three or more
+        # tied for 1st leave no 2nd and no 3rd (our decision), so the walk simply stops.
+        at = at + 1 if len(group) == 1 else (at + 2 if at == 1 and len(group) == 2 else 4)
+    _give_empty_places(groups, vp)
+    return vp, place
+
+
+def _give_empty_places(groups: list[list[int]], vp: dict[int, int]) -> None:
+    """Places left empty because fewer players rank go to a sole 1st player."""
+    if not groups or len(groups[0]) != 1 or any(len(g) > 1 for g in groups[:3]):
+        return
+    for empty in range(len(groups) + 1, 4):
+        vp[groups[0][0]] += PLACE_VP[empty]
+
+
+def crest_vp(distinct: int) -> int:
+    """VP for ``distinct`` different crests."""
+    if distinct >= 7:
+        return CREST_VP_MAX
+    return CREST_VP.get(distinct, 0)
+
+
+def _citizen_vp(h: Holdings, apprentice_places: int) -> int:
+    vp = 0
+    for kind, value in h.citizens:
+        if kind == "nobleman":
+            vp += int(value or 0)
+        elif kind == "tax_collector":
+            vp += h.talers // 10
+        elif kind == "foreman":
+            vp += sum(1 for _, v in h.craftsmen if v == value)
+        elif kind == "apprentice":
+            vp += apprentice_places
+    return vp
+
+
+def score_holdings(holdings: list[Holdings], guilds: list[int]) -> list[dict[str, int]]:
+    """The per-category breakdown for every player (index = seat)."""
+    seats = range(len(holdings))
+    majorities = [0 for _ in seats]
+    second_third = [0 for _ in seats]
+    thirty = [0 for _ in seats]
+    for guild in guilds:
+        totals = {}
+        for s in seats:
+            values = [v for g, v in holdings[s].craftsmen if g == guild]
+            if values:
+                totals[s] = (sum(values), len(values))
+                thirty[s] += THIRTY_VP if sum(values) >= THIRTY else 0
+        vp, place = majority_places(totals)
+        for s, points in vp.items():
+            majorities[s] += points
+            second_third[s] += 1 if place[s] in (2, 3) else 0
+    richest = max(h.talers for h in holdings)
+    rich = [s for s in seats if holdings[s].talers == richest]
+    breakdown = []
+    for s in seats:
+        h = holdings[s]
+        owned = {g for g, _ in h.craftsmen}
+        engravers = sum(1 for kind, _ in h.citizens if kind == "engraver")
+        distinct = len(h.guild_crests) + h.prestige + engravers
+        breakdown.append(
+            {
+                "citizens": _citizen_vp(h, second_third[s]),
+                "majorities": majorities[s],
+                "thirty": thirty[s],
+                "all_guilds": ALL_GUILDS_VP if owned >= set(guilds) else 0,
+                "richest": (RICHEST_VP if len(rich) == 1 else RICHEST_TIED_VP) if s in rich else 0,
+                "crests": crest_vp(distinct),
+            }
+        )
+    return breakdown
+
+
+def holdings_of(state: State, seat: int) -> Holdings:
+    """A seat's holdings from a game state."""
+    p = player(state, seat)
+    return Holdings(
+        talers=p["talers"],
+        craftsmen=[(tile(t)["guild"], tile(t)["value"]) for t in p["craftsmen"]],
+        citizens=[(tile(t)["citizen"], tile(t)["value"]) for t in p["citizens"]],
+        guild_crests={int(g) for g, n in p["crests"].items() if n > 0},
+        prestige=p["prestige"],
+    )
+
+
+def winners(scores: list[int], holdings: list[Holdings]) -> list[int]:
+    """Most VP; ties → more craftsman tiles, then higher craftsman total; else shared."""
+
+    def key(s: int) -> tuple[int, int, int]:
+        crafts = holdings[s].craftsmen
+        return scores[s], len(crafts), sum(v for _, v in crafts)
+
+    best = max(key(s) for s in range(len(scores)))
+    return [s for s in range(len(scores)) if key(s) == best]
+
+
+def result(state: State) -> dict[str, Any] | None:
+    """The final result once the game is over, else None."""
+    if state["phase"] != "over":
+        return None
+    holdings = [holdings_of(state, s) for s in range(state["seats"])]
+    breakdown = score_holdings(holdings, guilds_in_play(state))
+    scores = [sum(b.values()) for b in breakdown]
+    return {"scores": scores, "breakdown": breakdown, "winners": winners(scores, holdings)}

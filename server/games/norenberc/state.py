@@ -1,0 +1,144 @@
+"""Small helpers over the plain-data game state (see ``setup.new_state`` for its shape).
+
+The state is JSON data only. Houses are a list in guild order (``houses[g - 1]``),
+players a list indexed by seat. Goods are dicts keyed by the good's name holding only
+positive counts.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from server.engine import Rng, RuleError
+
+from .components import Components, components
+
+State = dict[str, Any]
+Goods = dict[str, int]
+
+AGENTS_PER_PLAYER = 8
+LAST_ROUND = 4
+
+
+def clone(state: State) -> State:
+    """A deep copy of ``state`` (JSON round trip: the state is JSON data only)."""
+    copied: State = json.loads(json.dumps(state))
+    return copied
+
+
+def comps() -> Components:
+    return components()
+
+
+def tile(tile_id: str) -> dict[str, Any]:
+    """The public description of a tile (shared; never mutate it)."""
+    return comps().tiles[tile_id]
+
+
+def house(state: State, guild: int) -> dict[str, Any]:
+    house_: dict[str, Any] = state["houses"][guild - 1]
+    return house_
+
+
+def player(state: State, seat: int) -> dict[str, Any]:
+    player_: dict[str, Any] = state["players"][seat]
+    return player_
+
+
+def good_of(guild: int) -> str:
+    return comps().good_of(guild)
+
+
+def guilds_in_play(state: State) -> list[int]:
+    return list(range(1, len(state["houses"]) + 1))
+
+
+def good_names(state: State) -> list[str]:
+    """Goods of the guilds in play, in guild order."""
+    return [good_of(g) for g in guilds_in_play(state)]
+
+
+def add_goods(target: Goods, good: str, n: int) -> None:
+    """Add ``n`` (may be negative) of ``good`` to ``target``, dropping zero counts."""
+    count = target.get(good, 0) + n
+    if count < 0:
+        raise ValueError(f"goods count of {good} would become {count}")
+    if count:
+        target[good] = count
+    else:
+        target.pop(good, None)
+
+
+def move_goods(source: Goods, target: Goods, goods: Goods) -> None:
+    for good, n in goods.items():
+        add_goods(source, good, -n)
+        add_goods(target, good, n)
+
+
+def ordered_goods(state: State, goods: Goods) -> Goods:
+    """``goods`` with keys in guild order (the canonical form views and commands use)."""
+    return {g: goods[g] for g in good_names(state) if goods.get(g)}
+
+
+def goods_count(goods: Goods) -> int:
+    return sum(goods.values())
+
+
+def master_value(state: State, guild: int) -> int | None:
+    """The value of the current master (top tile) of ``guild``; None when it has none."""
+    master = house(state, guild)["master"]
+    return tile(master[0])["value"] if master else None
+
+
+def price(state: State, guild: int) -> int:
+    """The current price of one good at ``guild`` (its master's value)."""
+    value = master_value(state, guild)
+    if value is None:
+        raise RuleError("no_master", f"guild {guild} has no master right now")
+    return value
+
+
+def roof_total(state: State, seat: int) -> int:
+    return sum(h["roof"][seat] for h in state["houses"])
+
+
+def agent_supply(state: State, seat: int) -> int:
+    """Agents of ``seat`` still in the common supply."""
+    p = player(state, seat)
+    return AGENTS_PER_PLAYER - p["hand"] - p["card"] - roof_total(state, seat)
+
+
+def order_index(state: State, seat: int) -> int:
+    index: int = state["order"].index(seat)
+    return index
+
+
+def rng_shuffle(state: State, items: list[Any]) -> None:
+    """Shuffle ``items`` in place with the state's generator, writing its new state back."""
+    rng = Rng(state["rng"])
+    rng.shuffle(items)
+    state["rng"] = rng.state
+
+
+def guild_name(guild: int) -> str:
+    return comps().names[guild]
+
+
+def describe_tile(tile_id: str) -> str:
+    """A short English name of a tile for event texts ("a 5 brewer", "a musician (5)")."""
+    t = tile(tile_id)
+    if t["kind"] == "craftsman":
+        return f"a {t['value']} {guild_name(t['guild'])[:-1]}"
+    name = t["citizen"].replace("_", " ")
+    return f"a {name}" + (f" ({t['value']})" if t["value"] is not None else "")
+
+
+def describe_goods(goods: Goods) -> str:
+    """ "2 beer and 1 shoes" for event texts."""
+    parts = [f"{n} {g}" for g, n in goods.items()]
+    return " and ".join(parts) if parts else "nothing"
+
+
+def craftsmen_of(state: State, seat: int, guild: int) -> list[str]:
+    return [t for t in player(state, seat)["craftsmen"] if tile(t)["guild"] == guild]

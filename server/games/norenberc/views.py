@@ -1,0 +1,164 @@
+"""Per-seat views: one allowlist, built fresh from the state (schema in docs/norenberc.md).
+
+Hidden from everyone but the owner: talers (until the game is over) and the sealed plan of a
+turn's guilds not yet called. Hidden from all: the guest deck's contents and order, the box
+and the generator.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server.engine import planning as sealed
+
+from .state import (
+    AGENTS_PER_PLAYER,
+    State,
+    good_of,
+    guild_name,
+    guilds_in_play,
+    house,
+    master_value,
+    ordered_goods,
+    player,
+    roof_total,
+    tile,
+)
+
+DATA_NOTE = (
+    "Craftsman values and the citizen mix are a reconstruction (the printed tables were not "
+    "available); they are kept in seeds/norenberc.json, where an owner of the game can "
+    "correct them."
+)
+
+
+def tile_view(tile_id: str, good: str | None = None) -> dict[str, Any]:
+    """The public description of a tile, with ``id`` (and the peddler's ``good`` if any)."""
+    shown = {"id": tile_id, **tile(tile_id)}
+    if good is not None:
+        shown["good"] = good
+    return shown
+
+
+def _guild_view(state: State, guild: int) -> dict[str, Any]:
+    h = house(state, guild)
+    return {
+        "guild": guild,
+        "name": guild_name(guild),
+        "good": good_of(guild),
+        "master": [tile_view(t) for t in h["master"]],
+        "queue": [[tile_view(t) for t in stack] for stack in h["queue"]],
+        "guests": [tile_view(t) if t else None for t in h["guests"]],
+        "storehouse": ordered_goods(state, h["store"]),
+        "roof": list(h["roof"]),
+        "crests_left": h["crests"],
+        "judges": len(h["judges"]),
+        "price": master_value(state, guild),
+    }
+
+
+def _cards(state: State, seat: int) -> int | None:
+    if state["plans"] is not None:
+        return len(state["plans"][seat])
+    p = state["planning"]
+    if p is not None and sealed.has_committed(p, seat):
+        return len(sealed.plan_of(p, seat))
+    return None
+
+
+def _player_view(state: State, seat: int, viewer: int | None) -> dict[str, Any]:
+    p = player(state, seat)
+    talers_visible = viewer == seat or state["phase"] == "over"
+    supply = AGENTS_PER_PLAYER - p["hand"] - p["card"] - roof_total(state, seat)
+    plans = state["plans"]
+    return {
+        "seat": seat,
+        "talers": p["talers"] if talers_visible else None,
+        "goods": ordered_goods(state, p["goods"]),
+        "agents": {
+            "hand": p["hand"],
+            "roof": roof_total(state, seat) + p["card"],
+            "supply": supply,
+        },
+        "disc": p["disc"],
+        "craftsmen": [tile_view(t) for t in p["craftsmen"]],
+        "citizens": [tile_view(t, p["peddlers"].get(t)) for t in p["citizens"]],
+        "guild_crests": {
+            str(g): p["crests"][str(g)] for g in guilds_in_play(state) if p["crests"].get(str(g))
+        },
+        "prestige_crests": p["prestige"],
+        "planning": sealed.status_of(state["planning"], seat) if state["planning"] else None,
+        "cards": _cards(state, seat),
+        "revealed": [g for g in state["called"] if plans and g in plans[seat]],
+    }
+
+
+def _planning_view(state: State) -> dict[str, Any] | None:
+    p = state["planning"]
+    if p is None:
+        return None
+    return {
+        "order": list(p["order"]),
+        "status": sealed.public_status(p),
+        "awaiting": sorted(sealed.awaiting(p)),
+    }
+
+
+def _action_view(state: State, actor: int | None) -> dict[str, Any] | None:
+    action = state["action"]
+    if action is None:
+        return None
+    choice = action["choice"]
+    return {
+        "guild": action["guild"],
+        "cards": list(action["cards"]),
+        "acted": list(action["acted"]),
+        "actor": actor,
+        "choice": None
+        if choice is None
+        else {"seat": choice["seat"], "citizen": choice["citizen"]},
+    }
+
+
+def _my_plan(state: State, seat: int | None) -> list[int] | None:
+    if seat is None:
+        return None
+    if state["plans"] is not None:
+        return list(state["plans"][seat])
+    p = state["planning"]
+    if p is not None and sealed.has_committed(p, seat):
+        return list(sealed.plan_of(p, seat))
+    return None
+
+
+def build_view(
+    state: State,
+    seat: int | None,
+    to_act: list[int],
+    legal: list[dict[str, Any]],
+    actor: int | None,
+    result: dict[str, Any] | None,
+) -> dict[str, Any]:
+    """The view for ``seat`` (None: spectator); the caller supplies the derived parts."""
+    return {
+        "game": "norenberc",
+        "seat": seat,
+        "seats": state["seats"],
+        "options": dict(state["options"]),
+        "data_note": DATA_NOTE,
+        "phase": state["phase"],
+        "round": state["round"],
+        "turn": state["turn"],
+        "play_order": list(state["order"]),
+        "prestige_guild": state["prestige_guild"],
+        "prestige_crests_left": state["prestige_left"],
+        "guest_deck": len(state["deck"]),
+        "guilds": [_guild_view(state, g) for g in guilds_in_play(state)],
+        "players": [_player_view(state, s, seat) for s in range(state["seats"])],
+        "planning": _planning_view(state),
+        "action": _action_view(state, actor),
+        "my_plan": _my_plan(state, seat),
+        "to_act": to_act,
+        "legal": legal,
+        "result": result,
+    }
