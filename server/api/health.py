@@ -1,0 +1,47 @@
+"""Health, the list of games, and process metrics."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+from fastapi.responses import PlainTextResponse
+
+from server import metrics
+from server.engine import get_game
+from server.engine.registry import KNOWN_GAMES
+
+from .models import GameInfo, GameList
+
+router = APIRouter()
+
+
+@router.get("/healthz", tags=["health"])
+async def healthz() -> dict[str, str]:
+    """Liveness: answers while the process serves requests."""
+    return {"status": "ok"}
+
+
+@router.get("/api/games", tags=["games"])
+async def list_games() -> GameList:
+    """Every game this server hosts, with its seat range and default options."""
+    games = []
+    for name in KNOWN_GAMES:
+        try:
+            game = get_game(name)
+        except Exception:  # a game still being written must not take the list down
+            continue
+        games.append(
+            GameInfo(
+                name=game.name,
+                title=game.title,
+                min_seats=game.min_seats,
+                max_seats=game.max_seats,
+                options=game.default_options(),
+            )
+        )
+    return GameList(games=games)
+
+
+@router.get("/metrics", response_class=PlainTextResponse, tags=["health"])
+async def metrics_text() -> str:
+    """Process metrics in the Prometheus text format."""
+    return metrics.render()

@@ -1,0 +1,113 @@
+"""Request and response bodies of the HTTP API (pydantic), shown at ``/docs``."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Name = Field(min_length=1, max_length=40, description="the player's name as others see it")
+
+
+class TableOptions(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    planning: Literal["simultaneous", "ordered"] = Field(
+        "simultaneous",
+        description="'ordered': every seat but the first waits on every turn (reverse order)",
+    )
+    promo: bool = False
+
+
+class CreateTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    game: str = Field(examples=["norenberc"])
+    seats: int = Field(ge=2, le=5)
+    options: TableOptions = TableOptions()
+    bots: list[Literal["random", "greedy", "mcts"] | None] = Field(
+        default_factory=list,
+        description="one entry per seat (null: a person); seat 0 is the creator's",
+    )
+    name: str = Name
+
+
+class JoinTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Name
+    seat: int | None = Field(None, ge=0, description="a free or bot seat; default: the first free")
+
+
+class AssignBot(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["random", "greedy", "mcts"]
+
+
+class SeatLink(BaseModel):
+    """A seat and the secret link that plays it. Share the link only with that player."""
+
+    table_id: str
+    seat: int
+    token: str
+    link: str
+
+
+class SeatSummary(BaseModel):
+    seat: int
+    name: str | None
+    bot: str | None
+    connected: bool
+
+
+class TableSummary(BaseModel):
+    id: str
+    game: str
+    title: str
+    status: Literal["open", "playing", "finished"]
+    version: int
+    seed_sha256: str
+    options: dict[str, Any]
+    seats: list[SeatSummary]
+
+
+class TableList(BaseModel):
+    tables: list[TableSummary]
+
+
+class CommandRecord(BaseModel):
+    seat: int
+    cmd: dict[str, Any]
+
+
+class TableRecord(BaseModel):
+    """A finished game, enough to replay it: ``guildhall verify RECORD.json``."""
+
+    table_id: str
+    game: str
+    seats: int
+    names: list[str | None]
+    bots: list[str | None]
+    options: dict[str, Any]
+    seed: str
+    seed_sha256: str
+    commands: list[CommandRecord]
+    result: dict[str, Any] | None
+
+
+class GameInfo(BaseModel):
+    name: str
+    title: str
+    min_seats: int
+    max_seats: int
+    options: dict[str, Any]
+
+
+class GameList(BaseModel):
+    games: list[GameInfo]
+
+
+class ErrorBody(BaseModel):
+    code: str
+    message: str

@@ -1,0 +1,101 @@
+"""Lobby routes: create, list, join, start, hand a seat to a bot, read a finished record."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+
+from server.tables import TableData
+
+from .deps import AppSettings, Service, Token
+from .models import (
+    AssignBot,
+    CreateTable,
+    ErrorBody,
+    JoinTable,
+    SeatLink,
+    SeatSummary,
+    TableList,
+    TableRecord,
+    TableSummary,
+)
+
+ERRORS = {code: {"model": ErrorBody} for code in (400, 401, 403, 404, 409, 422)}
+router = APIRouter(prefix="/api/tables", tags=["tables"], responses=ERRORS)  # type: ignore[arg-type]
+
+
+def summary(data: TableData, connected: frozenset[int]) -> TableSummary:
+    """The public face of a table: never a token, never the seed before the end."""
+    return TableSummary(
+        id=data.id,
+        game=data.game,
+        title=data.title,
+        status=data.status,  # type: ignore[arg-type]
+        version=data.version,
+        seed_sha256=data.seed_sha256,
+        options=data.options,
+        seats=[
+            SeatSummary(seat=s.seat, name=s.name, bot=s.bot, connected=s.seat in connected)
+            for s in data.seats
+        ],
+    )
+
+
+def seat_link(settings: AppSettings, table_id: str, seat: int, token: str) -> SeatLink:
+    link = f"{settings.public_url}/t/{table_id}#seat={token}"
+    return SeatLink(table_id=table_id, seat=seat, token=token, link=link)
+
+
+@router.post("", status_code=201)
+async def create_table(body: CreateTable, service: Service, settings: AppSettings) -> SeatLink:
+    """Create a table; the creator gets seat 0 and its secret link."""
+    data, token = await service.create_table(
+        body.game, body.seats, body.options.model_dump(), list(body.bots), body.name
+    )
+    return seat_link(settings, data.id, 0, token)
+
+
+@router.get("")
+async def list_tables(request: Request, service: Service) -> TableList:
+    """Open and playing tables, newest first."""
+    hub = request.app.state.hub
+    tables = await service.list_live()
+    return TableList(tables=[summary(t, hub.connected(t.id)) for t in tables])
+
+
+@router.get("/{table_id}")
+async def get_table(table_id: str, request: Request, service: Service) -> TableSummary:
+    """One table's public summary."""
+    return summary(await service.get(table_id), request.app.state.hub.connected(table_id))
+
+
+@router.post("/{table_id}/join", status_code=201)
+async def join_table(
+    table_id: str, body: JoinTable, service: Service, settings: AppSettings
+) -> SeatLink:
+    """Take a free seat (or a bot's seat) under ``name``; returns its secret link."""
+    seat, token = await service.join(table_id, body.name, body.seat)
+    return seat_link(settings, table_id, seat, token)
+
+
+@router.post("/{table_id}/start")
+async def start_table(
+    table_id: str, request: Request, service: Service, token: Token
+) -> TableSummary:
+    """Deal the game (seat 0's token; every seat must have a person or a bot)."""
+    data = await service.start(table_id, token)
+    return summary(data, request.app.state.hub.connected(table_id))
+
+
+@router.post("/{table_id}/seats/{seat}/bot")
+async def assign_bot(
+    table_id: str, seat: int, body: AssignBot, request: Request, service: Service, token: Token
+) -> TableSummary:
+    """Hand ``seat`` to a bot so the game goes on (any seated player's token)."""
+    data = await service.assign_bot(table_id, token, seat, body.kind)
+    return summary(data, request.app.state.hub.connected(table_id))
+
+
+@router.get("/{table_id}/record")
+async def table_record(table_id: str, service: Service) -> TableRecord:
+    """A finished game's record, seed included, for ``guildhall verify``."""
+    return TableRecord.model_validate(await service.record(table_id))

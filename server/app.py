@@ -1,0 +1,124 @@
+"""The FastAPI application: ``create_app(settings)`` wires the service, fan-out and routes.
+
+The app never creates the schema: ``guildhall migrate`` (Alembic) does, before ``serve``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import sqlalchemy as sa
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from server import metrics
+from server.api import health, tables, ws
+from server.engine import RuleError
+from server.realtime.fanout import FanOut, MemoryFanOut
+from server.realtime.hub import Hub
+from server.settings import Settings, load_settings
+from server.store.db import make_engine, make_sessionmaker
+from server.store.models import TableRow
+from server.tables import ServiceError, TableService
+from server.tables.bots import BotRunner
+
+log = logging.getLogger(__name__)
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """A Guildhall app for ``settings`` (default: from the environment)."""
+    settings = settings or load_settings()
+    app = FastAPI(
+        title="Guildhall",
+        summary="Rules-enforced Norenberc and Strasbourg for friends, self-hosted.",
+        version="0.1.0",
+        lifespan=_lifespan,
+    )
+    app.state.settings = settings
+    app.state.hub = Hub()
+    for router in (tables.router, health.router, ws.router, *_optional_routers()):
+        app.include_router(router)
+    _add_error_handlers(app)
+    return app
+
+
+def _optional_routers() -> list[Any]:
+    """Routers of modules that may not exist in every build (the browser pages)."""
+    try:
+        pages = importlib.import_module("server.api.pages")
+    except ModuleNotFoundError as exc:
+        if exc.name != "server.api.pages":
+            raise
+        return []
+    return [pages.router]
+
+
+def make_fanout(settings: Settings) -> FanOut:
+    """The fan-out backend the settings ask for; Postgres only loaded when asked for."""
+    if settings.fanout == "postgres":
+        from server.realtime.pg_fanout import PostgresFanOut
+
+        backend: FanOut = PostgresFanOut(settings.database_url)
+        return backend
+    return MemoryFanOut()
+
+
+@asynccontextmanager
+async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
+    settings: Settings = app.state.settings
+    engine = make_engine(settings.database_url)
+    fanout = make_fanout(settings)
+    await fanout.start()
+    service = TableService(settings, make_sessionmaker(engine), fanout)
+    bots = BotRunner(service)
+    app.state.service, app.state.bots = service, bots
+    try:
+        await _resume_bots(engine, service)
+        yield
+    finally:
+        await bots.stop()
+        await fanout.stop()
+        await engine.dispose()
+
+
+async def _resume_bots(engine: Any, service: TableService) -> None:
+    """After a restart, let bots whose turn it is play on (they wake on changes otherwise)."""
+    async with engine.connect() as conn:
+        rows = await conn.execute(sa.select(TableRow.id).where(TableRow.status == "playing"))
+        playing = [row[0] for row in rows]
+    metrics.set_active_tables(len(playing))
+    for table_id in playing:
+        for callback in service.on_change:
+            callback(await service.get(table_id))
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    metrics.record_error(code)
+    return JSONResponse({"code": code, "message": message}, status_code=status)
+
+
+def _add_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(ServiceError)
+    async def service_error(_request: Request, exc: ServiceError) -> JSONResponse:
+        return _error(exc.status, exc.code, exc.message)
+
+    @app.exception_handler(RuleError)
+    async def rule_error(_request: Request, exc: RuleError) -> JSONResponse:
+        return _error(400, exc.code, exc.message)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "invalid request"}
+        where = ".".join(str(p) for p in first["loc"])
+        return _error(422, "bad_request", f"{where}: {first['msg']}")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        return _error(exc.status_code, code, str(exc.detail))

@@ -1,0 +1,104 @@
+"""The websocket messages, as pydantic models (documented in ``docs/protocol.md``)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+
+# ------------------------------------------------------------------ client → server
+
+
+class Hello(_Message):
+    """Who this connection is (no token: a spectator) and the version it still holds."""
+
+    type: Literal["hello"]
+    token: str | None = Field(default=None, max_length=200)
+    since: int | None = Field(default=None, ge=0)
+
+
+class CommandMessage(_Message):
+    """A game command for the connection's seat; ``id`` makes retries idempotent."""
+
+    type: Literal["command"]
+    id: str = Field(min_length=1, max_length=64)
+    cmd: dict[str, Any]
+    seat: int | None = None
+
+
+class Ping(_Message):
+    type: Literal["ping"]
+
+
+class SnapshotRequest(_Message):
+    type: Literal["snapshot_request"]
+
+
+ClientMessage = Annotated[
+    Hello | CommandMessage | Ping | SnapshotRequest, Field(discriminator="type")
+]
+CLIENT_MESSAGE: TypeAdapter[Hello | CommandMessage | Ping | SnapshotRequest] = TypeAdapter(
+    ClientMessage
+)
+CLIENT_TYPES = ("hello", "command", "ping", "snapshot_request")
+
+
+# ------------------------------------------------------------------ server → client
+
+
+class Snapshot(_Message):
+    """The connection's whole document at ``version``."""
+
+    type: Literal["snapshot"] = "snapshot"
+    version: int
+    doc: dict[str, Any]
+
+
+class Patch(_Message):
+    """RFC 6902 ``ops`` turning the document at ``base`` into the document at ``version``."""
+
+    type: Literal["patch"] = "patch"
+    version: int
+    base: int
+    ops: list[dict[str, Any]]
+
+
+class Ack(_Message):
+    """Command ``id`` is committed; the table is at ``version``."""
+
+    type: Literal["ack"] = "ack"
+    id: str
+    version: int
+
+
+class Error(_Message):
+    """A refused message; ``id`` echoes the command id when there is one."""
+
+    type: Literal["error"] = "error"
+    id: str | None = None
+    code: str
+    message: str
+
+
+class SeatPresence(_Message):
+    seat: int
+    connected: bool
+
+
+class Presence(_Message):
+    """Which seats have at least one open connection."""
+
+    type: Literal["presence"] = "presence"
+    seats: list[SeatPresence]
+
+
+class Pong(_Message):
+    type: Literal["pong"] = "pong"
+
+
+ServerMessage = Snapshot | Patch | Ack | Error | Presence | Pong

@@ -1,0 +1,254 @@
+"""One websocket connection to one table: reads client messages, pushes that seat's document.
+
+Two tasks per connection: the reader (this module's ``run``) answers messages in order; the
+pusher wakes when the table changes (fan-out) or presence changes (hub) and sends the patch
+between the last document sent here and the new one. Both send under one lock, so the
+document the pusher diffs against is always the one the client holds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from typing import Any
+
+from pydantic import ValidationError
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from server import metrics
+from server.engine import RuleError
+from server.settings import Settings
+from server.tables import ServiceError, TableService
+
+from .hub import Hub
+from .protocol import (
+    CLIENT_MESSAGE,
+    CLIENT_TYPES,
+    Ack,
+    CommandMessage,
+    Error,
+    Hello,
+    Ping,
+    Pong,
+    Presence,
+    SeatPresence,
+)
+from .views import Doc, build_doc, deliver, presence_ops
+
+log = logging.getLogger(__name__)
+
+
+class RateLimiter:
+    """Token bucket: ``rate`` messages a second, bursts up to twice that."""
+
+    def __init__(self, rate: float) -> None:
+        self.rate, self.capacity = rate, max(1.0, 2 * rate)
+        self.tokens, self.at = self.capacity, time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.capacity, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class Connection:
+    """The server side of one websocket on ``/ws/tables/{table_id}``."""
+
+    def __init__(
+        self, ws: WebSocket, table_id: str, service: TableService, hub: Hub, settings: Settings
+    ) -> None:
+        self.ws, self.table_id, self.service, self.hub = ws, table_id, service, hub
+        self.settings = settings
+        self.seat: int | None = None
+        self.greeted = False
+        self._doc: Doc | None = None
+        self._version = 0
+        self._wanted_version = 0
+        self._presence_dirty = False
+        self._wake = asyncio.Event()
+        self._send_lock = asyncio.Lock()
+        self._limiter = RateLimiter(settings.rate_limit)
+        self._pusher: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------ lifecycle
+
+    async def run(self) -> None:
+        """Serve the connection until the client goes away."""
+        metrics.connection_opened()
+        try:
+            while True:
+                text = await self._receive()
+                if text is None:
+                    return
+                await self._handle_frame(text)
+        finally:
+            await self._close()
+            metrics.connection_closed()
+
+    async def _receive(self) -> str | None:
+        """The next frame as text; None when the client has gone."""
+        message = await self.ws.receive()
+        if message["type"] == "websocket.disconnect":
+            return None
+        if message.get("text") is not None:
+            return str(message["text"])
+        return bytes(message.get("bytes") or b"").decode("utf-8", errors="replace")
+
+    async def _close(self) -> None:
+        if self.greeted:
+            self.service.fanout.unsubscribe(self.table_id, self._on_table_change)
+            self.hub.unwatch(self.table_id, self._on_presence_change)
+            self.hub.seat_changed(self.table_id, self.seat, None)
+        if self._pusher is not None:
+            self._pusher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._pusher
+
+    # ------------------------------------------------------------ incoming
+
+    async def _handle_frame(self, text: str) -> None:
+        if len(text.encode()) > self.settings.max_message_bytes:
+            cap = self.settings.max_message_bytes
+            return await self._error("message_too_large", f"frames are capped at {cap} bytes")
+        if not self._limiter.allow():
+            return await self._error("rate_limited", "too many messages; slow down")
+        try:
+            raw = json.loads(text)
+        except ValueError:
+            return await self._error("bad_json", "the frame is not valid JSON")
+        if not isinstance(raw, dict):
+            return await self._error("bad_json", "a message is a JSON object with a 'type'")
+        if raw.get("type") not in CLIENT_TYPES:
+            known = ", ".join(CLIENT_TYPES)
+            return await self._error(
+                "unknown_message", f"unknown message type {raw.get('type')!r} (known: {known})"
+            )
+        try:
+            message = CLIENT_MESSAGE.validate_python(raw)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"][1:])
+            reply_id = raw.get("id") if isinstance(raw.get("id"), str) else None
+            return await self._error("bad_message", f"{where}: {first['msg']}", reply_id)
+        await self._dispatch(message)
+
+    async def _dispatch(self, message: Any) -> None:
+        if isinstance(message, Ping):
+            return await self._send(Pong().model_dump_json())
+        if isinstance(message, Hello):
+            return await self._hello(message)
+        if not self.greeted:
+            return await self._error("hello_required", "send hello first")
+        if isinstance(message, CommandMessage):
+            return await self._command(message)
+        await self._push(snapshot=True)
+
+    async def _hello(self, hello: Hello) -> None:
+        seat: int | None = None
+        if hello.token:
+            try:
+                seat = await self.service.authenticate(self.table_id, hello.token)
+            except ServiceError as exc:
+                return await self._error(exc.code, exc.message)
+        first = not self.greeted
+        old, self.seat = self.seat, seat
+        if first:
+            self.greeted = True
+            self.service.fanout.subscribe(self.table_id, self._on_table_change)
+        # Our own arrival changes presence for the others, not for us: we get it right below.
+        self.hub.unwatch(self.table_id, self._on_presence_change)
+        self.hub.seat_changed(self.table_id, None if first else old, seat)
+        self.hub.watch(self.table_id, self._on_presence_change)
+        await self._send(await self._presence_message())
+        # ``since`` only means something for a fresh connection (a reconnect).
+        await self._push(snapshot=True, since=hello.since if first else None)
+        if first:
+            self._pusher = asyncio.get_running_loop().create_task(self._push_forever())
+
+    async def _command(self, message: CommandMessage) -> None:
+        if self.seat is None:
+            return await self._error(
+                "spectator", "spectators cannot play; use a seat link", message.id
+            )
+        if message.seat is not None and message.seat != self.seat:
+            text = f"you hold seat {self.seat}, not seat {message.seat}"
+            return await self._error("wrong_seat", text, message.id)
+        try:
+            version = await self.service.submit(self.table_id, self.seat, message.cmd, message.id)
+        except (ServiceError, RuleError) as exc:
+            return await self._error(exc.code, exc.message, message.id)
+        await self._send(Ack(id=message.id, version=version).model_dump_json())
+
+    # ------------------------------------------------------------ outgoing
+
+    def _on_table_change(self, _table_id: str, version: int) -> None:
+        self._wanted_version = max(self._wanted_version, version)
+        self._wake.set()
+
+    def _on_presence_change(self) -> None:
+        self._presence_dirty = True
+        self._wake.set()
+
+    async def _push_forever(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            try:
+                if self._presence_dirty:
+                    self._presence_dirty = False
+                    await self._send(await self._presence_message())
+                await self._push()
+            except WebSocketDisconnect:
+                return
+            except Exception:  # a dead socket or a vanished table ends only this connection
+                log.info(
+                    "pushing to a connection of table %s stopped", self.table_id, exc_info=True
+                )
+                return
+
+    async def _push(self, snapshot: bool = False, since: int | None = None) -> None:
+        """Send what the client needs to hold the newest document (nothing if it has it)."""
+        async with self._send_lock:
+            data = await self.service.get(self.table_id, self._wanted_version)
+            connected = self.hub.connected(self.table_id)
+            last, base, extra = self._doc, self._version, None
+            if since is not None:
+                last, base, extra = self._since_base(since, connected)
+            elif snapshot:
+                last, base = None, 0
+            delivery = deliver(data, self.seat, connected, last, base, extra)
+            if delivery.ops == [] and base == data.version:
+                return
+            self._doc, self._version = delivery.doc, data.version
+            await self.ws.send_text(delivery.text)
+
+    def _since_base(
+        self, since: int, connected: frozenset[int]
+    ) -> tuple[Doc | None, int, list[dict[str, Any]] | None]:
+        """The document the client says it holds (rebuilt from memory), or None for a snapshot."""
+        old = self.service.at_version(self.table_id, since)
+        if old is None:
+            return None, 0, None
+        # Presence at ``since`` is not kept: set every flag explicitly instead.
+        return build_doc(old, self.seat, connected), since, presence_ops(len(old.seats), connected)
+
+    async def _presence_message(self) -> str:
+        connected = self.hub.connected(self.table_id)
+        data = await self.service.get(self.table_id)
+        seats = [SeatPresence(seat=s.seat, connected=s.seat in connected) for s in data.seats]
+        return Presence(seats=seats).model_dump_json()
+
+    async def _error(self, code: str, message: str, reply_id: str | None = None) -> None:
+        metrics.record_error(code)
+        await self._send(Error(id=reply_id, code=code, message=message).model_dump_json())
+
+    async def _send(self, text: str) -> None:
+        async with self._send_lock:
+            await self.ws.send_text(text)

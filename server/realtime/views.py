@@ -1,0 +1,116 @@
+"""Each connection's document, and the JSON Patch between two of them.
+
+The CPU time spent here (building documents and diffing them) is counted in ``STATS`` so
+``make bench`` and ``/metrics`` can report it per delivered message.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import jsonpatch
+
+from server.engine import get_game, is_visible
+from server.tables.data import TableData
+
+Doc = dict[str, Any]
+
+
+@dataclass
+class ViewStats:
+    """CPU seconds spent building documents and patches, and the messages they made."""
+
+    cpu_seconds: float = 0.0
+    snapshots: int = 0
+    patches: int = 0
+    bytes_sent: int = 0
+
+    @property
+    def messages(self) -> int:
+        return self.snapshots + self.patches
+
+    def reset(self) -> None:
+        self.cpu_seconds, self.snapshots, self.patches, self.bytes_sent = 0.0, 0, 0, 0
+
+
+STATS = ViewStats()
+
+
+def build_doc(data: TableData, seat: int | None, connected: frozenset[int]) -> Doc:
+    """The document ``seat`` (None: spectator) may hold for ``data``; see docs/protocol.md."""
+    game = get_game(data.game)
+    return {
+        "table": {
+            "id": data.id,
+            "game": data.game,
+            "title": data.title,
+            "status": data.status,
+            "version": data.version,
+            "seed_sha256": data.seed_sha256,
+            "options": data.options,
+            "seats": [
+                {"seat": s.seat, "name": s.name, "bot": s.bot, "connected": s.seat in connected}
+                for s in data.seats
+            ],
+        },
+        "you": {"seat": seat},
+        "game": None if data.state is None else game.view(data.state, seat),
+        "log": [{"type": e["type"], "text": e["text"]} for e in data.log if is_visible(e, seat)],
+    }
+
+
+def presence_ops(seats: int, connected: frozenset[int]) -> list[dict[str, Any]]:
+    """Ops that set every seat's ``connected`` flag whatever the client held."""
+    return [
+        {"op": "replace", "path": f"/table/seats/{seat}/connected", "value": seat in connected}
+        for seat in range(seats)
+    ]
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """One message for one connection, serialized: a snapshot (``ops`` None) or a patch."""
+
+    doc: Doc
+    text: str
+    ops: list[dict[str, Any]] | None
+
+
+def deliver(
+    data: TableData,
+    seat: int | None,
+    connected: frozenset[int],
+    last: Doc | None,
+    base: int,
+    extra_ops: list[dict[str, Any]] | None = None,
+) -> Delivery:
+    """The message that brings a client holding ``last`` (at version ``base``) to ``data``.
+
+    A patch made with ``jsonpatch.make_patch`` (plus ``extra_ops``), or a snapshot when there
+    is no ``last`` or the patch message would be longer than the snapshot message.
+    """
+    started = time.thread_time()
+    try:
+        doc = build_doc(data, seat, connected)
+        doc_text = _dumps(doc)
+        snapshot_text = f'{{"type":"snapshot","version":{data.version},"doc":{doc_text}}}'
+        if last is not None:
+            ops = jsonpatch.make_patch(last, doc).patch + (extra_ops or [])
+            patch = {"type": "patch", "version": data.version, "base": base, "ops": ops}
+            patch_text = _dumps(patch)
+            if len(patch_text) <= len(snapshot_text):
+                STATS.patches += 1
+                STATS.bytes_sent += len(patch_text)
+                return Delivery(doc, patch_text, ops)
+        STATS.snapshots += 1
+        STATS.bytes_sent += len(snapshot_text)
+        return Delivery(doc, snapshot_text, None)
+    finally:
+        STATS.cpu_seconds += time.thread_time() - started
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)

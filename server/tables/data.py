@@ -1,0 +1,91 @@
+"""Plain values the service hands out: a table as of one version, and its errors."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from server.engine import Event, State
+
+STATUSES = ("open", "playing", "finished")
+
+
+class ServiceError(Exception):
+    """A refused request, with a stable ``code`` and the HTTP ``status`` it maps to."""
+
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+    def __repr__(self) -> str:
+        return f"ServiceError({self.code!r}, {self.message!r}, {self.status})"
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    """One seat as everyone may see it, plus the token hash the service checks against."""
+
+    seat: int
+    name: str | None
+    bot: str | None
+    token_hash: str | None = field(default=None, repr=False)
+
+    @property
+    def is_taken(self) -> bool:
+        return self.token_hash is not None or self.bot is not None
+
+
+@dataclass(frozen=True)
+class TableData:
+    """A table as of ``version``. Never mutated: a change makes a new one.
+
+    ``log`` holds every event of the game in order (with its ``to``); views filter it.
+    """
+
+    id: str
+    game: str
+    title: str
+    options: dict[str, Any]
+    seed: str = field(repr=False)
+    seed_sha256: str
+    status: str
+    version: int
+    seats: tuple[SeatInfo, ...]
+    state: State | None = field(default=None, repr=False)
+    log: tuple[Event, ...] = field(default=(), repr=False)
+    seq: int = 0
+    result: dict[str, Any] | None = None
+
+    def seat_kinds(self) -> dict[int, str]:
+        """Bot seats and their kinds."""
+        return {s.seat: s.bot for s in self.seats if s.bot is not None}
+
+
+def new_token() -> str:
+    """An unguessable seat token (192 bits)."""
+    return secrets.token_urlsafe(24)
+
+
+def hash_token(secret_key: str, token: str) -> str:
+    """HMAC-SHA256 of ``token`` under the server key, hex; only this is stored."""
+    return hmac.new(secret_key.encode(), token.encode(), hashlib.sha256).hexdigest()
+
+
+def seat_of_token(seats: tuple[SeatInfo, ...], secret_key: str, token: str) -> int | None:
+    """The seat whose token is ``token`` (None if none), comparing every seat in constant time."""
+    wanted = hash_token(secret_key, token)
+    found = None
+    for seat in seats:
+        if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, wanted):
+            found = seat.seat
+    return found
+
+
+def seed_hash(seed: str) -> str:
+    """SHA-256 hex of the seed: published at creation, checked by ``guildhall verify``."""
+    return hashlib.sha256(seed.encode()).hexdigest()

@@ -1,0 +1,470 @@
+"""The table service: the one writer per table.
+
+Every change goes through here, in a fixed order — table exists → not finished → seat may act
+→ version → engine → commit → broadcast — inside one database transaction that appends the
+command (unique ``(table_id, seq)``), saves the state snapshot and bumps ``version`` only if
+it is still the version the change was computed from. In one process an ``asyncio.Lock`` per
+table serializes writers; across processes the version check (and a row lock on Postgres)
+does, and a writer that loses the race recomputes from the new state.
+
+The service keeps the newest :class:`TableData` of each table it has seen (and a short
+history, for reconnecting clients); it reloads from the database whenever the stored version
+is newer than what it holds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import replace
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from server import metrics
+from server.engine import Command, Event, get_game
+from server.realtime.fanout import FanOut
+from server.settings import Settings
+from server.store import queries
+from server.store.models import CommandRow, SeatRow, TableRow
+
+from .data import (
+    SeatInfo,
+    ServiceError,
+    TableData,
+    hash_token,
+    new_token,
+    seat_of_token,
+    seed_hash,
+)
+
+log = logging.getLogger(__name__)
+
+HISTORY = 64  # versions kept per table so a reconnecting client can get a patch
+WRITE_ATTEMPTS = 5
+PLANNING_MODES = ("simultaneous", "ordered")
+
+
+class TableService:
+    """Creates, joins, starts and plays tables; the only code that writes them."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        sessions: async_sessionmaker[AsyncSession],
+        fanout: FanOut,
+    ) -> None:
+        self.settings = settings
+        self._sessions = sessions
+        self.fanout = fanout
+        self._tables: dict[str, TableData] = {}
+        self._history: dict[str, dict[int, TableData]] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+        self.on_change: list[Callable[[TableData], None]] = []
+
+    # ---------------------------------------------------------------- reading
+
+    async def get(self, table_id: str, min_version: int = 0) -> TableData:
+        """The table at ``min_version`` or newer. Raises ServiceError('unknown_table', 404)."""
+        held = self._tables.get(table_id)
+        if held is not None and held.version >= min_version:
+            return held
+        async with self._sessions() as session:
+            data = await self._load(session, table_id)
+        return self._remember(data)
+
+    def at_version(self, table_id: str, version: int) -> TableData | None:
+        """The table as it was at ``version``, if still held in memory."""
+        return self._history.get(table_id, {}).get(version)
+
+    async def list_live(self) -> list[TableData]:
+        """Open and playing tables (without their states), newest first."""
+        async with self._sessions() as session:
+            rows = await queries.live_tables(session)
+            seats = await queries.seats_of_tables(session, [row.id for row in rows])
+        return [_table_data(row, seats[row.id], state=None, commands=[]) for row in rows]
+
+    async def authenticate(self, table_id: str, token: str) -> int:
+        """The seat ``token`` belongs to. Raises ServiceError('bad_token', 403) for none."""
+        data = await self.get(table_id)
+        seat = seat_of_token(data.seats, self.settings.secret_key, token)
+        if seat is None:
+            # The held copy may predate a join made through another process.
+            data = await self._reload(table_id)
+            seat = seat_of_token(data.seats, self.settings.secret_key, token)
+        if seat is None:
+            raise ServiceError("bad_token", "this token belongs to no seat of the table", 403)
+        return seat
+
+    async def record(self, table_id: str) -> dict[str, Any]:
+        """What ``guildhall verify`` replays. Raises ServiceError('not_finished') till the end."""
+        async with self._sessions() as session:
+            data = await self._load(session, table_id)
+            rows = await queries.command_rows(session, table_id)
+        if data.status != "finished":
+            raise ServiceError("not_finished", "the record is published once the game ends", 409)
+        return {
+            "table_id": data.id,
+            "game": data.game,
+            "seats": len(data.seats),
+            "names": [s.name for s in data.seats],
+            "bots": [s.bot for s in data.seats],
+            "options": data.options,
+            "seed": data.seed,
+            "seed_sha256": data.seed_sha256,
+            "commands": [{"seat": r.seat, "cmd": r.command} for r in rows],
+            "result": data.result,
+        }
+
+    # ---------------------------------------------------------------- lobby changes
+
+    async def create_table(
+        self,
+        game_name: str,
+        seats: int,
+        options: dict[str, Any],
+        bots: list[str | None],
+        name: str,
+        seed: str | None = None,
+    ) -> tuple[TableData, str]:
+        """A new open table with its creator in seat 0; returns it and seat 0's token.
+
+        Raises RuleError for an unknown game or options the game refuses, ServiceError for a
+        bad seat count or bot list. ``seed`` is for tests; tables get one from ``secrets``.
+        """
+        game = get_game(game_name)
+        bots = _check_bots(bots, seats)
+        if not game.min_seats <= seats <= game.max_seats:
+            raise ServiceError(
+                "bad_seats",
+                f"{game.title} takes {game.min_seats}-{game.max_seats} seats, not {seats}",
+            )
+        full_options = _check_options({**game.default_options(), **options})
+        seed = seed or secrets.token_hex(32)
+        game.new(seats, seed, full_options)  # refuses bad options now, not at the start
+        table_id, token = secrets.token_urlsafe(6), new_token()
+        async with self._sessions() as session:
+            session.add(_new_table_row(table_id, game_name, seats, full_options, seed))
+            await session.flush()  # the table row first: seats reference it
+            for seat in range(seats):
+                session.add(SeatRow(table_id=table_id, seat=seat, bot=bots[seat]))
+            await session.flush()
+            await queries.update_seat(session, table_id, 0, name=name, token_hash=self._hash(token))
+            await session.commit()
+        return await self._reload(table_id), token
+
+    async def join(self, table_id: str, name: str, seat: int | None = None) -> tuple[int, str]:
+        """Seat a person called ``name``: seat ``seat``, else the first free one, else a bot's.
+
+        Returns (seat, token). Raises ServiceError: 'unknown_table', 'finished', 'bad_seat',
+        'seat_taken', 'table_full'.
+        """
+
+        def pick(data: TableData) -> int:
+            if data.status == "finished":
+                raise ServiceError("finished", "the game is over; nobody can join", 409)
+            return _seat_to_join(data, seat)
+
+        token = new_token()
+        chosen: dict[str, int] = {}
+
+        async def write(session: AsyncSession, data: TableData) -> dict[str, Any]:
+            chosen["seat"] = pick(data)
+            await queries.update_seat(
+                session,
+                table_id,
+                chosen["seat"],
+                name=name,
+                token_hash=self._hash(token),
+                bot=None,
+            )
+            return {}
+
+        await self._change(table_id, write)
+        return chosen["seat"], token
+
+    async def assign_bot(self, table_id: str, token: str, seat: int, kind: str) -> TableData:
+        """Hand ``seat`` to a bot of ``kind`` (any seated person may, e.g. for one who left).
+
+        The seat's old token stops working. Raises ServiceError: 'bad_token', 'bad_seat',
+        'bad_bot', 'finished'.
+        """
+        kind = _canonical_bot(kind)
+        await self.authenticate(table_id, token)
+
+        async def write(session: AsyncSession, data: TableData) -> dict[str, Any]:
+            if data.status == "finished":
+                raise ServiceError("finished", "the game is over", 409)
+            if not 0 <= seat < len(data.seats):
+                raise ServiceError("bad_seat", f"no seat {seat} (0-{len(data.seats) - 1})")
+            await queries.update_seat(session, table_id, seat, bot=kind, token_hash=None)
+            return {}
+
+        return await self._change(table_id, write)
+
+    async def start(self, table_id: str, token: str) -> TableData:
+        """Deal the game. Only seat 0 may; every seat must be a person or a bot.
+
+        Raises ServiceError: 'bad_token', 'not_creator', 'already_started', 'seats_open'.
+        """
+        if await self.authenticate(table_id, token) != 0:
+            raise ServiceError("not_creator", "only seat 0 (the table's creator) starts it", 403)
+
+        async def write(session: AsyncSession, data: TableData) -> dict[str, Any]:
+            if data.status != "open":
+                raise ServiceError("already_started", "the game has already started", 409)
+            free = [s.seat for s in data.seats if not s.is_taken]
+            if free:
+                raise ServiceError(
+                    "seats_open", f"seats {free} have nobody; invite or add bots", 409
+                )
+            state = get_game(data.game).new(len(data.seats), data.seed, data.options)
+            return {"status": "playing", "state": state}
+
+        return await self._change(table_id, write)
+
+    # ---------------------------------------------------------------- game commands
+
+    async def submit(
+        self, table_id: str, seat: int, cmd: Command, client_id: str | None = None
+    ) -> int:
+        """Play ``cmd`` for ``seat``; returns the table version once it is committed.
+
+        A ``client_id`` already committed for this seat returns that command's version again.
+        Raises ServiceError ('unknown_table', 'not_started', 'finished', 'not_your_turn',
+        'conflict') or the engine's RuleError; nothing is stored then.
+        """
+        started = time.perf_counter()
+        async with self._lock(table_id):
+            for _ in range(WRITE_ATTEMPTS):
+                outcome = await self._try_submit(table_id, seat, cmd, client_id)
+                if outcome is not None:
+                    break
+            else:
+                raise ServiceError("conflict", "the table kept changing; try again", 409)
+        version, data = outcome
+        if data is not None:
+            metrics.record_command(time.perf_counter() - started)
+            await self._announce(data)
+        return version
+
+    async def _try_submit(
+        self, table_id: str, seat: int, cmd: Command, client_id: str | None
+    ) -> tuple[int, TableData | None] | None:
+        """One attempt: (version, new data) or (version, None) for a repeat; None if outraced."""
+        async with self._sessions() as session:
+            data = await self._current(session, table_id)
+            if client_id is not None:
+                done = await queries.command_by_client_id(session, table_id, seat, client_id)
+                if done is not None:
+                    return done.version, None
+            _check_may_act(data, seat)
+            game = get_game(data.game)
+            assert data.state is not None
+            state, events = game.apply(data.state, seat, cmd)
+            result = game.result(state)
+            status = "finished" if result is not None else "playing"
+            session.add(_command_row(data, seat, cmd, client_id, events))
+            values = {"state": state, "status": status, "result": result}
+            if not await queries.bump_version(session, table_id, data.version, **values):
+                return self._outraced(table_id)
+            try:
+                await session.commit()
+            except IntegrityError:
+                return self._outraced(table_id)
+        new = replace(
+            data,
+            state=state,
+            status=status,
+            result=dict(result) if result is not None else None,
+            version=data.version + 1,
+            seq=data.seq + 1,
+            log=data.log + tuple(events),
+        )
+        return new.version, self._remember(new)
+
+    def _outraced(self, table_id: str) -> None:
+        # Another process committed first: forget what we hold and decide again.
+        self._tables.pop(table_id, None)
+        return None
+
+    # ---------------------------------------------------------------- internals
+
+    async def _change(self, table_id: str, write: Any) -> TableData:
+        """Run a lobby change (``write(session, data)`` → table values) as one versioned step."""
+        async with self._lock(table_id):
+            for _ in range(WRITE_ATTEMPTS):
+                async with self._sessions() as session:
+                    data = await self._current(session, table_id)
+                    values = await write(session, data)
+                    if await queries.bump_version(session, table_id, data.version, **values):
+                        await session.commit()
+                        new = self._remember(await self._load(session, table_id))
+                        break
+                self._tables.pop(table_id, None)
+            else:
+                raise ServiceError("conflict", "the table kept changing; try again", 409)
+        await self._announce(new)
+        return new
+
+    async def _announce(self, data: TableData) -> None:
+        """Tell every process's connections, and local watchers (bots), about a new version."""
+        await self.fanout.publish(data.id, data.version)
+        for callback in list(self.on_change):
+            callback(data)
+
+    @asynccontextmanager
+    async def _lock(self, table_id: str) -> AsyncIterator[None]:
+        lock = self._locks.setdefault(table_id, asyncio.Lock())
+        async with lock:
+            yield
+
+    async def _current(self, session: AsyncSession, table_id: str) -> TableData:
+        """The table as stored now (row-locked on Postgres), from memory when that is current."""
+        row = await queries.table_row(session, table_id, lock=True)
+        if row is None:
+            raise ServiceError("unknown_table", f"there is no table {table_id!r}", 404)
+        held = self._tables.get(table_id)
+        if held is not None and held.version == row.version:
+            return held
+        return self._remember(await self._load(session, table_id, row))
+
+    async def _reload(self, table_id: str) -> TableData:
+        async with self._sessions() as session:
+            return self._remember(await self._load(session, table_id))
+
+    async def _load(
+        self, session: AsyncSession, table_id: str, row: TableRow | None = None
+    ) -> TableData:
+        row = row or await queries.table_row(session, table_id)
+        if row is None:
+            raise ServiceError("unknown_table", f"there is no table {table_id!r}", 404)
+        seats = await queries.seat_rows(session, table_id)
+        commands = await queries.command_rows(session, table_id)
+        return _table_data(row, seats, row.state, commands)
+
+    def _remember(self, data: TableData) -> TableData:
+        """Hold ``data`` unless something newer is held; returns the newest held."""
+        held = self._tables.get(data.id)
+        if held is not None and held.version > data.version:
+            return held
+        self._tables[data.id] = data
+        history = self._history.setdefault(data.id, {})
+        history[data.version] = data
+        for old in sorted(history)[:-HISTORY]:
+            del history[old]
+        return data
+
+    def _hash(self, token: str) -> str:
+        return hash_token(self.settings.secret_key, token)
+
+
+# -------------------------------------------------------------------- helpers
+
+
+def _check_may_act(data: TableData, seat: int) -> None:
+    if data.status == "open":
+        raise ServiceError("not_started", "the game has not started yet", 409)
+    if data.status == "finished" or data.state is None:
+        raise ServiceError("finished", "the game is over", 409)
+    if seat not in get_game(data.game).to_act(data.state):
+        raise ServiceError("not_your_turn", f"seat {seat} may not act now", 409)
+
+
+def _check_bots(bots: list[str | None], seats: int) -> list[str | None]:
+    """One entry per seat (missing: all people); seat 0 is the creator, never a bot."""
+    if not bots:
+        return [None] * seats
+    if len(bots) != seats:
+        raise ServiceError("bad_bots", f"bots lists {len(bots)} seats, the table has {seats}")
+    if bots[0] is not None:
+        raise ServiceError("bad_bots", "seat 0 is the creator's and cannot be a bot")
+    return [None if kind is None else _canonical_bot(kind) for kind in bots]
+
+
+def _canonical_bot(kind: str) -> str:
+    from server.bots import canonical_kind  # the bots import the games; only load them here
+
+    try:
+        return canonical_kind(kind)
+    except ValueError as exc:
+        raise ServiceError("bad_bot", str(exc)) from None
+
+
+def _check_options(options: dict[str, Any]) -> dict[str, Any]:
+    planning = options.get("planning", "simultaneous")
+    if planning not in PLANNING_MODES:
+        raise ServiceError(
+            "bad_option", f"planning must be one of {PLANNING_MODES}, not {planning!r}"
+        )
+    return options
+
+
+def _seat_to_join(data: TableData, wanted: int | None) -> int:
+    if wanted is not None:
+        if not 0 <= wanted < len(data.seats):
+            raise ServiceError("bad_seat", f"no seat {wanted} (0-{len(data.seats) - 1})")
+        if data.seats[wanted].token_hash is not None:
+            raise ServiceError("seat_taken", f"seat {wanted} already has a player", 409)
+        return wanted
+    for candidates in ([s for s in data.seats if not s.is_taken], [s for s in data.seats if s.bot]):
+        if candidates:
+            return candidates[0].seat
+    raise ServiceError("table_full", "every seat has a player", 409)
+
+
+def _new_table_row(
+    table_id: str, game: str, seats: int, options: dict[str, Any], seed: str
+) -> TableRow:
+    return TableRow(
+        id=table_id,
+        game=game,
+        seats=seats,
+        options=options,
+        seed=seed,
+        seed_sha256=seed_hash(seed),
+        status="open",
+        version=1,
+    )
+
+
+def _command_row(
+    data: TableData, seat: int, cmd: Command, client_id: str | None, events: list[Event]
+) -> CommandRow:
+    return CommandRow(
+        table_id=data.id,
+        seq=data.seq + 1,
+        version=data.version + 1,
+        seat=seat,
+        client_id=client_id,
+        command=cmd,
+        events=[dict(ev) for ev in events],
+    )
+
+
+def _table_data(
+    row: TableRow, seats: list[SeatRow], state: Any, commands: list[CommandRow]
+) -> TableData:
+    log: list[Event] = []
+    for command in commands:
+        log.extend(Event(type=e["type"], text=e["text"], to=e.get("to")) for e in command.events)
+    return TableData(
+        id=row.id,
+        game=row.game,
+        title=get_game(row.game).title,
+        options=dict(row.options),
+        seed=row.seed,
+        seed_sha256=row.seed_sha256,
+        status=row.status,
+        version=row.version,
+        seats=tuple(SeatInfo(s.seat, s.name, s.bot, s.token_hash) for s in seats),
+        state=state,
+        log=tuple(log),
+        seq=commands[-1].seq if commands else 0,
+        result=row.result,
+    )
