@@ -56,15 +56,15 @@ def check(state: State, seat: int, cmd: Any) -> Command:
     if not options:
         raise _not_your_turn(state, seat)
     types = sorted({c["type"] for c in options})
-    if norm["type"] not in types:
-        raise RuleError(
-            "unexpected_command", f"{norm['type']!r} is not possible now; possible: {types}"
-        )
-    if norm["type"] == "build":
+    if norm["type"] == "build" and {"decline", "take_good"} & set(types):
         raise RuleError(
             "cannot_afford",
             f"cannot build on {norm.get('cell')!r}: not an empty space of this guild "
             "you can pay for",
+        )
+    if norm["type"] not in types:
+        raise RuleError(
+            "unexpected_command", f"{norm['type']!r} is not possible now; possible: {types}"
         )
     same = [c for c in options if c["type"] == norm["type"]]
     raise RuleError("not_allowed", f"{norm!r} is not allowed; allowed: {same[:20]}")
