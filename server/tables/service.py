@@ -372,7 +372,9 @@ def _check_may_act(data: TableData, seat: int) -> None:
         raise ServiceError("not_started", "the game has not started yet", 409)
     if data.status == "finished" or data.state is None:
         raise ServiceError("finished", "the game is over", 409)
-    if seat not in get_game(data.game).to_act(data.state):
+    game = get_game(data.game)
+    # A seat outside ``to_act`` may still have a command (taking a sealed plan back).
+    if seat not in game.to_act(data.state) and not game.legal(data.state, seat):
         raise ServiceError("not_your_turn", f"seat {seat} may not act now", 409)
 
 

@@ -1,0 +1,50 @@
+"""Server fixtures: every storage and whole-game test runs on SQLite and on Postgres."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import tests.support.toy  # noqa: F401  (registers the "toy" game)
+from server.app import create_app
+from server.settings import Settings
+from server.store.migrate import upgrade
+from tests.support.databases import fresh_database
+from tests.support.testclient import TestClient
+
+DATABASES = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+
+
+@pytest.fixture(params=DATABASES)
+def empty_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh database with no schema, once per backend."""
+    with fresh_database(request.param, tmp_path) as url:
+        yield url
+
+
+@pytest.fixture
+def database_url(empty_database_url: str) -> str:
+    """A fresh database migrated to the newest schema."""
+    upgrade(empty_database_url)
+    return empty_database_url
+
+
+@pytest.fixture
+def settings(database_url: str) -> Settings:
+    return Settings(
+        database_url=database_url,
+        public_url="http://testserver",
+        secret_key="test-secret",
+        bot_delay=0.0,
+        max_message_bytes=4096,
+        rate_limit=1000.0,
+    )
+
+
+@pytest.fixture
+def client(settings: Settings) -> Iterator[TestClient]:
+    """A running app (lifespan started) on the fresh database."""
+    with TestClient(create_app(settings)) as test_client:
+        yield test_client

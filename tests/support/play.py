@@ -1,0 +1,103 @@
+"""Helpers for whole-game tests: set a table up over HTTP and play it over websockets."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from tests.support.testclient import TestClient
+
+from .wsclient import WsClient
+
+
+def set_up_table(
+    client: TestClient,
+    game: str,
+    seats: int,
+    bots: list[str | None] | None = None,
+    planning: str = "simultaneous",
+    start: bool = True,
+) -> tuple[str, list[str | None]]:
+    """Create a table, seat a person on every non-bot seat, start it.
+
+    Returns (table id, token per seat — None for bot seats).
+    """
+    bots = bots or [None] * seats
+    body = {
+        "game": game,
+        "seats": seats,
+        "options": {"planning": planning},
+        "bots": bots,
+        "name": "P0",
+    }
+    created = client.post("/api/tables", json=body)
+    assert created.status_code == 201, created.text
+    table_id = created.json()["table_id"]
+    tokens: list[str | None] = [created.json()["token"]] + [None] * (seats - 1)
+    for seat in range(1, seats):
+        if bots[seat] is None:
+            joined = client.post(f"/api/tables/{table_id}/join", json={"name": f"P{seat}"})
+            assert joined.status_code == 201, joined.text
+            tokens[joined.json()["seat"]] = joined.json()["token"]
+    if start:
+        started = client.post(
+            f"/api/tables/{table_id}/start", headers={"Authorization": f"Bearer {tokens[0]}"}
+        )
+        assert started.status_code == 200, started.text
+    return table_id, tokens
+
+
+def table_version(client: TestClient, table_id: str) -> int:
+    return int(client.get(f"/api/tables/{table_id}").json()["version"])
+
+
+def sync_all(clients: list[WsClient], version: int) -> None:
+    for ws in clients:
+        ws.sync(version)
+
+
+def play_round_robin(
+    client: TestClient,
+    table_id: str,
+    players: dict[int, WsClient],
+    watchers: list[WsClient],
+    rng: random.Random,
+    check_every: int = 1,
+    max_steps: int = 5000,
+) -> int:
+    """Play random legal commands until the game ends; several seats send at once when they
+    may (sealed planning). Every ``check_every`` steps each client's patched document is
+    compared with a fresh snapshot. Returns the number of commands acknowledged.
+    """
+    everyone = list(players.values()) + watchers
+    acked = 0
+    for step in range(max_steps):
+        version = table_version(client, table_id)
+        sync_all(everyone, version)
+        doc = everyone[0].doc
+        assert doc is not None
+        if doc["table"]["status"] == "finished":
+            return acked
+        movers = [ws for ws in players.values() if ws.legal]
+        if not movers:  # bots are thinking: wait for the next change
+            everyone[0].read_until(lambda m: m["type"] in ("patch", "snapshot"))
+            continue
+        sent = _send_batch(movers, rng)
+        for ws, command_id in sent:
+            outcome = ws.outcome(command_id)
+            acked += outcome["type"] == "ack"
+        if step % check_every == 0:
+            sync_all(everyone, table_version(client, table_id))
+            for ws in everyone:
+                assert ws.held_equals_snapshot(), f"patched document differs for {ws.token}"
+    raise AssertionError("game did not finish")
+
+
+def _send_batch(movers: list[WsClient], rng: random.Random) -> list[tuple[WsClient, str]]:
+    """Each mover (or a random subset) sends one random legal command without waiting."""
+    chosen = [ws for ws in movers if rng.random() < 0.8] or [rng.choice(movers)]
+    sent = []
+    for ws in chosen:
+        cmd: dict[str, Any] = rng.choice(ws.legal)
+        sent.append((ws, ws.command(cmd)))
+    return sent
