@@ -1,0 +1,39 @@
+"""``guildhall serve``: run the web server with uvicorn on the configured host and port."""
+
+from __future__ import annotations
+
+import argparse
+
+from server.settings import load_settings
+
+HELP = "run the web server (run `guildhall migrate` first)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", help="address to listen on (default: HOST or 127.0.0.1)")
+    parser.add_argument("--port", type=int, help="port to listen on (default: PORT or 8000)")
+    parser.add_argument("--migrate", action="store_true", help="run the migrations before serving")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until interrupted; returns the exit status."""
+    import uvicorn
+
+    from server.app import create_app
+
+    settings = load_settings()
+    settings = settings.with_(host=args.host or settings.host, port=args.port or settings.port)
+    if args.migrate:
+        from server.store.migrate import upgrade
+
+        upgrade(settings.database_url)
+    print(f"Guildhall on http://{settings.host}:{settings.port}  (links: {settings.public_url})")
+    uvicorn.run(
+        create_app(settings),
+        host=settings.host,
+        port=settings.port,
+        proxy_headers=True,
+        ws_max_size=max(1 << 20, 4 * settings.max_message_bytes),
+        log_level="info",
+    )
+    return 0

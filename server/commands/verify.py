@@ -1,0 +1,61 @@
+"""``guildhall verify RECORD.json``: replay a finished game and check that it was fair.
+
+Checks that the seed hashes to the published ``seed_sha256``, replays every command with the
+engine from (game, seats, seed, options), checks that the replay ends with the recorded
+result, and prints the final scores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from server.engine import RuleError, get_game
+from server.tables.data import seed_hash
+
+HELP = "replay a finished game's record and check its seed hash"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("record", type=Path, help="the record (GET /api/tables/{id}/record)")
+
+
+def replay(record: dict[str, Any]) -> dict[str, Any]:
+    """The result of replaying ``record``. Raises ValueError when it does not check out."""
+    if seed_hash(record["seed"]) != record["seed_sha256"]:
+        raise ValueError("the seed does not match the published seed_sha256")
+    game = get_game(record["game"])
+    state = game.new(record["seats"], record["seed"], record["options"])
+    for step, entry in enumerate(record["commands"], start=1):
+        try:
+            state, _events = game.apply(state, entry["seat"], entry["cmd"])
+        except RuleError as exc:
+            raise ValueError(f"command {step} is illegal on replay: {exc.code}: {exc}") from None
+    result = game.result(state)
+    if result is None:
+        raise ValueError("the replayed game has not ended")
+    replayed: dict[str, Any] = json.loads(json.dumps(result))  # as the record stores it
+    if record.get("result") is not None and replayed != record["result"]:
+        raise ValueError("the replay ends with another result than the record")
+    return replayed
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the verdict and the scores; exit status 0 when the record checks out, else 1."""
+    try:
+        record = json.loads(args.record.read_text(encoding="utf-8"))
+        result = replay(record)
+    except (OSError, ValueError, KeyError, TypeError, RuleError) as exc:
+        print(f"verify: FAILED: {exc}", file=sys.stderr)
+        return 1
+    names = record.get("names") or []
+    print(f"seed matches sha256 {record['seed_sha256']}")
+    print(f"replayed {len(record['commands'])} commands of {record['game']}: result matches")
+    for seat, score in enumerate(result["scores"]):
+        name = names[seat] if seat < len(names) and names[seat] else f"seat {seat}"
+        winner = "  (winner)" if seat in result.get("winners", []) else ""
+        print(f"  {name}: {score}{winner}")
+    return 0
