@@ -1,0 +1,261 @@
+"""The heuristic ("greedy") Norenberc player: one step of look-ahead on the seat's own view.
+
+Every legal command is tried on a compact copy of the position (``norenberc_model``) and
+scored by how much it raises the seat's expected final VP; the best one is played. Planning
+looks one step further: for each guild it prices the best sell, buy or hire the seat could
+make there now, and plays cards where that gain is worth an agent; otherwise it passes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from server.engine import Command, Rng, View
+
+from .norenberc_model import LAST_ROUND, Position, Seat, money_weight, worth
+
+PLAN_THRESHOLD = 0.35  # VP a card must promise to be worth an agent
+FRONT_BONUS = 0.25  # acting first and winning favour ties
+# Citizens whose worth is not in the final scoring of present holdings, in VP.
+CITIZEN_BONUS = {
+    "councillor": 1.6,
+    "thief": 1.5,
+    "bailiff": 0.2,
+    "tax_collector": 2.0,
+    "engraver": 1.5,
+    "apprentice": 1.0,
+    "chief_judge": 0.5,
+    "peddler": 1.5,
+}
+
+
+def choose(view: View, seat: int, rng: Rng, talers: list[float] | None = None) -> Command:
+    """The heuristic command for ``seat``; always one of ``view["legal"]``."""
+    legal = view["legal"]
+    pos = Position.from_view(view, talers or estimate_talers(view, seat))
+    if view["phase"] == "planning":
+        return _plan(view, pos, seat, legal)
+    base = worth(pos, seat)
+    scores = [_gain(view, pos, seat, cmd, base) for cmd in legal]
+    best = max(scores)
+    ties = [cmd for cmd, s in zip(legal, scores, strict=True) if s >= best - 1e-9]
+    return ties[rng.below(len(ties))] if len(ties) > 1 else ties[0]
+
+
+def estimate_talers(view: View, seat: int) -> list[float]:
+    """Talers per seat: the viewer's own, and for others the start money plus income so far
+    (the view does not show what they spent)."""
+    guess = 25 + 3 * (view["round"] - 1)
+    return [p["talers"] if p["talers"] is not None else float(guess) for p in view["players"]]
+
+
+# --- planning ---------------------------------------------------------------------------
+
+
+def _plan(view: View, pos: Position, seat: int, legal: list[Command]) -> Command:
+    plans = [c for c in legal if c["type"] == "plan"]
+    if not plans:
+        return next(c for c in legal if c["type"] in ("pass", "retract", "wait"))
+    hand = view["players"][seat]["agents"]["hand"]
+    gains = {g["guild"]: guild_gain(view, pos, seat, g["guild"]) for g in view["guilds"]}
+    wanted = sorted((g for g in gains if gains[g] > PLAN_THRESHOLD), key=lambda g: -gains[g])
+    chosen = sorted(wanted[:hand])
+    for cmd in plans:
+        if cmd["guilds"] == chosen:
+            return cmd
+    return next(c for c in legal if c["type"] == "pass")
+
+
+def guild_gain(view: View, pos: Position, seat: int, guild: int) -> float:
+    """VP the best single action at ``guild`` would add if the seat acted there now."""
+    base = worth(pos, seat)
+    options = [_sell_all(view, seat, guild), _best_buy(view, pos, seat, guild, base)]
+    options += _cheapest_hires(view, seat, guild)
+    return max([0.0] + [_gain(view, pos, seat, c, base, guild) for c in options if c])
+
+
+def _sell_all(view: View, seat: int, guild: int) -> Command | None:
+    good = view["guilds"][guild - 1]["good"]
+    have = view["players"][seat]["goods"].get(good, 0)
+    return {"type": "sell", "count": have} if have else None
+
+
+def _best_buy(view: View, pos: Position, seat: int, guild: int, base: float) -> Command | None:
+    """Goods bought one at a time while each adds value (at most 3, as affordable)."""
+    g = view["guilds"][guild - 1]
+    unit = g["price"]
+    if not unit:
+        return None
+    store: dict[str, int] = dict(g["storehouse"])
+    picked: dict[str, int] = {}
+    best_cmd, best = None, 0.0
+    for _ in range(min(3, int(pos.seats[seat].talers // unit))):
+        trials = []
+        for good in store:
+            if store[good] > picked.get(good, 0):
+                goods = {**picked, good: picked.get(good, 0) + 1}
+                cmd = {"type": "buy", "goods": goods}
+                trials.append((_gain(view, pos, seat, cmd, base, guild), good, cmd))
+        if not trials:
+            break
+        value, good, cmd = max(trials, key=lambda t: t[0])
+        if value <= best:
+            break
+        best, best_cmd, picked = value, cmd, {**picked, good: picked.get(good, 0) + 1}
+    return best_cmd
+
+
+def _cheapest_hires(view: View, seat: int, guild: int) -> list[Command]:
+    g = view["guilds"][guild - 1]
+    have = view["players"][seat]["goods"]
+    found = []
+    for window, guest in enumerate(g["guests"], start=1):
+        payment = guest and _payment(window, g["good"], have)
+        if payment:
+            found.append(
+                {
+                    "type": "hire",
+                    "window": window,
+                    "payment": payment,
+                    "tile": guest["id"],
+                    "to_front": False,
+                }
+            )
+    return found
+
+
+def _payment(window: int, own_good: str, have: dict[str, int]) -> dict[str, int] | None:
+    """A way to pay for ``window`` using as few of the seat's goods as the table allows."""
+    own = have.get(own_good, 0)
+    needs = {1: [(1, 0)], 2: [(1, 1)], 3: [(2, 0), (1, 2)], 4: [(3, 0), (2, 2)]}[window]
+    spare = sorted(((n, g) for g, n in have.items() if g != own_good), reverse=True)
+    for own_n, any_n in needs:
+        if own < own_n:
+            continue
+        pay = {own_good: own_n}
+        left = any_n
+        extra = own - own_n
+        for n, g in [(extra, own_good), *spare]:
+            take = min(n, left)
+            if take:
+                pay[g] = pay.get(g, 0) + take
+                left -= take
+        if left == 0:
+            return pay
+    return None
+
+
+# --- trying a command on the position ---------------------------------------------------
+
+
+def _gain(
+    view: View, pos: Position, seat: int, cmd: Command, base: float, guild: int | None = None
+) -> float:
+    """How much ``cmd`` raises the seat's worth (VP), trying it on a copy of the position."""
+    at = guild or (view["action"] or {}).get("guild")
+    effect = _EFFECTS.get(cmd["type"])
+    if effect is None:
+        return 0.0
+    after, bonus = effect(view, pos, seat, cmd, at)
+    return worth(after, seat) + bonus - base
+
+
+def _sell(view: View, pos: Position, seat: int, cmd: Command, guild: int) -> tuple[Position, float]:
+    me = pos.seats[seat].clone()
+    good = pos.goods[guild - 1]
+    me.goods[good] -= cmd["count"]
+    me.talers += cmd["count"] * pos.prices[guild - 1]
+    return pos.with_seat(seat, me), 0.0
+
+
+def _buy(view: View, pos: Position, seat: int, cmd: Command, guild: int) -> tuple[Position, float]:
+    me = pos.seats[seat].clone()
+    for good, n in cmd["goods"].items():
+        me.goods[good] = me.goods.get(good, 0) + n
+    me.talers -= sum(cmd["goods"].values()) * pos.prices[guild - 1]
+    return pos.with_seat(seat, me), 0.0
+
+
+def _hire(view: View, pos: Position, seat: int, cmd: Command, guild: int) -> tuple[Position, float]:
+    me = pos.seats[seat].clone()
+    for good, n in cmd["payment"].items():
+        me.goods[good] -= n
+    me.talers += sum(view["guilds"][guild - 1]["roof"])
+    guest = view["guilds"][guild - 1]["guests"][cmd["window"] - 1]
+    bonus = FRONT_BONUS if cmd.get("to_front") else 0.0
+    return pos.with_seat(seat, me), bonus + _take(pos, me, guest)
+
+
+def _take(pos: Position, me: Seat, guest: dict[str, Any]) -> float:
+    """Give ``guest`` to ``me``; returns the VP it is worth beyond present-holdings scoring."""
+    rounds_after = LAST_ROUND - pos.round
+    if guest["kind"] == "craftsman":
+        me.craftsmen.append(guest)
+        if guest["agent"]:
+            me.agents += 1
+        return 0.3 * rounds_after
+    citizen = guest["citizen"]
+    if citizen in ("councillor",):
+        me.agents += 1
+    elif guest["symbol"] in ("sun", "moon") and citizen not in ("peddler", "chief_judge"):
+        me.citizens.append(guest)
+    if citizen == "foreman":
+        return 0.6 * rounds_after
+    bonus = CITIZEN_BONUS.get(citizen, 0.0)
+    return bonus * (1.0 if citizen != "councillor" else rounds_after / 2 + 0.5)
+
+
+def _steal(
+    view: View, pos: Position, seat: int, cmd: Command, guild: int
+) -> tuple[Position, float]:
+    me, victim = pos.seats[seat].clone(), pos.seats[cmd["victim"]].clone()
+    for good, n in cmd["goods"].items():
+        me.goods[good] = me.goods.get(good, 0) + n
+        victim.goods[good] -= n
+    return pos.with_seat(seat, me).with_seat(cmd["victim"], victim), 0.0
+
+
+def _peddler(
+    view: View, pos: Position, seat: int, cmd: Command, guild: int
+) -> tuple[Position, float]:
+    me = pos.seats[seat].clone()
+    me.goods[cmd["good"]] -= 1
+    me.citizens.append(
+        {"kind": "citizen", "citizen": "peddler", "value": None, "good": cmd["good"]}
+    )
+    return pos.with_seat(seat, me), 0.0
+
+
+def _judge(
+    view: View, pos: Position, seat: int, cmd: Command, guild: int
+) -> tuple[Position, float]:
+    target = cmd["guild"]
+    mine = sum(1 for t in pos.seats[seat].craftsmen if t["guild"] == target)
+    best_other = max(
+        (
+            sum(1 for t in s.craftsmen if t["guild"] == target)
+            for i, s in enumerate(pos.seats)
+            if i != seat
+        ),
+        default=0,
+    )
+    rounds = LAST_ROUND - pos.round + 1
+    return pos, money_weight(pos.round) * rounds * (mine - 0.5 * best_other)
+
+
+def _bailiff(
+    view: View, pos: Position, seat: int, cmd: Command, guild: int
+) -> tuple[Position, float]:
+    return pos, -0.01  # declining is as good as a swap the heuristic cannot judge
+
+
+_EFFECTS: dict[str, Callable[[View, Position, int, Command, Any], tuple[Position, float]]] = {
+    "sell": _sell,
+    "buy": _buy,
+    "hire": _hire,
+    "steal": _steal,
+    "peddler_good": _peddler,
+    "judge_house": _judge,
+    "bailiff": _bailiff,
+}

@@ -1,0 +1,190 @@
+"""A Norenberc position as the bots weigh it: holdings in compact form and their worth in VP.
+
+``Position.from_view`` reads a seat's view (docs/norenberc.md); other seats' talers, which the
+view hides, come in as estimates. ``worth(pos, seat)`` is the seat's expected final VP as far
+as a quick formula can tell:
+
+- the final-scoring categories on present holdings (majorities, 30+, all guilds, crests,
+  sun citizens) — the engine's own scoring function;
+- talers, at a weight falling from round 1 to 4 (money buys goods early; late it only buys
+  the richest bonus);
+- goods: what they could be sold for later, plus the chance of being the guild's favourite
+  at this round end times what the favourite takes (master tile, guild crest, prestige crest);
+- extra agents (more actions in the rounds to come) and musician income still to come.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from server.engine import View
+from server.games.norenberc.scoring import Holdings, score_holdings
+
+LAST_ROUND = 4
+START_AGENTS = 4
+Tile = dict[str, Any]
+
+
+@dataclass
+class Seat:
+    """One player's holdings (mutable copies: actions are tried on a ``clone``)."""
+
+    talers: float
+    goods: dict[str, int]
+    craftsmen: list[Tile]
+    citizens: list[Tile]
+    crests: set[int]
+    prestige: int
+    agents: int  # agents owned (hand + roof), not counting the supply
+
+    def clone(self) -> Seat:
+        return replace(
+            self,
+            goods=dict(self.goods),
+            craftsmen=list(self.craftsmen),
+            citizens=list(self.citizens),
+            crests=set(self.crests),
+        )
+
+
+@dataclass
+class Position:
+    """The board as one seat sees it (``seats[i].talers`` may be an estimate)."""
+
+    round: int
+    goods: list[str]  # good of guild g at index g - 1
+    prices: list[int]  # current master value per guild (0 without a master)
+    masters: list[list[Tile]]
+    upcoming: list[list[int]]  # master values of the rounds still to come, per guild
+    prestige_guild: int | None
+    order: list[int]
+    seats: list[Seat] = field(default_factory=list)
+
+    @classmethod
+    def from_view(cls, view: View, talers: list[float]) -> Position:
+        """The position in ``view`` with ``talers[s]`` for every seat."""
+        guilds = view["guilds"]
+        left = LAST_ROUND - view["round"]
+        return cls(
+            round=view["round"],
+            goods=[g["good"] for g in guilds],
+            prices=[g["price"] or 0 for g in guilds],
+            masters=[list(g["master"]) for g in guilds],
+            upcoming=[[stack[0]["value"] for stack in g["queue"][:left]] for g in guilds],
+            prestige_guild=view["prestige_guild"],
+            order=list(view["play_order"]),
+            seats=[_seat(p, talers[i]) for i, p in enumerate(view["players"])],
+        )
+
+    def with_seat(self, index: int, seat: Seat) -> Position:
+        """This position with seat ``index`` replaced (the rest is shared, not copied)."""
+        seats = list(self.seats)
+        seats[index] = seat
+        return replace(self, seats=seats)
+
+
+def _seat(p: dict[str, Any], talers: float) -> Seat:
+    agents = p["agents"]
+    return Seat(
+        talers=talers,
+        goods=dict(p["goods"]),
+        craftsmen=list(p["craftsmen"]),
+        citizens=list(p["citizens"]),
+        crests={int(g) for g, n in p["guild_crests"].items() if n},
+        prestige=p["prestige_crests"],
+        agents=agents["hand"] + agents["roof"],
+    )
+
+
+def money_weight(round_: int) -> float:
+    """VP per taler: money buys favour early on; in round 4 it is mostly the richest bonus."""
+    return {1: 0.3, 2: 0.28, 3: 0.24}.get(round_, 0.12)
+
+
+def resale(pos: Position, guild: int) -> float:
+    """Talers one good of ``guild``'s kind can still be sold for, at best, this round or later."""
+    best = max([pos.prices[guild - 1], *pos.upcoming[guild - 1]])
+    return 0.75 * best
+
+
+def favour_count(pos: Position, seat: int, guild: int) -> int:
+    """Goods that count for the favourite of ``guild``: stock plus 4 per loaded peddler."""
+    good = pos.goods[guild - 1]
+    s = pos.seats[seat]
+    peddled = sum(1 for c in s.citizens if c.get("citizen") == "peddler" and c.get("good") == good)
+    return s.goods.get(good, 0) + 4 * peddled
+
+
+def favour_chance(pos: Position, seat: int, guild: int) -> float:
+    """Rough chance that ``seat`` is the favourite of ``guild`` at this round end."""
+    mine = favour_count(pos, seat, guild)
+    if mine == 0:
+        return 0.0
+    others = [favour_count(pos, s, guild) for s in range(len(pos.seats)) if s != seat]
+    lead = mine - max(others, default=0)
+    if lead > 0:
+        return 1.0 - 0.45 * math.exp(-0.9 * lead)
+    if lead == 0:
+        return 0.4 if _wins_tie(pos, seat, guild, mine) else 0.25
+    return 0.25 * math.exp(0.9 * lead)
+
+
+def _wins_tie(pos: Position, seat: int, guild: int, count: int) -> bool:
+    tied = [s for s in range(len(pos.seats)) if favour_count(pos, s, guild) == count]
+    best = max(tied, key=lambda s: (pos.seats[s].talers, -pos.order.index(s)))
+    return best == seat
+
+
+def favour_prize(pos: Position, seat: int, guild: int) -> float:
+    """VP the favourite of ``guild`` gains: master tile(s), guild crest, prestige crest."""
+    tiles = pos.masters[guild - 1]
+    s = pos.seats[seat]
+    prize = sum(0.8 + 0.45 * t["value"] + (0.8 if t["agent"] else 0.0) for t in tiles)
+    if not any(c["guild"] == guild for c in s.craftsmen):
+        prize += 1.2  # a first craftsman of a guild counts towards "all guilds"
+    prize += 2.0 if guild not in s.crests else 0.4
+    if guild == pos.prestige_guild:
+        prize += 2.5
+    return prize
+
+
+def holdings(seat: Seat) -> Holdings:
+    return Holdings(
+        talers=int(seat.talers),
+        craftsmen=[(t["guild"], t["value"]) for t in seat.craftsmen],
+        citizens=[(c["citizen"], c["value"]) for c in seat.citizens],
+        guild_crests=set(seat.crests),
+        prestige=seat.prestige,
+    )
+
+
+def scored_now(pos: Position) -> list[int]:
+    """Final-scoring VP of every seat on present holdings (the engine's scoring)."""
+    guilds = list(range(1, len(pos.goods) + 1))
+    breakdown = score_holdings([holdings(s) for s in pos.seats], guilds)
+    return [sum(b.values()) for b in breakdown]
+
+
+def worth(pos: Position, seat: int, scored: list[int] | None = None) -> float:
+    """Expected final VP of ``seat`` (see the module docstring)."""
+    s = pos.seats[seat]
+    base = (scored or scored_now(pos))[seat]
+    m = money_weight(pos.round)
+    rounds_after = LAST_ROUND - pos.round
+    value = base + m * s.talers
+    for guild in range(1, len(pos.goods) + 1):
+        count = s.goods.get(pos.goods[guild - 1], 0)
+        value += 0.8 * m * count * resale(pos, guild)
+        value += favour_chance(pos, seat, guild) * favour_prize(pos, seat, guild)
+    value += 1.2 * rounds_after * max(0, s.agents - START_AGENTS)
+    musicians = sum(c["value"] for c in s.citizens if c.get("citizen") == "musician")
+    value += m * musicians * (rounds_after + 1)
+    return value
+
+
+def worths(pos: Position) -> list[float]:
+    """``worth`` of every seat."""
+    scored = scored_now(pos)
+    return [worth(pos, seat, scored) for seat in range(len(pos.seats))]
