@@ -7,7 +7,7 @@ import json
 import random
 from typing import Any
 
-from server.engine import RuleError, is_visible
+from server.engine import Rng, RuleError, is_visible
 from server.engine import planning as pl
 from server.games.strasbourg.rules import DECK, cards_held
 
@@ -32,13 +32,12 @@ def no_negatives(state: State) -> None:
         assert all(v >= 0 for v in player["goods"].values())
 
 
-def perturb_hidden(state: State, seat: int, rng: random.Random) -> State:
-    """The same public situation with ``seat``'s secrets changed: deck order, drawn cards,
-    stack values (sizes kept), coins, goods, privileges and task cards (and their count)."""
+def perturb_hidden(state: State, seat: int, rng: Rng) -> State:
+    """The same public situation with ``seat``'s secrets changed: deck order and values,
+    drawn cards, stack values (sizes kept), coins, goods, privileges and task cards (and
+    their count)."""
     s = copy.deepcopy(state)
     player = s["players"][seat]
-    pool = player["deck"] + player["hand"] + [c for st in player["building"] for c in st]
-    rng.shuffle(pool)
     rng.shuffle(player["deck"])
     player["deck"] = [7 - c for c in player["deck"]]
     player["hand"] = [7 - c for c in player["hand"]]
@@ -47,16 +46,33 @@ def perturb_hidden(state: State, seat: int, rng: random.Random) -> State:
     p = s["planning"]
     if s["phase"] == "planning" and p and p["plans"][seat] is not None:
         p["plans"][seat] = [[7 - c for c in st] for st in p["plans"][seat]]
-    player["coins"] += rng.randint(0, 9)
-    player["goods"] = {g: rng.randint(0, 3) for g in player["goods"]}
-    player["privileges"] += rng.randint(0, 3)
-    player["tasks"] = sorted(rng.sample(range(25), rng.randint(1, 5)))
+    player["coins"] += 1 + rng.below(9)
+    player["goods"] = {g: rng.below(4) for g in player["goods"]}
+    player["privileges"] += 1 + rng.below(3)
+    tasks = list(range(25))
+    rng.shuffle(tasks)
+    player["tasks"] = sorted(tasks[: 1 + rng.below(5)])
     if s["phase"] == "tasks":
-        player["offer"] = sorted(rng.sample(range(25), 5))
+        player["offer"] = sorted(tasks[5:10])
     return s
 
 
-def views_independent(state: State, rng: random.Random) -> None:
+def hidden_variants(state: State, seat: int, rng: Rng) -> list[State]:
+    """The harness hook: variants of ``seat``'s hidden information (none once the game is
+    over, when final scoring shows tasks and privileges to everyone)."""
+    if state["phase"] == "over":
+        return []
+    return [perturb_hidden(state, seat, rng), perturb_hidden(state, seat, rng)]
+
+
+def check_state(state: State) -> None:
+    """Strasbourg's own invariants, for the generic harness."""
+    cards_conserved(state)
+    no_negatives(state)
+    assert 0 <= state["round"] < 5
+
+
+def views_independent(state: State, rng: Rng) -> None:
     """Seat A's view (and a spectator's) is byte-identical whatever B's secrets are
     (until the game is over, when final scoring shows tasks and privileges)."""
     if state["phase"] == "over":
@@ -80,7 +96,7 @@ def events_private(events: list[Any], seat: int) -> None:
             assert ev["to"] is None
 
 
-def illegal_rejected(state: State, rng: random.Random) -> None:
+def illegal_rejected(state: State) -> None:
     """Commands legal for someone else, or for nobody, are refused with a RuleError."""
     acting = GAME.to_act(state)
     for seat in range(state["seats"]):
@@ -137,8 +153,8 @@ def play_out(seats: int, seed: int, planning: str, deep_every: int = 0) -> tuple
         assert 0 <= state["round"] < 5
         step += 1
         if deep_every and step % deep_every == 0:
-            views_independent(state, rng)
-            illegal_rejected(state, rng)
+            views_independent(state, Rng(step))
+            illegal_rejected(state)
     assert rounds_started == 5
     return state, record
 
