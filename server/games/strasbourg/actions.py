@@ -125,13 +125,14 @@ def continue_choices(state: State) -> list[Event]:
 
 
 def _discard_revealed(state: State) -> list[Event]:
+    """Turned-over cards leave the game (publicly, so ``spent`` records their values)."""
     inf = state["influence"]
-    if inf is None:
-        return []
-    for seat, cards in enumerate(inf["revealed"]):
-        if cards:
-            state["players"][seat]["out"] += len(cards)
-    inf["revealed"] = [None] * state["seats"]
+    if inf is not None:
+        for seat, cards in enumerate(inf["revealed"]):
+            player = state["players"][seat]
+            player["out"] += len(cards or [])
+            player["spent"] = sorted(player["spent"] + (cards or []))
+        inf["revealed"] = [None] * state["seats"]
     return []
 
 

@@ -48,6 +48,7 @@ def _new_player(deck: list[int], offer: list[int]) -> dict[str, Any]:
         "offer": offer,
         "tasks": [],
         "out": 0,
+        "spent": [],
     }
 
 

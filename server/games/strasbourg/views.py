@@ -15,7 +15,7 @@ from server.engine import planning as pl
 
 from .data import DATA_NOTE, ROUNDS, components
 from .legal import legal
-from .rules import STEPS, State, city_cells, council_count, step_kind
+from .rules import DECK, STEPS, State, city_cells, council_count, step_kind
 from .scoring import final_result
 
 
@@ -62,17 +62,20 @@ def _public_stacks(state: State, seat: int) -> list[int]:
 def _public_player(state: State, seat: int) -> dict[str, Any]:
     p = state["planning"]
     inf = state["influence"]
+    player = state["players"][seat]
+    revealed = inf["revealed"][seat] if inf else None
     return {
         "seat": seat,
-        "prestige": state["players"][seat]["prestige"],
+        "prestige": player["prestige"],
         "stacks": _public_stacks(state, seat),
         "planning": pl.status_of(p, seat) if p is not None else None,
         "city_members": len(city_cells(state, seat)),
         "council_members": council_count(state, seat),
-        "revealed": list(inf["revealed"][seat])
-        if inf and inf["revealed"][seat] is not None
-        else None,
+        "revealed": list(revealed) if revealed is not None else None,
         "passed": bool(inf and inf["passed"][seat]),
+        # Derivable from public events: every card leaving the game is seen to leave.
+        "cards_left": len(DECK) - player["out"] - len(revealed or []),
+        "spent": list(player["spent"]),
     }
 
 
@@ -125,9 +128,11 @@ def _step(state: State) -> dict[str, Any] | None:
     return {
         "letter": STEPS[step],
         "kind": step_kind(step),
+        "first": inf["start"] if inf else None,
         "queue": list(inf["queue"]) if inf else [],
         "ranking": list(state["ranking"]),
         "choice": dict(choice) if choice else None,
+        "choices": [dict(c) for c in state["choices"]],
     }
 
 
