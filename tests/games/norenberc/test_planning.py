@@ -1,0 +1,119 @@
+"""Sealed planning: card limits, passing, waiting in reverse play order, retracting, secrecy."""
+
+from __future__ import annotations
+
+import pytest
+
+from server.engine import RuleError
+
+from .helpers import GAME, act, fresh, plan_all, types
+
+
+def _error(state: dict, seat: int, cmd: dict) -> str:
+    with pytest.raises(RuleError) as err:
+        act(state, seat, cmd)
+    return err.value.code
+
+
+def test_a_plan_has_at_most_one_card_per_guild_and_at_most_agents_in_hand() -> None:
+    state = fresh(3)
+    assert _error(state, 0, {"type": "plan", "guilds": [1, 1]}) == "duplicate_guild"
+    assert _error(state, 0, {"type": "plan", "guilds": [1, 2, 3, 4, 5]}) in {
+        "unknown_guild",
+        "too_many_cards",
+    }
+    state["players"][0]["hand"] = 2
+    assert _error(state, 0, {"type": "plan", "guilds": [1, 2, 3]}) == "too_many_cards"
+    assert _error(state, 0, {"type": "plan", "guilds": [5]}) == "unknown_guild"
+    assert _error(state, 0, {"type": "plan", "guilds": []}) == "no_cards"
+    assert _error(state, 0, {"type": "plan", "guilds": "1"}) == "bad_command"
+    assert _error(state, 0, {"type": "sell", "count": 1}) == "not_your_turn"
+    plans = [c["guilds"] for c in GAME.legal(state, 0) if c["type"] == "plan"]
+    assert len(plans) == 4 + 6  # every 1- and 2-card subset of 4 guilds
+    assert {"type": "pass"} in GAME.legal(state, 0)
+
+
+def test_everyone_plans_at_once_and_plans_stay_sealed_until_called() -> None:
+    state = fresh(3)
+    assert GAME.to_act(state) == {0, 1, 2}
+    state, events = act(state, 1, {"type": "plan", "guilds": [2, 4]})
+    public = [e for e in events if e["to"] is None]
+    assert [e["text"] for e in public] == ["{s1} played 2 cards"]
+    private = [e for e in events if e["to"] is not None]
+    assert private == [{"type": "PlanSealed", "text": "your plan: bakers, printers", "to": [1]}]
+    other, _ = act(fresh(3), 1, {"type": "plan", "guilds": [1, 3]})
+    for viewer in (0, 2, None):
+        view = GAME.view(state, viewer)
+        assert view["players"][1]["cards"] == 2 and view["players"][1]["planning"] == "committed"
+        assert view["my_plan"] is None
+        assert view == GAME.view(other, viewer)
+    assert GAME.view(state, 1)["my_plan"] == [2, 4]
+    assert GAME.to_act(state) == {0, 2}
+    assert _error(state, 1, {"type": "plan", "guilds": [1]}) == "already_committed"
+
+
+def test_only_the_called_guilds_cards_are_revealed() -> None:
+    state = fresh(3)
+    state, _ = plan_all(state, {0: [1, 3], 1: [3], 2: [2]})
+    assert state["phase"] == "action"
+    view = GAME.view(state, 1)
+    assert view["action"]["guild"] == 1 and view["action"]["cards"] == [0]
+    assert view["players"][0]["revealed"] == [1] and view["players"][0]["cards"] == 2
+    assert view["players"][2]["revealed"] == [] and view["players"][2]["cards"] == 1
+
+
+def test_passing_turns_the_disc_and_keeps_the_seat_out_for_the_round() -> None:
+    state = fresh(3)
+    state, events = plan_all(state, {0: [1], 1: [], 2: [2]})
+    assert "Passed" in types(events) and state["players"][1]["disc"] == "moon"
+    order = state["order"]
+    for _ in range(2):
+        seat = next(iter(GAME.to_act(state)))
+        state, _ = act(state, seat, {"type": "nothing"})
+    assert state["phase"] == "planning" and state["turn"] == 2
+    assert GAME.to_act(state) == {0, 2}
+    assert GAME.legal(state, 1) == []
+    assert state["order"] == order
+
+
+def test_the_last_in_play_order_cannot_wait_and_waiting_seats_plan_in_reverse_order() -> None:
+    state = fresh(3, "w")
+    first, middle, last = state["order"]
+    assert {"type": "wait"} not in GAME.legal(state, last)
+    assert _error(state, last, {"type": "wait"}) == "cannot_wait"
+    state, events = act(state, first, {"type": "wait"})
+    assert types(events) == ["Waited"]
+    assert GAME.to_act(state) == {middle, last}
+    assert _error(state, first, {"type": "plan", "guilds": [1]}) == "must_wait"
+    state, _ = act(state, middle, {"type": "wait"})
+    assert GAME.to_act(state) == {last}
+    state, _ = act(state, last, {"type": "plan", "guilds": [1]})
+    assert GAME.to_act(state) == {middle}
+    assert GAME.view(state, None)["planning"]["status"][first] == "waiting"
+    state, _ = act(state, middle, {"type": "pass"})
+    assert GAME.to_act(state) == {first}
+
+
+def test_a_committed_plan_can_be_retracted_until_a_waiting_seat_planned_after_it() -> None:
+    state = fresh(3, "w")
+    first, middle, last = state["order"]
+    state, _ = act(state, first, {"type": "wait"})
+    state, _ = act(state, last, {"type": "plan", "guilds": [2]})
+    assert {"type": "retract"} in GAME.legal(state, last)
+    state, events = act(state, last, {"type": "retract"})
+    assert types(events) == ["PlanRetracted"] and GAME.to_act(state) == {middle, last}
+    state, _ = act(state, last, {"type": "plan", "guilds": [2]})
+    state, _ = act(state, middle, {"type": "plan", "guilds": [1]})
+    assert state["phase"] == "planning"
+    assert {"type": "retract"} in GAME.legal(state, middle)
+
+
+def test_ordered_mode_starts_every_turn_in_reverse_play_order() -> None:
+    state = fresh(3, "o", planning="ordered")
+    first, middle, last = state["order"]
+    assert GAME.to_act(state) == {last}
+    state, _ = act(state, last, {"type": "plan", "guilds": [1]})
+    assert GAME.to_act(state) == {middle}
+    state, _ = act(state, middle, {"type": "plan", "guilds": [1]})
+    state, _ = act(state, first, {"type": "plan", "guilds": [1]})
+    assert state["phase"] == "action"
