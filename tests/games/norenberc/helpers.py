@@ -100,3 +100,16 @@ def set_master(state: State, guild: int, value: int) -> None:
 
 def types(events: list[Event]) -> list[str]:
     return [e["type"] for e in events]
+
+
+def finish_round(state: State) -> tuple[State, list[Event]]:
+    """Let everyone pass or do nothing until the round (or the game) is over."""
+    events: list[Event] = []
+    start = state["round"]
+    while state["round"] == start and state["phase"] != "over":
+        seat = min(GAME.to_act(state))
+        legal = GAME.legal(state, seat)
+        quiet = [c for c in legal if c["type"] in ("pass", "nothing", "decline")]
+        state, evs = act(state, seat, quiet[0] if quiet else legal[0])
+        events += evs
+    return state, events
