@@ -71,7 +71,8 @@
     $("create-button").disabled = true;
     GH.api("POST", "/api/tables", body).then(function (res) {
       created = { id: res.table_id || res.id || (res.table && res.table.id), token: res.token, seat: res.seat || 0 };
-      GH.rememberTable({ id: created.id, seat: created.seat, token: created.token, title: body.game });
+      var title = $("game").selectedOptions[0].textContent;
+      GH.rememberTable({ id: created.id, seat: created.seat, token: created.token, title: title });
       showCreated();
     }).catch(function (err) {
       showError("create-error", err);
@@ -82,6 +83,7 @@
 
   function showCreated() {
     $("created-card").hidden = false;
+    $("create-card").hidden = true;
     $("invite-link").value = location.origin + "/t/" + created.id;
     $("open-table").href = "/t/" + created.id + "#seat=" + created.token;
     renderRecent();
@@ -162,6 +164,11 @@
     $("seat-count").addEventListener("change", fillSeatKinds);
     $("start-button").addEventListener("click", onStart);
     $("copy-invite").addEventListener("click", onCopy);
+    $("another").addEventListener("click", function () {
+      clearInterval(poller);
+      $("created-card").hidden = true;
+      $("create-card").hidden = false;
+    });
     renderRecent();
     GH.api("GET", "/api/games").then(function (data) {
       games = list(data, "games");

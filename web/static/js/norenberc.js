@@ -127,7 +127,7 @@
       h("div", { class: "queue" },
         h("span", { class: "label" }, t("house.queue")),
         g.queue.map(function (stack) {
-          return h("span", { class: "stack" }, stack.map(function (tl) { return tileEl(tl, "small"); }));
+          return h("span", { class: "stack" + (stack.length > 1 ? " double" : ""), title: stack.length > 1 ? t("house.stack") : null }, stack.map(function (tl) { return tileEl(tl, "small"); }));
         })),
       h("ol", { class: "guests", "aria-label": t("house.guests") },
         g.guests.map(function (tl, i) {
@@ -137,7 +137,7 @@
       h("div", { class: "store" },
         h("span", { class: "label" }, t("house.storehouse")), goodsChips(g.storehouse)),
       h("div", { class: "crests" },
-        h("span", { title: t("house.crests_left") }, "⛨ " + t("house.crests", { n: g.crests_left })),
+        h("span", { title: t("house.crests_left") }, t("house.crests", { n: g.crests_left })),
         g.judges ? h("span", { class: "judge", title: t("power.chief_judge") }, t("house.judges", { n: g.judges })) : null));
   }
 
@@ -188,7 +188,6 @@
       id: "player-" + p.seat },
       h("header", null, badge(p.seat, game, ctx),
         me ? h("span", { class: "you" }, t("player.you")) : null,
-        seatInfo.bot ? h("span", { class: "muted" }, t("bot." + seatInfo.bot)) : null,
         seatInfo.bot || seatInfo.connected ? null : h("span", { class: "offline-tag" }, t("player.offline")),
         acting ? h("span", { class: "ptag acting-tag" }, t("player.acting")) : null,
         planningTag(p, game)),
@@ -218,7 +217,10 @@
   function status(game, ctx) {
     if (!game) return { text: t("table.starting"), mine: false };
     var mine = isMyTurn(game, ctx.mySeat);
-    if (game.phase === "over") return { text: t("status.over"), mine: false };
+    if (game.phase === "over") {
+      var won = (game.result && game.result.winners) || [];
+      return { text: t("status.over_winner", { names: names(won, ctx) }), mine: false };
+    }
     var where = t("round.label", { round: game.round, turn: game.turn }) + " · ";
     if (game.phase === "planning") {
       if (mine) return { text: where + t("status.plan_you"), mine: true };
@@ -289,7 +291,16 @@
     var body = game.phase === "planning" ? planningPrompt(game, legal, ctx)
       : game.action && game.action.choice ? choicePrompt(game, legal, ctx)
       : actionPrompt(game, legal, ctx);
-    return h("div", { class: "card prompt-card mine", id: "prompt-card" }, body);
+    return h("div", { class: "card prompt-card mine", id: "prompt-card" }, holdings(game, ctx), body);
+  }
+
+  // What the player holds, beside the choice (on a phone the player areas are far below).
+  function holdings(game, ctx) {
+    var me = game.players[ctx.mySeat];
+    return h("p", { class: "holdings" },
+      h("span", null, t("player.talers") + ": ", h("b", { id: "prompt-talers" }, me.talers)), " · ",
+      h("span", null, t("player.agents_in_hand", { n: me.agents.hand })), " · ",
+      goodsChips(me.goods));
   }
 
   function waitingNote(game, ctx) {

@@ -120,7 +120,7 @@
 
   function renderLog() {
     var ol = $("log");
-    var entries = (doc.log || []).slice(-200);
+    var entries = ((replay && replay.log) || doc.log || []).slice(-200);
     ol.innerHTML = "";
     entries.forEach(function (e) {
       ol.appendChild(h("li", { class: "log-" + e.type }, fillNames(e.text)));
@@ -301,11 +301,11 @@
     replaceChildren(el, [
       h("h2", null, t("replay.title")),
       h("div", { class: "button-row replay-buttons" },
-        h("button", { type: "button", onclick: go(0), "aria-label": t("replay.first") }, "⏮"),
+        h("button", { type: "button", onclick: go(0), "aria-label": t("replay.first") }, "«"),
         h("button", { type: "button", id: "replay-prev", onclick: go(replay.step - 1), "aria-label": t("replay.prev") }, "◀"),
         h("span", { class: "replay-step", id: "replay-step" }, t("replay.step", { step: replay.step, of: n })),
         h("button", { type: "button", id: "replay-next", onclick: go(replay.step + 1), "aria-label": t("replay.next") }, "▶"),
-        h("button", { type: "button", onclick: go(n), "aria-label": t("replay.last") }, "⏭"),
+        h("button", { type: "button", onclick: go(n), "aria-label": t("replay.last") }, "»"),
         h("button", { type: "button", id: "replay-stop", onclick: stopReplay }, t("replay.stop"))),
       replay.command ? h("p", { class: "muted", id: "replay-command" }, replay.command) : null,
     ]);
@@ -320,9 +320,10 @@
 
   function showStep(k) {
     GH.api("GET", "/api/tables/" + tableId + "/replay/" + k).then(function (res) {
-      var entry = (replay.record.commands || [])[k - 1];
+      var entry = res.command;
       replay.step = k;
-      replay.view = res.view || res.game || res;
+      replay.view = res.view;
+      replay.log = res.log;
       replay.command = entry ? fillNames("{s" + entry.seat + "}") + ": " + describeCommand(entry) : null;
       render();
     }).catch(showNotice);

@@ -1,0 +1,145 @@
+"""An in-page stand-in for the table websocket, driven by the real engine.
+
+Used by the client-only browser tests: Playwright's ``route_web_socket`` answers the page's
+``/ws/tables/{id}`` with documents built exactly as docs/protocol.md describes (snapshot,
+then patches made with ``jsonpatch``), so the page is tested against real engine views
+without the server. Bot seats play a seeded random legal command.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import jsonpatch
+
+from server.engine import get_game, is_visible
+
+
+class FakeTable:
+    """One Norenberc table: seat 0 is the browser, every other seat a random bot."""
+
+    def __init__(
+        self, seats: int = 3, seed: str = "web-test", names: list[str] | None = None
+    ) -> None:
+        self.game = get_game("norenberc")
+        self.state = self.game.new(seats, seed, self.game.default_options())
+        self.names = names or ["Ada"] + [None] * (seats - 1)
+        self.events: list[dict[str, Any]] = []
+        self.version = 1
+        self.rng = random.Random(seed)
+        self.sockets: list[Any] = []
+        self.sent: dict[int, dict[str, Any]] = {}
+        self.acked: set[str] = set()
+        self.received: list[dict[str, Any]] = []
+        # When set, the next command is neither applied nor answered and its socket closes,
+        # as when a connection drops after sending.
+        self.drop_next_command = False
+
+    def doc(self, seat: int | None) -> dict[str, Any]:
+        seats = [
+            {
+                "seat": s,
+                "name": self.names[s],
+                "bot": None if self.names[s] else "random",
+                "connected": s == seat or self.names[s] is None,
+            }
+            for s in range(len(self.names))
+        ]
+        status = "finished" if self.game.result(self.state) else "playing"
+        return {
+            "table": {
+                "id": "fake",
+                "game": "norenberc",
+                "title": "Norenberc",
+                "status": status,
+                "version": self.version,
+                "seed_sha256": "0" * 64,
+                "options": self.game.default_options(),
+                "seats": seats,
+            },
+            "you": {"seat": seat},
+            "game": self.game.view(self.state, seat),
+            "log": [
+                {"type": e["type"], "text": e["text"]} for e in self.events if is_visible(e, seat)
+            ],
+        }
+
+    def play(self, seat: int, cmd: dict[str, Any]) -> None:
+        """Apply ``cmd`` for ``seat``, then let the bots move until a human must act."""
+        self.state, events = self.game.apply(self.state, seat, cmd)
+        self.events.extend(events)
+        self.version += 1
+        self.run_bots()
+
+    def run_bots(self) -> None:
+        while self.game.result(self.state) is None:
+            bots = [s for s in sorted(self.game.to_act(self.state)) if self.names[s] is None]
+            if not bots:
+                return
+            seat = bots[0]
+            cmd = self.rng.choice(self.game.legal(self.state, seat))
+            self.state, events = self.game.apply(self.state, seat, cmd)
+            self.events.extend(events)
+            self.version += 1
+
+    # ---- the websocket side -----------------------------------------------------------
+
+    def attach(self, ws: Any, seat: int | None) -> None:
+        """Serve one routed websocket for ``seat``."""
+        self.sockets.append((ws, seat))
+        ws.on_message(lambda message: self.receive(ws, seat, json.loads(message)))
+        ws.on_close(
+            lambda *_: self.sockets.remove((ws, seat)) if (ws, seat) in self.sockets else None
+        )
+
+    def receive(self, ws: Any, seat: int | None, msg: dict[str, Any]) -> None:
+        self.received.append(msg)
+        kind = msg.get("type")
+        if kind in ("hello", "snapshot_request"):
+            self.snapshot(ws, seat)
+        elif kind == "ping":
+            ws.send(json.dumps({"type": "pong"}))
+        elif kind == "command":
+            self.command(ws, seat, msg)
+
+    def snapshot(self, ws: Any, seat: int | None) -> None:
+        doc = self.doc(seat)
+        self.sent[id(ws)] = doc
+        ws.send(json.dumps({"type": "snapshot", "version": self.version, "doc": doc}))
+
+    def command(self, ws: Any, seat: int | None, msg: dict[str, Any]) -> None:
+        if self.drop_next_command:
+            self.drop_next_command = False
+            ws.close()
+            return
+        if msg["id"] in self.acked:
+            ws.send(json.dumps({"type": "ack", "id": msg["id"], "version": self.version}))
+            return
+        try:
+            self.play(seat, msg["cmd"])  # type: ignore[arg-type]
+        except Exception as exc:  # RuleError carries a code; anything else is a test bug
+            code = getattr(exc, "code", "internal")
+            ws.send(
+                json.dumps({"type": "error", "id": msg["id"], "code": code, "message": str(exc)})
+            )
+            return
+        self.acked.add(msg["id"])
+        ws.send(json.dumps({"type": "ack", "id": msg["id"], "version": self.version}))
+        self.broadcast()
+
+    def broadcast(self, skew: int = 0) -> None:
+        """Send every socket its patch; ``skew`` shifts ``base`` to fake a missed patch."""
+        for ws, seat in list(self.sockets):
+            old = self.sent.get(id(ws))
+            new = self.doc(seat)
+            base = old["table"]["version"] + skew if old else None
+            if old is None:
+                self.snapshot(ws, seat)
+                continue
+            ops = jsonpatch.make_patch(old, new).patch
+            self.sent[id(ws)] = new
+            ws.send(
+                json.dumps({"type": "patch", "base": base, "version": self.version, "ops": ops})
+            )

@@ -1,0 +1,186 @@
+"""The whole stack in headless Chromium: lobby → table → a full game against bots → replay.
+
+A real uvicorn serves ``create_app`` on 127.0.0.1 with a migrated SQLite file and
+``bot_delay=0``. One person (seat 0) clicks through every planning and action prompt.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from .conftest import ARTIFACTS, ConsoleErrors, ServerThread
+
+pytestmark = pytest.mark.browser
+AUTOPLAY = (Path(__file__).parent / "autoplay.js").read_text()
+DESKTOP = {"width": 1366, "height": 900}
+PHONE = {"width": 390, "height": 844}
+MAX_DECISIONS = 300
+# Events after a sale that may change the seller's money before the page shows it again.
+MONEY_EVENTS = {"IncomePaid", "GoodsStolen", "BonusPaid"}
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
+    from server.app import create_app
+    from server.settings import Settings
+    from server.store.migrate import upgrade
+
+    folder = tmp_path_factory.mktemp("web-db")
+    url = f"sqlite+aiosqlite:///{folder / 'guildhall.db'}"
+    # Alembic runs its own event loop; Playwright's sync API already has one in this thread.
+    migrating = threading.Thread(target=upgrade, args=(url,))
+    migrating.start()
+    migrating.join()
+    settings = Settings(database_url=url, secret_key="web-test", bot_delay=0.0, rate_limit=1000.0)
+    app = create_app(settings)
+    with ServerThread(app) as server:
+        yield server
+
+
+def create_from_lobby(page: Any, url: str) -> str:
+    """Fill the lobby form for 3 players (two bots), create and start; returns the table id."""
+    page.goto(url + "/")
+    page.fill("#player-name", "Ada")
+    page.select_option("#seat-count", "3")
+    page.select_option("#seat-kind-1", "random")
+    page.select_option("#seat-kind-2", "greedy")
+    page.screenshot(path=str(ARTIFACTS / "lobby.png"), full_page=True)
+    page.click("#create-button")
+    page.wait_for_selector("#created-card:not([hidden])")
+    invite = page.input_value("#invite-link")
+    assert re.fullmatch(re.escape(url) + r"/t/[\w-]+", invite)
+    page.wait_for_selector("#joined-list li:has-text('Ada')")
+    assert page.locator("#joined-list li").count() == 3
+    page.screenshot(path=str(ARTIFACTS / "lobby-created.png"), full_page=True)
+    page.click("#start-button")
+    page.wait_for_url(re.compile(r".*/t/[\w-]+#seat=.+"))
+    page.wait_for_selector("#conn[data-state=online]")
+    return invite.rsplit("/", 1)[1]
+
+
+def my_talers(page: Any) -> int:
+    return int(page.inner_text("#my-talers"))
+
+
+def log_types(page: Any) -> list[str]:
+    classes = page.eval_on_selector_all("#log li", "els => els.map(e => e.className)")
+    return [c.removeprefix("log-") for c in classes]
+
+
+def wait_my_turn_or_end(page: Any) -> None:
+    page.wait_for_function(
+        "document.querySelector('.banner.mine') && !document.querySelector('.sending')"
+        " || !document.getElementById('score-table') === false"
+    )
+
+
+class SaleCheck:
+    """Remembers the first sale and checks the money the page shows after it."""
+
+    def __init__(self) -> None:
+        self.before: int | None = None
+        self.total = 0
+        self.log_len = 0
+        self.checked = False
+
+    def start(self, summary: str, talers: int, log_len: int) -> None:
+        if self.before is None and summary.startswith("Sell"):
+            self.before, self.log_len = talers, log_len
+            self.total = int(re.search(r"for (\d+) talers", summary).group(1))  # type: ignore[union-attr]
+
+    def check(self, page: Any) -> None:
+        if self.before is None or self.checked:
+            return
+        self.checked = True
+        after = log_types(page)[self.log_len :]
+        assert "GoodsSold" in after
+        assert page.locator(
+            "#log li", has_text=re.compile(r"Ada sold \d+ \w+ for \d+ talers")
+        ).count()
+        if not MONEY_EVENTS & set(after):
+            assert my_talers(page) == self.before + self.total
+        else:
+            assert my_talers(page) >= self.before + self.total
+
+
+def test_one_person_plays_a_whole_game_against_bots(
+    browser: Any, live_server: ServerThread, console_errors: ConsoleErrors
+) -> None:
+    context = browser.new_context(viewport=DESKTOP)
+    page = console_errors.watch(context.new_page())
+    table_id = create_from_lobby(page, live_server.url)
+    sale = SaleCheck()
+    reloaded = False
+    decisions = 0
+    while decisions < MAX_DECISIONS:
+        wait_my_turn_or_end(page)
+        if page.locator("#score-table").count():
+            break
+        sale.check(page)
+        if not reloaded and page.locator(".house.called").count() and decisions > 6:
+            reloaded = reload_mid_game(page)
+            continue
+        talers, log_len = my_talers(page), page.locator("#log li").count()
+        # Sell until one sale is checked, then vary so that hires and buys happen too.
+        prefer = ["sell", "hire", "buy"]
+        if sale.before is not None:
+            prefer = ["hire", "buy", "sell"] if decisions % 2 else ["buy", "sell", "hire"]
+        summary = page.evaluate(AUTOPLAY, prefer)
+        assert summary, "the banner said it was my turn, but no prompt completed"
+        sale.start(summary, talers, log_len)
+        decisions += 1
+        page.wait_for_function("!document.querySelector('.sending')")
+    assert reloaded and sale.checked, (reloaded, sale.checked)
+    check_final_scores(page, live_server.url, table_id)
+    check_replay(page)
+    assert console_errors == []
+
+
+def reload_mid_game(page: Any) -> bool:
+    """Reload at an action prompt: the page reconnects and shows the same table and money."""
+    talers = my_talers(page)
+    banner = page.inner_text("#banner-text")
+    page.set_viewport_size(PHONE)
+    page.screenshot(path=str(ARTIFACTS / "table-phone.png"), full_page=True)
+    page.set_viewport_size(DESKTOP)
+    page.screenshot(path=str(ARTIFACTS / "table-desktop.png"), full_page=True)
+    page.reload()
+    page.wait_for_selector("#conn[data-state=online]")
+    page.wait_for_selector("#prompt-card")
+    assert my_talers(page) == talers
+    assert page.inner_text("#banner-text") == banner
+    return True
+
+
+def check_final_scores(page: Any, url: str, table_id: str) -> None:
+    record = httpx.get(f"{url}/api/tables/{table_id}/record").json()
+    scores = record["result"]["scores"]
+    shown = page.locator("#score-table tr.total td").all_inner_texts()
+    assert [int(s.split()[0]) for s in shown] == scores
+    assert page.locator("#score-table tbody tr").count() == 7  # six categories and the total
+    winners = ", ".join(["Ada" if w == 0 else "" for w in record["result"]["winners"]])
+    assert page.inner_text("#winner-line").startswith(("Winner:", "Shared win:"))
+    if record["result"]["winners"] == [0]:
+        assert winners in page.inner_text("#winner-line")
+    assert page.locator("#players .talers").first.inner_text() != "hidden"
+    page.screenshot(path=str(ARTIFACTS / "final-scores.png"), full_page=True)
+
+
+def check_replay(page: Any) -> None:
+    page.click("#replay-start")
+    page.wait_for_selector("#replay-step")
+    assert page.inner_text("#replay-step").startswith("Step 0 of ")
+    assert "Round 1, turn 1" in page.inner_text("#board")
+    page.click("#replay-next")
+    page.wait_for_selector("#replay-step:has-text('Step 1 of')")
+    assert page.locator("#replay-command").count() == 1
+    page.screenshot(path=str(ARTIFACTS / "replay.png"), full_page=True)
+    page.click("#replay-stop")
+    page.wait_for_selector("#score-table")

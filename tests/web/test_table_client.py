@@ -1,0 +1,191 @@
+"""The table page against real engine views, with the websocket answered in the browser.
+
+``FakeTable`` (the real Norenberc engine, seeded random bots) answers the page's websocket
+as docs/protocol.md says, so these tests are deterministic and need only the page router.
+The whole stack (lobby, real server, bots) is in ``test_full_game.py``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+
+from server.api import pages
+
+from .conftest import ARTIFACTS, ConsoleErrors, ServerThread
+from .fake_table import FakeTable
+
+pytestmark = pytest.mark.browser
+AUTOPLAY = (Path(__file__).parent / "autoplay.js").read_text()
+IDLE = "!document.querySelector('.sending')"
+
+
+@pytest.fixture(scope="module")
+def pages_server() -> Iterator[ServerThread]:
+    app = FastAPI()
+    app.include_router(pages.router)
+    with ServerThread(app) as server:
+        yield server
+
+
+@pytest.fixture
+def open_table(
+    browser: Any, pages_server: ServerThread, console_errors: ConsoleErrors
+) -> Iterator[Any]:
+    """open_table(fake, **context options) -> a page showing seat 0 of ``fake``."""
+    contexts: list[Any] = []
+
+    def opener(fake: FakeTable, **options: Any) -> Any:
+        context = browser.new_context(**options)
+        contexts.append(context)
+        page = console_errors.watch(context.new_page())
+        page.route_web_socket(re.compile(r".*/ws/tables/.*"), lambda ws: fake.attach(ws, 0))
+        page.route(
+            re.compile(r".*/api/tables/fake$"),
+            lambda route: route.fulfill(json=fake.doc(0)["table"]),
+        )
+        page.goto(f"{pages_server.url}/t/fake#seat=tok0")
+        page.wait_for_selector("#conn[data-state=online]")
+        return page
+
+    yield opener
+    for context in contexts:
+        context.close()
+    assert console_errors == []
+
+
+def legal_of(fake: FakeTable, seat: int = 0) -> list[dict[str, Any]]:
+    return fake.game.legal(fake.state, seat)
+
+
+def commands_sent(fake: FakeTable) -> list[dict[str, Any]]:
+    return [m for m in fake.received if m["type"] == "command"]
+
+
+def test_planning_offers_exactly_the_legal_guilds_and_sends_only_on_confirm(
+    open_table: Any,
+) -> None:
+    fake = FakeTable(seed="planning")
+    page = open_table(fake)
+    offered = {g for c in legal_of(fake) if c["type"] == "plan" for g in c["guilds"]}
+    assert page.locator(".guild-cards .opt").count() == len(offered)
+    assert page.locator("#confirm").is_disabled()
+    page.locator(".guild-cards .opt").nth(1).click()
+    page.locator(".guild-cards .opt").nth(0).click()
+    assert page.inner_text("#draft-summary") == "Plan: Brewers, Bakers"
+    assert commands_sent(fake) == []  # a choice alone sends nothing
+    page.click("#cancel")
+    assert page.locator(".guild-cards .opt.selected").count() == 0
+    page.locator(".guild-cards .opt").nth(0).click()
+    page.click("#confirm")
+    page.wait_for_function(IDLE)
+    assert [m["cmd"] for m in commands_sent(fake)] == [{"type": "plan", "guilds": [1]}]
+    assert "Ada played 1 card" in page.inner_text("#log")
+
+
+def test_a_seat_sees_its_own_talers_only(open_table: Any) -> None:
+    fake = FakeTable(seed="hidden")
+    page = open_table(fake)
+    assert page.inner_text("#player-0 .talers") == "25"
+    for seat in (1, 2):
+        assert page.inner_text(f"#player-{seat} .talers") == "hidden"
+
+
+def test_a_whole_game_through_every_kind_of_prompt(open_table: Any) -> None:
+    fake = FakeTable(seed="whole-game-7")
+    page = open_table(fake)
+    kinds: set[str] = set()
+    for n in range(400):
+        if fake.game.result(fake.state) is not None:
+            break
+        prefer = [["hire", "sell", "buy"], ["buy", "hire", "sell"], ["sell", "hire", "buy"]][n % 3]
+        summary = page.evaluate(AUTOPLAY, prefer)
+        assert summary, "the page shows no prompt although the engine waits for seat 0"
+        kinds.add(commands_sent(fake)[-1]["cmd"]["type"])
+        page.wait_for_function(IDLE)
+    assert {"plan", "sell", "buy", "hire"} <= kinds, kinds
+    page.wait_for_selector("#score-table")
+    shown = page.locator("#score-table tr.total td").all_inner_texts()
+    result = fake.game.result(fake.state)
+    assert result is not None
+    assert [int(s.split()[0]) for s in shown] == result["scores"]
+    page.screenshot(path=str(ARTIFACTS / "client-final.png"), full_page=True)
+
+
+def test_buy_shows_the_total_of_the_legal_command(open_table: Any) -> None:
+    fake = FakeTable(seed="buying")
+    page = open_table(fake)
+    for _ in range(40):
+        if any(c["type"] == "buy" for c in legal_of(fake)):
+            break
+        page.evaluate(AUTOPLAY, ["nothing"])
+        page.wait_for_function(IDLE)
+    buys = [c for c in legal_of(fake) if c["type"] == "buy"]
+    assert buys, "no buy was offered in 40 decisions"
+    page.click("[data-focus=kind-buy]")
+    page.locator(".step-btn", has_text="+").first.click()
+    shown = page.inner_text("#draft-summary")
+    match = [
+        c for c in buys if f"for {c['total']} talers" in shown and sum(c["goods"].values()) == 1
+    ]
+    assert match, shown
+
+
+def test_hire_is_assembled_step_by_step_and_a_misclick_costs_nothing(open_table: Any) -> None:
+    fake = FakeTable(seed="hiring")
+    page = open_table(fake)
+    for _ in range(60):
+        if any(c["type"] == "hire" for c in legal_of(fake)):
+            break
+        page.evaluate(AUTOPLAY, ["nothing"])
+        page.wait_for_function(IDLE)
+    hires = [c for c in legal_of(fake) if c["type"] == "hire"]
+    assert hires, "no hire was offered in 60 decisions"
+    sent_before = len(commands_sent(fake))
+    page.click("[data-focus=kind-hire]")
+    window = hires[0]["window"]
+    page.click(f"[data-focus=win-{window}]")
+    assert page.locator(f"#house-{page_guild(fake)} .window.picked").count() == 1
+    page.click("[data-focus=kind-nothing]")  # change of mind: nothing was sent
+    assert len(commands_sent(fake)) == sent_before
+    page.click("[data-focus=kind-hire]")
+    page.click(f"[data-focus=win-{window}]")
+    page.evaluate(AUTOPLAY, [])
+    page.wait_for_function(IDLE)
+    sent = commands_sent(fake)[-1]["cmd"]
+    assert sent in hires
+
+
+def page_guild(fake: FakeTable) -> int:
+    view = fake.game.view(fake.state, 0)
+    return int(view["action"]["guild"])
+
+
+def test_a_missed_patch_makes_the_page_ask_for_a_snapshot(open_table: Any) -> None:
+    fake = FakeTable(seed="gap")
+    page = open_table(fake)
+    fake.version += 1
+    fake.broadcast(skew=5)
+    page.wait_for_function("document.getElementById('conn').dataset.state === 'online'")
+    page.evaluate(AUTOPLAY, [])  # any round trip lets the request arrive
+    page.wait_for_function(IDLE)
+    assert any(m["type"] == "snapshot_request" for m in fake.received)
+
+
+def test_a_dropped_connection_reconnects_and_resends_with_the_same_id(open_table: Any) -> None:
+    fake = FakeTable(seed="reconnect")
+    page = open_table(fake)
+    fake.drop_next_command = True
+    page.evaluate(AUTOPLAY, [])
+    page.wait_for_selector("#conn[data-state=offline]")
+    assert "Connection lost" in page.inner_text("#conn")
+    page.wait_for_selector("#conn[data-state=online]")
+    page.wait_for_function(IDLE)
+    ids = [m["id"] for m in commands_sent(fake)]
+    assert len(ids) == 2 and ids[0] == ids[1]
+    assert fake.version > 1
