@@ -58,7 +58,7 @@ def _plan(view: View, pos: Position, seat: int, legal: list[Command]) -> Command
     if not plans:
         return next(c for c in legal if c["type"] in ("pass", "retract", "wait"))
     hand = view["players"][seat]["agents"]["hand"]
-    gains = {g["guild"]: guild_gain(view, pos, seat, g["guild"]) for g in view["guilds"]}
+    gains = planned_gains(view, pos, seat)
     wanted = sorted((g for g in gains if gains[g] > PLAN_THRESHOLD), key=lambda g: -gains[g])
     chosen = sorted(wanted[:hand])
     for cmd in plans:
@@ -67,17 +67,39 @@ def _plan(view: View, pos: Position, seat: int, legal: list[Command]) -> Command
     return next(c for c in legal if c["type"] == "pass")
 
 
-def guild_gain(view: View, pos: Position, seat: int, guild: int) -> float:
-    """VP the best single action at ``guild`` would add if the seat acted there now."""
+def planned_gains(view: View, pos: Position, seat: int) -> dict[int, float]:
+    """VP the best action at each guild would add, taken in guild order (the order in which
+    the guilds are called), each on the position the earlier ones leave behind."""
+    gains = {}
+    for g in view["guilds"]:
+        guild = g["guild"]
+        gain, cmd = best_action_at(view, pos, seat, guild)
+        gains[guild] = gain
+        if cmd is not None and gain > PLAN_THRESHOLD:
+            pos, _ = _EFFECTS[cmd["type"]](view, pos, seat, cmd, guild)
+    return gains
+
+
+def best_action_at(
+    view: View, pos: Position, seat: int, guild: int
+) -> tuple[float, Command | None]:
+    """The best single sell, buy or hire at ``guild`` if the seat acted there now, with its
+    gain in VP (0 and None when nothing helps)."""
     base = worth(pos, seat)
-    options = [_sell_all(view, seat, guild), _best_buy(view, pos, seat, guild, base)]
-    options += _cheapest_hires(view, seat, guild)
-    return max([0.0] + [_gain(view, pos, seat, c, base, guild) for c in options if c])
+    options = [_sell_all(view, pos, seat, guild), _best_buy(view, pos, seat, guild, base)]
+    options += _cheapest_hires(view, pos, seat, guild)
+    best: tuple[float, Command | None] = (0.0, None)
+    for cmd in options:
+        if cmd is not None:
+            gain = _gain(view, pos, seat, cmd, base, guild)
+            if gain > best[0]:
+                best = (gain, cmd)
+    return best
 
 
-def _sell_all(view: View, seat: int, guild: int) -> Command | None:
-    good = view["guilds"][guild - 1]["good"]
-    have = view["players"][seat]["goods"].get(good, 0)
+def _sell_all(view: View, pos: Position, seat: int, guild: int) -> Command | None:
+    good = pos.goods[guild - 1]
+    have = pos.seats[seat].goods.get(good, 0)
     return {"type": "sell", "count": have} if have else None
 
 
@@ -106,9 +128,9 @@ def _best_buy(view: View, pos: Position, seat: int, guild: int, base: float) -> 
     return best_cmd
 
 
-def _cheapest_hires(view: View, seat: int, guild: int) -> list[Command]:
+def _cheapest_hires(view: View, pos: Position, seat: int, guild: int) -> list[Command]:
     g = view["guilds"][guild - 1]
-    have = view["players"][seat]["goods"]
+    have = {good: n for good, n in pos.seats[seat].goods.items() if n > 0}
     found = []
     for window, guest in enumerate(g["guests"], start=1):
         payment = guest and _payment(window, g["good"], have)

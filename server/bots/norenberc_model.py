@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from server.engine import View
-from server.games.norenberc.scoring import Holdings, score_holdings
+from server.games.norenberc.scoring import Holdings, crest_vp, score_holdings
 
 LAST_ROUND = 4
 START_AGENTS = 4
@@ -99,8 +99,9 @@ def _seat(p: dict[str, Any], talers: float) -> Seat:
 
 
 def money_weight(round_: int) -> float:
-    """VP per taler: money buys favour early on; in round 4 it is mostly the richest bonus."""
-    return {1: 0.3, 2: 0.28, 3: 0.24}.get(round_, 0.12)
+    """VP per taler. Tuned by tournaments: money is worth more than its share of the final
+    score suggests, because it buys goods (favour, crests, craftsmen) when masters are cheap."""
+    return {1: 1.1, 2: 1.0, 3: 0.8}.get(round_, 0.5)
 
 
 def resale(pos: Position, guild: int) -> float:
@@ -144,10 +145,23 @@ def favour_prize(pos: Position, seat: int, guild: int) -> float:
     prize = sum(0.8 + 0.45 * t["value"] + (0.8 if t["agent"] else 0.0) for t in tiles)
     if not any(c["guild"] == guild for c in s.craftsmen):
         prize += 1.2  # a first craftsman of a guild counts towards "all guilds"
-    prize += 2.0 if guild not in s.crests else 0.4
+    distinct = len(s.crests) + s.prestige + _engravers(s)
+    if guild not in s.crests:
+        prize += crest_step(distinct)
+        distinct += 1
     if guild == pos.prestige_guild:
-        prize += 2.5
+        prize += crest_step(distinct)
     return prize
+
+
+def _engravers(s: Seat) -> int:
+    return sum(1 for c in s.citizens if c.get("citizen") == "engraver")
+
+
+def crest_step(distinct: int) -> float:
+    """What one more distinct crest is worth to a seat holding ``distinct``: the next step of
+    the crest table, averaged with the one after (crests are collected over the game)."""
+    return max(1.5, (crest_vp(distinct + 2) - crest_vp(distinct)) / 2)
 
 
 def holdings(seat: Seat) -> Holdings:
