@@ -88,6 +88,9 @@ def _own(state: State, seat: int) -> dict[str, Any]:
     player = state["players"][seat]
     p = state["planning"]
     plan = pl.plan_of(p, seat) if state["phase"] == "planning" and p is not None else None
+    # While tasks are being chosen, the kept cards are the seat's sealed plan.
+    kept = pl.plan_of(p, seat) if state["phase"] == "tasks" and p is not None else None
+    tasks = kept if kept is not None else player["tasks"]
     return {
         "deck": len(player["deck"]),
         "hand": list(player["hand"]),
@@ -97,7 +100,7 @@ def _own(state: State, seat: int) -> dict[str, Any]:
         "coins": player["coins"],
         "goods": dict(player["goods"]),
         "privileges": player["privileges"],
-        "tasks": [_task(t) for t in player["tasks"]],
+        "tasks": [_task(t) for t in tasks],
         "offer": [_task(t) for t in player["offer"]],
     }
 
@@ -136,6 +139,19 @@ def _step(state: State) -> dict[str, Any] | None:
     }
 
 
+def _planning(state: State) -> dict[str, Any] | None:
+    """The public part of the planning record: order, who waits, the order of sealing."""
+    p = state["planning"]
+    if p is None:
+        return None
+    return {
+        "order": list(p["order"]),
+        "waiting": list(p["waiting"]),
+        "committed_at": list(p["committed_at"]),
+        "counter": p["counter"],
+    }
+
+
 def build_view(state: State, seat: int | None, to_act: set[int]) -> View:
     """The allowlisted view for ``seat`` (None: spectator); ``legal`` only for that seat."""
     over = state["phase"] == "over"
@@ -151,6 +167,7 @@ def build_view(state: State, seat: int | None, to_act: set[int]) -> View:
         "round": min(state["round"] + 1, ROUNDS),
         "rounds": ROUNDS,
         "step": _step(state),
+        "planning": _planning(state),
         "start_player": state["start"],
         "council": dict(state["council"]),
         "board": _board(),
