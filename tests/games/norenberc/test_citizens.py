@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from server.engine import RuleError
+from server.games.norenberc.components import components
 
 from .helpers import (
     GAME,
@@ -30,7 +31,7 @@ def hire_at(seats: int, guild: int, tile_id: str, seed: str = "c", seat: int = 0
 
 
 def hire(state: dict, guild: int, seat: int = 0, to_front: bool = False) -> tuple[dict, list]:
-    good = state["houses"][guild - 1]["store"] and list(state["houses"][guild - 1]["store"])[0]
+    good = components().good_of(guild)
     state["players"][seat]["goods"][good] = state["players"][seat]["goods"].get(good, 0) + 1
     state["houses"][guild - 1]["store"][good] -= 1
     cmd = {"type": "hire", "window": 1, "payment": {good: 1}, "to_front": to_front}
