@@ -254,3 +254,25 @@ def test_a_seat_placing_on_an_occupied_council_seat_returns_the_occupant() -> No
     texts = [e["text"] for e in events]
     assert "{s2} took the Nobility seat (returning {s0}'s member)" in texts
     assert "{s3} took the Church seat (returning {s1}'s member)" in texts
+
+
+def test_rulebook_council_example_two_points_each_and_privileges_for_the_tied_leaders() -> None:
+    state = _to_step(vintners_step_b({}, start=2), 7)
+    state = copy.deepcopy(state)
+    state["council"].update(
+        nobility=THOMAS,
+        vintners=THOMAS,
+        church=NICOLE,
+        smiths=NICOLE,
+        bakers=PETER,
+        butchers=SANDRA,
+    )
+    state = answer(state, {"type": "chapel", "site": 0})
+    state = answer(state, {"type": "edifice", "cell": [1, 1]})
+    assert [p["prestige"] for p in state["players"]] == [
+        2,
+        1,
+        1,
+        2,
+    ]  # Nicole, Peter, Sandra, Thomas
+    assert [p["privileges"] for p in state["players"]] == [1, 0, 0, 1]
