@@ -46,7 +46,7 @@ def test_the_rulebook_example_blue_25_yellow_35() -> None:
     )
     yellow = Holdings(
         talers=35,
-        craftsmen=[(1, 6), (1, 7), (2, 10), (2, 10), (3, 3), (4, 2), (4, 2)],
+        craftsmen=[(1, 6), (1, 7), (2, 7), (2, 7), (2, 6), (3, 3), (4, 2), (4, 2)],
         citizens=[("nobleman", 3), ("tax_collector", None)],
         guild_crests={1, 2},
         prestige=2,
