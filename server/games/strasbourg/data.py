@@ -209,6 +209,15 @@ def _parse_edifices(raw: Any) -> tuple[Edifice, ...]:
     return tuple(out)
 
 
+def _allowed_params(names: str | None, edifice_keys: set[str]) -> set[str | None]:
+    """What a task's ``param`` may be: an edifice key, a guild key, or nothing."""
+    if names == "edifice":
+        return set(edifice_keys)
+    if names == "guild":
+        return set(GUILD_KEYS)
+    return {None}
+
+
 def _parse_tasks(raw: Any, edifice_keys: set[str]) -> tuple[Task, ...]:
     _need(isinstance(raw, list) and len(raw) == TASK_COUNT, f"tasks must list {TASK_COUNT} cards")
     tasks = []
@@ -218,11 +227,9 @@ def _parse_tasks(raw: Any, edifice_keys: set[str]) -> tuple[Task, ...]:
         kind = _field(t, "kind", str, where)
         _need(kind in TASK_KINDS, f"{where}.kind {kind!r} is not one of {sorted(TASK_KINDS)}")
         param = t.get("param")
-        allowed = {"edifice": edifice_keys, "guild": set(GUILD_KEYS), None: {None}}[
-            TASK_KINDS[kind]
-        ]
+        allowed = _allowed_params(TASK_KINDS[kind], edifice_keys)
         _need(
-            param in allowed, f"{where}.param {param!r} must be one of {sorted(map(str, allowed))}"
+            param in allowed, f"{where}.param {param!r} must be one of {sorted(allowed, key=str)}"
         )
         value = _field(t, "value", int, where)
         _need(value > 0, f"{where}.value must be > 0")
