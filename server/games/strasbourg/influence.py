@@ -18,9 +18,10 @@ def legal_influence(state: State, seat: int) -> list[Command]:
     player = state["players"][seat]
     cmds: list[Command] = [{"type": "reveal", "stack": i} for i in range(len(player["stacks"]))]
     cmds.append({"type": "pass"})
-    # A privilege only defers the decision; with nobody else left to decide it would buy
-    # nothing, and a seat without stacks can only pass, so neither case offers it.
-    if player["privileges"] > 0 and player["stacks"] and len(inf["queue"]) > 1:
+    # A privilege only defers the decision: it is offered only while another seat that
+    # still has a stack (public) is to decide, and only to a seat that has a stack itself.
+    others = any(state["players"][s]["stacks"] for s in inf["queue"][1:])
+    if player["privileges"] > 0 and player["stacks"] and others:
         cmds.append({"type": "privilege"})
     return cmds
 

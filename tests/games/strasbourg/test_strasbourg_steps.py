@@ -276,3 +276,12 @@ def test_rulebook_council_example_two_points_each_and_privileges_for_the_tied_le
         2,
     ]  # Nicole, Peter, Sandra, Thomas
     assert [p["privileges"] for p in state["players"]] == [1, 0, 0, 1]
+
+
+def test_no_privilege_when_everyone_else_left_to_decide_has_no_stack() -> None:
+    state = copy.deepcopy(vintners_step_b({NICOLE: [[2]], PETER: [[3]]}))
+    state["players"][NICOLE]["privileges"] = 1
+    state["players"][PETER]["privileges"] = 1
+    assert {"type": "privilege"} in GAME.legal(state, NICOLE)  # Peter still has a stack
+    state, _ = play(state, NICOLE, {"type": "reveal", "stack": 0})
+    assert GAME.legal(state, PETER) == [{"type": "reveal", "stack": 0}, {"type": "pass"}]
