@@ -21,7 +21,7 @@ class FakeTable:
     """One Norenberc table: seat 0 is the browser, every other seat a random bot."""
 
     def __init__(
-        self, seats: int = 3, seed: str = "web-test", names: list[str] | None = None
+        self, seats: int = 3, seed: str = "web-test", names: list[str | None] | None = None
     ) -> None:
         self.game = get_game("norenberc")
         self.state = self.game.new(seats, seed, self.game.default_options())

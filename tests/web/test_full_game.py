@@ -184,3 +184,41 @@ def check_replay(page: Any) -> None:
     page.screenshot(path=str(ARTIFACTS / "replay.png"), full_page=True)
     page.click("#replay-stop")
     page.wait_for_selector("#score-table")
+
+
+def test_a_friend_joins_through_the_invite_link_and_both_see_their_own_seat(
+    browser: Any, live_server: ServerThread, console_errors: ConsoleErrors
+) -> None:
+    host = console_errors.watch(browser.new_context(viewport=DESKTOP).new_page())
+    host.goto(live_server.url + "/")
+    host.fill("#player-name", "Ada")
+    host.select_option("#seat-count", "2")
+    host.select_option("#seat-kind-1", "human")
+    host.click("#create-button")
+    host.wait_for_selector("#created-card:not([hidden])")
+    invite = host.input_value("#invite-link")
+
+    friend = console_errors.watch(browser.new_context(viewport=PHONE).new_page())
+    friend.goto(invite)
+    friend.wait_for_selector("#join-name")
+    friend.fill("#join-name", "Bea")
+    friend.click("#waiting-room button[type=submit]")
+    friend.wait_for_url(re.compile(r".*#seat=.+"))
+    friend.wait_for_selector("#waiting-room li:has-text('Bea')")
+    assert "starts when Ada presses Start" in friend.inner_text("#waiting-room")
+    friend.screenshot(path=str(ARTIFACTS / "waiting-room-phone.png"), full_page=True)
+
+    host.wait_for_selector("#joined-list li:has-text('Bea')")
+    host.click("#start-button")
+    host.wait_for_selector("#prompt-card")
+    friend.wait_for_selector("#prompt-card")
+    assert friend.inner_text("#player-1 .talers") == "25"
+    assert friend.inner_text("#player-0 .talers") == "hidden"
+    assert host.inner_text("#player-1 .talers") == "hidden"
+
+    # Ada commits a plan; Bea sees a card count for Ada, never which guild.
+    host.locator(".guild-cards .opt").first.click()
+    host.click("#confirm")
+    friend.wait_for_selector("#player-0 .ptag:has-text('1 card(s)')")
+    assert "Brewers" not in friend.inner_text("#player-0")
+    host.wait_for_selector("#my-plan:has-text('Brewers')")

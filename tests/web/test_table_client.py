@@ -97,7 +97,7 @@ def test_a_seat_sees_its_own_talers_only(open_table: Any) -> None:
 
 
 def test_a_whole_game_through_every_kind_of_prompt(open_table: Any) -> None:
-    fake = FakeTable(seed="whole-game-7")
+    fake = FakeTable(seed="s3")  # a seed whose game offers this seat a thief and a judge
     page = open_table(fake)
     kinds: set[str] = set()
     for n in range(400):
@@ -108,7 +108,7 @@ def test_a_whole_game_through_every_kind_of_prompt(open_table: Any) -> None:
         assert summary, "the page shows no prompt although the engine waits for seat 0"
         kinds.add(commands_sent(fake)[-1]["cmd"]["type"])
         page.wait_for_function(IDLE)
-    assert {"plan", "sell", "buy", "hire"} <= kinds, kinds
+    assert {"plan", "sell", "buy", "hire", "steal", "judge_house"} <= kinds, kinds
     page.wait_for_selector("#score-table")
     shown = page.locator("#score-table tr.total td").all_inner_texts()
     result = fake.game.result(fake.state)
@@ -189,3 +189,33 @@ def test_a_dropped_connection_reconnects_and_resends_with_the_same_id(open_table
     ids = [m["id"] for m in commands_sent(fake)]
     assert len(ids) == 2 and ids[0] == ids[1]
     assert fake.version > 1
+
+
+def test_waiting_lets_the_later_seats_plan_first(open_table: Any) -> None:
+    fake = FakeTable(seed="wait")  # seat 0 is first in play order, so last to plan
+    page = open_table(fake)
+    page.click("[data-focus=wait]")
+    assert page.inner_text("#draft-summary") == "Wait"
+    page.click("#confirm")
+    page.wait_for_function(IDLE)
+    assert commands_sent(fake)[-1]["cmd"] == {"type": "wait"}
+    page.wait_for_selector(".banner.mine")
+    assert page.inner_text("#player-0 .ptag.plan-waiting") == "waiting"
+    assert page.locator("[data-focus=wait]").count() == 0
+    for seat in (1, 2):
+        tag = page.inner_text(f"#player-{seat} .plan-committed")
+        assert re.fullmatch(r"\d card\(s\)|passed", tag)
+
+
+def test_a_sealed_plan_can_be_taken_back_while_planning_is_open(open_table: Any) -> None:
+    fake = FakeTable(seed="retract", names=["Ada", "Bea", None])  # Bea has not planned yet
+    page = open_table(fake)
+    page.locator(".guild-cards .opt").first.click()
+    page.click("#confirm")
+    page.wait_for_selector("#my-plan")
+    assert page.inner_text("#my-plan") == "Your sealed plan: Brewers"
+    assert "Waiting for Bea" in page.inner_text("#banner")
+    page.click("#retract")
+    page.wait_for_selector(".guild-cards")
+    assert commands_sent(fake)[-1]["cmd"] == {"type": "retract"}
+    assert page.locator(".banner.mine").count() == 1

@@ -291,7 +291,8 @@
     var body = game.phase === "planning" ? planningPrompt(game, legal, ctx)
       : game.action && game.action.choice ? choicePrompt(game, legal, ctx)
       : actionPrompt(game, legal, ctx);
-    return h("div", { class: "card prompt-card mine", id: "prompt-card" }, holdings(game, ctx), body);
+    var mine = isMyTurn(game, ctx.mySeat) ? " mine" : "";
+    return h("div", { class: "card prompt-card" + mine, id: "prompt-card" }, holdings(game, ctx), body);
   }
 
   // What the player holds, beside the choice (on a phone the player areas are far below).
@@ -305,9 +306,7 @@
 
   function waitingNote(game, ctx) {
     if (game.phase === "planning" && game.my_plan) {
-      var text = game.my_plan.length
-        ? t("plan.mine", { guilds: game.my_plan.map(guildName).join(", ") }) : t("plan.mine_pass");
-      return h("div", { class: "card prompt-card" }, h("p", { id: "my-plan" }, text));
+      return h("div", { class: "card prompt-card" }, h("p", { id: "my-plan" }, myPlanText(game)));
     }
     return null;
   }
@@ -317,7 +316,7 @@
     var plans = ofType(legal, "plan");
     var offered = [];
     plans.forEach(function (c) { c.guilds.forEach(function (g) { if (offered.indexOf(g) < 0) offered.push(g); }); });
-    offered.sort();
+    offered.sort(function (a, b) { return a - b; });
     var picked = draft.type === "plan" ? draft.picks.guilds : [];
     var me = game.players[ctx.mySeat];
     var cmd = null;
@@ -325,15 +324,14 @@
     else if (draft.type) cmd = ofType(legal, draft.type)[0] || null;
     var toggle = function (g) {
       return function () {
-        var next = picked.indexOf(g) >= 0 ? picked.filter(function (x) { return x !== g; }) : picked.concat([g]).sort();
+        var next = picked.indexOf(g) >= 0 ? picked.filter(function (x) { return x !== g; }) : picked.concat([g]).sort(function (a, b) { return a - b; });
         choose(ctx, next.length ? "plan" : null, { guilds: next });
       };
     };
     var retract = ofType(legal, "retract")[0];
+    if (retract && !plans.length) return sealedPlan(game, retract, ctx);
     return [
       h("h2", null, t("plan.title")),
-      retract ? h("p", null, game.my_plan && game.my_plan.length
-        ? t("plan.mine", { guilds: game.my_plan.map(guildName).join(", ") }) : t("plan.mine_pass")) : null,
       plans.length ? h("p", { class: "hint" }, t("plan.hint", { n: me.agents.hand })) : null,
       plans.length ? h("div", { class: "options guild-cards", role: "group", "aria-label": t("plan.cards") },
         offered.map(function (g) {
@@ -342,11 +340,25 @@
         })) : null,
       h("div", { class: "options" },
         ofType(legal, "pass").length ? option(t("plan.pass"), draft.type === "pass", function () { choose(ctx, "pass"); }, "pass", t("plan.pass_hint")) : null,
-        ofType(legal, "wait").length ? option(t("plan.wait"), draft.type === "wait", function () { choose(ctx, "wait"); }, "wait", t("plan.wait_hint")) : null,
-        retract ? h("button", { type: "button", id: "retract", "data-focus": "retract", disabled: ctx.busy,
-          onclick: function () { ctx.send(retract); } }, t("plan.retract")) : null),
-      retract && !plans.length ? null : confirmRow(ctx, cmd, cmd ? describe(cmd, ctx) : ""),
+        ofType(legal, "wait").length ? option(t("plan.wait"), draft.type === "wait", function () { choose(ctx, "wait"); }, "wait", t("plan.wait_hint")) : null),
+      confirmRow(ctx, cmd, cmd ? describe(cmd, ctx) : ""),
     ];
+  }
+
+  // A committed plan that may still be taken back (nobody waiting has planned after it).
+  function sealedPlan(game, retract, ctx) {
+    return [
+      h("h2", null, t("plan.sealed_title")),
+      h("p", { id: "my-plan" }, myPlanText(game)),
+      h("p", { class: "hint" }, t("plan.retract_hint")),
+      h("button", { type: "button", id: "retract", "data-focus": "retract", disabled: ctx.busy,
+        onclick: function () { ctx.send(retract); } }, t("plan.retract")),
+    ];
+  }
+
+  function myPlanText(game) {
+    return game.my_plan && game.my_plan.length
+      ? t("plan.mine", { guilds: game.my_plan.map(guildName).join(", ") }) : t("plan.mine_pass");
   }
 
   // The action at the called guild: sell, buy, hire (window → payment → front?), nothing.
@@ -435,7 +447,7 @@
     var pick = function (extra) {
       return function () { choose(ctx, "hire", Object.assign({}, p, extra)); };
     };
-    var windows = distinct(hires.map(function (c) { return c.window; })).sort();
+    var windows = distinct(hires.map(function (c) { return c.window; })).sort(function (a, b) { return a - b; });
     var parts = [h("h3", null, t("hire.window")), h("div", { class: "options" }, windows.map(function (w) {
       return option(h("span", null, t("hire.window_n", { n: w }), " — ", tileLabel(g.guests[w - 1]), " · ", windowCost(w)),
         p.window === w, pick({ window: w, payment: undefined, to_front: undefined }), "win-" + w);

@@ -211,6 +211,7 @@
 
   function renderWaitingRoom(table) {
     $("layout").hidden = true;
+    $("banner").innerHTML = "";
     var room = $("waiting-room");
     room.hidden = false;
     var me = mySeat();
@@ -227,7 +228,7 @@
       })),
       me === null && free.length ? joinForm() : null,
       me === 0 ? h("button", { type: "button", class: "primary", id: "start-game", onclick: startGame }, t("lobby.start"))
-        : h("p", { class: "muted" }, t("wait.for_start")),
+        : h("p", { class: "muted" }, t("wait.for_start", { name: seatName(0) })),
       notice ? h("p", { class: "error", role: "alert" }, notice.text) : null,
     ]);
     startWaitingPoll();
