@@ -41,6 +41,7 @@ import websockets
 
 HELP = "many concurrent tables over real websockets on 127.0.0.1; prints throughput and latency"
 
+SKIPPED = frozenset({"retract", "wait"})
 DEFAULT_PG = "postgresql://postgres@127.0.0.1:5432/postgres"
 
 
@@ -218,8 +219,11 @@ class Player:
     its ``ack`` names, whichever of the two messages arrives last.
     """
 
-    def __init__(self, ws_url: str, table_id: str, token: str, seed: str, stats: Stats) -> None:
+    def __init__(
+        self, ws_url: str, table_id: str, seat: int, token: str, seed: str, stats: Stats
+    ) -> None:
         self.url = f"{ws_url}/ws/tables/{table_id}"
+        self.table_id, self.seat = table_id, seat
         self.token = token
         self.rng = random.Random(seed)
         self.stats = stats
@@ -230,6 +234,7 @@ class Player:
         self.next_id = 0
         self.errors_in_row = 0
         self.acked: dict[str, int] = {}  # command id -> version its ack named
+        self.stale_version = -1  # a command refused at this version: wait for a newer one
 
     @property
     def finished(self) -> bool:
@@ -272,6 +277,7 @@ class Player:
 
     async def on_silence(self, ws: Any) -> None:
         """Nothing arrived for a while: resend a pending command (same id) or resync."""
+        self.stale_version = -1
         if self.pending is not None:
             await self.send_pending(ws)
         else:
@@ -295,7 +301,8 @@ class Player:
         elif kind == "error":
             self.stats.error(msg.get("code", "?"))
             if self.pending and msg.get("id") == self.pending["id"]:
-                self.pending = None
+                # Usually our document was stale: decide again once it has changed.
+                self.pending, self.stale_version = None, self.version
                 self.errors_in_row += 1
         self.settle()
         await self.maybe_act(ws)
@@ -317,8 +324,11 @@ class Player:
     async def maybe_act(self, ws: Any) -> None:
         if self.pending is not None or self.doc is None or self.finished:
             return
+        if self.version == self.stale_version:
+            return
         game = self.doc.get("game") or {}
-        legal = game.get("legal") or []
+        # Taking a sealed plan back or choosing to wait only prolongs a scripted game.
+        legal = [c for c in game.get("legal") or [] if c.get("type") not in SKIPPED]
         if self.doc["table"]["status"] != "playing" or not legal:
             return
         self.next_id += 1
@@ -386,35 +396,52 @@ async def post(
     return data if isinstance(data, dict) else {}
 
 
-async def play_tables(
-    servers: list[str], tables: int, seats: int, game: str, commands: int, seconds: float
-) -> tuple[Stats, float]:
-    """Create ``tables`` tables and play them concurrently; returns the stats and elapsed time.
+async def seat_players(
+    servers: list[str], tables: int, seats: int, game: str, stats: Stats
+) -> list[list[Player]]:
+    """Create and start ``tables`` tables; one Player per seat, by table.
 
     Seat *i* of table *t* connects to ``servers[(t + i) % len(servers)]``, so with two servers
     every table has players on both and every command must cross the fan-out.
     """
-    stats = Stats(tables=tables)
     async with httpx.AsyncClient(base_url=servers[0], timeout=30) as client:
         seated = await asyncio.gather(*(create_table(client, game, seats) for _ in range(tables)))
     ws_urls = [url.replace("http://", "ws://", 1) for url in servers]
-    budget = Budget(stats, commands, time.monotonic() + seconds)
-    players = [
+    return [
         [
-            Player(ws_urls[(t + i) % len(ws_urls)], table.id, token, f"{table.id}/{i}", stats)
+            Player(ws_urls[(t + i) % len(ws_urls)], table.id, i, token, f"{table.id}/{i}", stats)
             for i, token in enumerate(table.tokens)
         ]
         for t, table in enumerate(seated)
     ]
+
+
+async def run_players(
+    players: list[list[Player]], budget: Budget, reconnect: bool = False
+) -> float:
+    """Play every table to its end or the budget; returns the seconds it took.
+
+    A player that fails (its connection refused or lost without ``reconnect``) is counted
+    in ``stats.errors`` as ``client:<exception>``; the others play on.
+    """
     started = time.perf_counter()
     outcomes = await asyncio.gather(
-        *(p.play(budget) for row in players for p in row), return_exceptions=True
+        *(p.play(budget, reconnect) for row in players for p in row), return_exceptions=True
     )
     for outcome in outcomes:
         if isinstance(outcome, BaseException):
-            stats.error(f"client:{type(outcome).__name__}")
-    elapsed = time.perf_counter() - started
-    stats.finished_tables = sum(any(p.finished for p in row) for row in players)
+            budget.stats.error(f"client:{type(outcome).__name__}")
+    budget.stats.finished_tables = sum(any(p.finished for p in row) for row in players)
+    return time.perf_counter() - started
+
+
+async def play_tables(
+    servers: list[str], tables: int, seats: int, game: str, commands: int, seconds: float
+) -> tuple[Stats, float]:
+    """Create ``tables`` tables and play them concurrently; returns the stats and elapsed time."""
+    stats = Stats(tables=tables)
+    players = await seat_players(servers, tables, seats, game, stats)
+    elapsed = await run_players(players, Budget(stats, commands, time.monotonic() + seconds))
     return stats, elapsed
 
 
