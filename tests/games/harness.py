@@ -49,6 +49,9 @@ class Checks:
     probe_legal: int = 3  # legal commands of the acting seat tried besides the chosen one
     probe_illegal: bool = True
     every: int = 1
+    # Share of steps given to a seat outside ``to_act`` that still has optional commands
+    # (e.g. taking back a sealed plan), so those paths are played too.
+    optional_rate: float = 0.05
     max_commands: int = 20_000
 
 
@@ -128,6 +131,16 @@ def _probe(
         assert_rejected(game, state, other, legal[0])
 
 
+def _pick_seat(game: Game, state: State, seats: int, checks: Checks, rng: Rng) -> int:
+    to_act = sorted(game.to_act(state))
+    assert to_act, "nobody may act but the game is not over"
+    if rng.below(1000) < checks.optional_rate * 1000:
+        optional = [s for s in range(seats) if s not in to_act and game.legal(state, s)]
+        if optional:
+            return optional[rng.below(len(optional))]
+    return to_act[rng.below(len(to_act))]
+
+
 def play_random(
     game: Game, seats: int, seed: str, options: dict[str, Any], checks: Checks
 ) -> Playout:
@@ -137,9 +150,7 @@ def play_random(
     record = Playout(seats, seed, dict(options))
     while game.result(state) is None:
         assert len(record.commands) < checks.max_commands, "the game does not end"
-        to_act = sorted(game.to_act(state))
-        assert to_act, "nobody may act but the game is not over"
-        seat = to_act[rng.below(len(to_act))]
+        seat = _pick_seat(game, state, seats, checks, rng)
         legal = game.legal(state, seat)
         assert legal, f"seat {seat} is in to_act but has no legal command"
         assert all(json_roundtrip(c) == c for c in legal)
