@@ -219,3 +219,32 @@ def test_a_sealed_plan_can_be_taken_back_while_planning_is_open(open_table: Any)
     page.wait_for_selector(".guild-cards")
     assert commands_sent(fake)[-1]["cmd"] == {"type": "retract"}
     assert page.locator(".banner.mine").count() == 1
+
+
+def test_planning_works_from_the_keyboard_alone(open_table: Any) -> None:
+    fake = FakeTable(seed="keyboard")
+    page = open_table(fake)
+    assert page.title().startswith("● Your turn")
+    focus = "document.activeElement && document.activeElement.getAttribute('data-focus')"
+    for _ in range(80):
+        page.keyboard.press("Tab")
+        if page.evaluate(focus) == "plan-2":
+            break
+    page.keyboard.press("Enter")
+    assert page.evaluate(focus) == "plan-2"  # focus survives the re-render
+    for _ in range(20):
+        page.keyboard.press("Tab")
+        if page.evaluate(focus) == "confirm":
+            break
+    page.keyboard.press("Enter")
+    page.wait_for_function(IDLE)
+    assert commands_sent(fake)[-1]["cmd"] == {"type": "plan", "guilds": [2]}
+
+
+def test_a_citizen_shows_its_power_on_keyboard_focus(open_table: Any) -> None:
+    fake = FakeTable(seed="planning")
+    page = open_table(fake)
+    citizen = page.locator("#board .tile.citizen").first
+    citizen.focus()
+    tip = page.evaluate("getComputedStyle(document.activeElement, '::after').content")
+    assert ":" in tip and len(tip) > 20, tip

@@ -72,8 +72,9 @@
         title: tileLabel(tile) + (tile.agent ? " — " + t("tile.agent_symbol") : ""), "data-tile": tile.id },
         h("b", null, tile.value), tile.agent ? h("span", { class: "agent-sym", "aria-label": t("tile.agent_symbol") }, "♟") : null);
     }
-    return h("span", { class: "tile citizen sym-" + tile.symbol + " " + (extraClass || ""), title: citizenTitle(tile),
-      tabindex: "0", "data-tile": tile.id },
+    // The power shows on hover and on keyboard focus (a title attribute would not).
+    return h("span", { class: "tile citizen sym-" + tile.symbol + " " + (extraClass || ""),
+      "aria-label": citizenTitle(tile), "data-tip": citizenTitle(tile), tabindex: "0", "data-tile": tile.id },
       h("span", { class: "sym", "aria-hidden": "true" }, SYMBOL[tile.symbol]),
       h("span", { class: "cname" }, t("citizen_short." + tile.citizen, { v: tile.value })),
       tile.good ? h("span", { class: "good g-" + tile.good }, goodName(tile.good, 1)) : null);
