@@ -149,40 +149,54 @@ def open_spaces(state: State, guild: str, coins: int) -> list[list[int]]:
     ]
 
 
+def _legal_placement(state: State, seat: int, choice: dict[str, Any]) -> list[Command]:
+    coins = state["players"][seat]["coins"]
+    builds = [
+        {"type": "build", "cell": cell} for cell in open_spaces(state, choice["guild"], coins)
+    ]
+    # The apprentice does one thing (good or placement); master and journeyman may decline.
+    other = {"type": "decline"} if choice["kind"] == "build" else {"type": "take_good"}
+    return [*builds, other]
+
+
+def _legal_sell(state: State, seat: int, choice: dict[str, Any]) -> list[Command]:
+    goods = state["players"][seat]["goods"]
+    return [*({"type": "sell", "guild": g} for g, k in goods.items() if k), {"type": "done"}]
+
+
+def _legal_return(state: State, seat: int, choice: dict[str, Any]) -> list[Command]:
+    cards = sorted(set(state["influence"]["revealed"][seat]))
+    return [*({"type": "return_card", "card": v} for v in cards), {"type": "return_none"}]
+
+
+def _legal_chapel(state: State, seat: int, choice: dict[str, Any]) -> list[Command]:
+    sites = range(len(components().chapel_sites))
+    return [{"type": "chapel", "site": i} for i in sites if i not in state["chapels"]]
+
+
+def _legal_edifice(state: State, seat: int, choice: dict[str, Any]) -> list[Command]:
+    built = built_edifices(state)
+    spaces = components().building_spaces
+    return [{"type": "edifice", "cell": [r, c]} for r, c in spaces if (r, c) not in built]
+
+
+_LEGAL: dict[str, Any] = {
+    "build": _legal_placement,
+    "apprentice": _legal_placement,
+    "sell": _legal_sell,
+    "return": _legal_return,
+    "chapel": _legal_chapel,
+    "edifice": _legal_edifice,
+}
+
+
 def legal_choice(state: State, seat: int) -> list[Command]:
     """Commands for the decision at the head of the queue, if it is ``seat``'s."""
     if not state["choices"] or state["choices"][0]["seat"] != seat:
         return []
     choice = state["choices"][0]
-    player = state["players"][seat]
-    kind = choice["kind"]
-    if kind in ("build", "apprentice"):
-        builds = [
-            {"type": "build", "cell": cell}
-            for cell in open_spaces(state, choice["guild"], player["coins"])
-        ]
-        other = {"type": "decline"} if kind == "build" else {"type": "take_good"}
-        return [*builds, other]
-    if kind == "sell":
-        return [{"type": "sell", "guild": g} for g, k in player["goods"].items() if k] + [
-            {"type": "done"}
-        ]
-    if kind == "return":
-        cards = state["influence"]["revealed"][seat]
-        return [{"type": "return_card", "card": v} for v in sorted(set(cards))] + [
-            {"type": "return_none"}
-        ]
-    if kind == "chapel":
-        sites = components().chapel_sites
-        return [
-            {"type": "chapel", "site": i} for i in range(len(sites)) if i not in state["chapels"]
-        ]
-    built = built_edifices(state)
-    return [
-        {"type": "edifice", "cell": [r, c]}
-        for r, c in components().building_spaces
-        if (r, c) not in built
-    ]
+    result: list[Command] = _LEGAL[choice["kind"]](state, seat, choice)
+    return result
 
 
 # ----- applying decisions ----------------------------------------------------------------
