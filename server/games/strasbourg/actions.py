@@ -120,11 +120,11 @@ def continue_choices(state: State) -> list[Event]:
     """Finish the step when no decision is left; otherwise wait for the next one."""
     if state["choices"]:
         return []
-    events = _discard_revealed(state)
-    return events + finish_step(state)
+    _discard_revealed(state)
+    return finish_step(state)
 
 
-def _discard_revealed(state: State) -> list[Event]:
+def _discard_revealed(state: State) -> None:
     """Turned-over cards leave the game (publicly, so ``spent`` records their values)."""
     inf = state["influence"]
     if inf is not None:
@@ -133,7 +133,6 @@ def _discard_revealed(state: State) -> list[Event]:
             player["out"] += len(cards or [])
             player["spent"] = sorted(player["spent"] + (cards or []))
         inf["revealed"] = [None] * state["seats"]
-    return []
 
 
 # ----- legal decisions -------------------------------------------------------------------

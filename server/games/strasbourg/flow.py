@@ -140,4 +140,5 @@ def edifice_of_round(state: State) -> int:
 
 
 def edifice_name(index: int) -> str:
+    """The printed name of edifice ``index``."""
     return components().edifices[index].name
