@@ -1,0 +1,146 @@
+"""Two app processes on one Postgres database: one log per table, patches across processes.
+
+Both processes run with ``GUILDHALL_FANOUT=postgres`` on a fresh database; clients connect to
+either over real websockets on 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from server.commands.loadtest import (
+    SKIPPED,
+    SeatedTable,
+    ServerProcess,
+    create_table,
+    running_servers,
+)
+from tests.scale.client import Conn
+from tests.scale.log import assert_acked_in_log, assert_linear_and_replays, load_table
+from tests.scale.pg import fresh_database
+
+pytestmark = [pytest.mark.postgres, pytest.mark.slow]
+
+GAME, SEATS = "norenberc", 4
+
+
+@pytest.fixture
+def cluster(tmp_path: Path) -> Iterator[tuple[str, list[ServerProcess]]]:
+    with (
+        fresh_database("gh_multi") as url,
+        running_servers(url, 2, tmp_path, GUILDHALL_BOT_DELAY="0") as servers,
+    ):
+        yield url, servers
+
+
+async def new_table(server: ServerProcess) -> SeatedTable:
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as client:
+        return await create_table(client, GAME, SEATS)
+
+
+def playable(conn: Conn) -> list[dict[str, Any]]:
+    """The commands a scripted player would pick from (no retract/wait)."""
+    return [c for c in conn.legal if c.get("type") not in SKIPPED]
+
+
+def comparable(doc: dict[str, Any]) -> dict[str, Any]:
+    """A document without presence, which each process tracks for its own connections."""
+    table = {k: v for k, v in doc["table"].items() if k != "seats"}
+    return {**doc, "table": table}
+
+
+async def settle(conns: list[Conn]) -> int:
+    """Wait until every connection holds the newest version any of them has; returns it."""
+    newest = max(c.version for c in conns)
+    await asyncio.gather(*(c.wait_version(newest) for c in conns))
+    return newest
+
+
+async def test_racing_commands_through_both_processes_never_fork_the_log(cluster) -> None:
+    url, (a, b) = cluster
+    table = await new_table(a)
+    rng = random.Random(7)
+    acked: dict[int, dict[str, int]] = {seat: {} for seat in range(SEATS)}
+    refused = 0
+    # Every seat has one tab on each process; both tabs answer the same document at once.
+    tabs = [(Conn(a.ws_url, table.id, t), Conn(b.ws_url, table.id, t)) for t in table.tokens]
+    async with asyncio.timeout(120):
+        for pair in tabs:
+            for conn in pair:
+                await conn.__aenter__()
+        try:
+            for rnd in range(40):
+                await settle([c for pair in tabs for c in pair])
+                if tabs[0][0].doc["table"]["status"] == "finished":  # type: ignore[index]
+                    break
+                sends = []
+                for seat, (on_a, on_b) in enumerate(tabs):
+                    if playable(on_a):
+                        sends.append((seat, on_a.command(f"a{rnd}", rng.choice(playable(on_a)))))
+                        sends.append((seat, on_b.command(f"b{rnd}", rng.choice(playable(on_b)))))
+                replies = await asyncio.gather(*(send for _, send in sends))
+                for (seat, _), reply in zip(sends, replies, strict=True):
+                    if reply["type"] == "ack":
+                        acked[seat][reply["id"]] = reply["version"]
+                    else:
+                        refused += 1
+            final = await settle([c for pair in tabs for c in pair])
+        finally:
+            for pair in tabs:
+                for conn in pair:
+                    await conn.__aexit__()
+
+    stored = load_table(url, table.id)
+    assert_linear_and_replays(stored)
+    for seat in range(SEATS):
+        assert_acked_in_log(stored, seat, acked[seat])
+    # Nothing was stored that was not acknowledged: no update lost, none applied twice.
+    assert len(stored.commands) == sum(len(ids) for ids in acked.values())
+    assert stored.version == final
+    assert refused > 0, "the two tabs of a seat never raced"
+    assert sum(len(ids) for ids in acked.values()) >= 40
+    # Both processes converged on the same document for every seat.
+    for on_a, on_b in tabs:
+        assert comparable(on_a.doc) == comparable(on_b.doc)  # type: ignore[arg-type]
+
+
+async def test_each_process_pushes_patches_caused_by_the_other(cluster) -> None:
+    _, (a, b) = cluster
+    table = await new_table(a)
+    servers = [a, b]
+    players = [Conn(servers[s % 2].ws_url, table.id, t) for s, t in enumerate(table.tokens)]
+    watchers = [Conn(a.ws_url, table.id, None), Conn(b.ws_url, table.id, None)]
+    crossed = {0: 0, 1: 0}  # commands sent through process i seen by the other's spectator
+    rng = random.Random(11)
+    async with asyncio.timeout(120):
+        for conn in [*players, *watchers]:
+            await conn.__aenter__()
+        try:
+            for step in range(30):
+                await settle([*players, *watchers])
+                actors = [s for s, p in enumerate(players) if playable(p)]
+                if not actors:
+                    break
+                seat = rng.choice(actors)
+                reply = await players[seat].command(f"s{step}", rng.choice(playable(players[seat])))
+                if reply["type"] != "ack":
+                    continue
+                other = watchers[1 - seat % 2]
+                await other.wait_version(reply["version"])
+                # It got there by a patch pushed to it, not by asking for a snapshot.
+                first = min(v for v in other.arrivals if v >= reply["version"])
+                assert other.arrivals[first] == "patch", (step, other.arrivals)
+                crossed[seat % 2] += 1
+            await settle([*players, *watchers])
+        finally:
+            for conn in [*players, *watchers]:
+                await conn.__aexit__()
+    assert crossed[0] >= 3 and crossed[1] >= 3, crossed
+    assert comparable(watchers[0].doc) == comparable(watchers[1].doc)  # type: ignore[arg-type]
