@@ -209,3 +209,19 @@ def test_unknown_actions_and_other_seats_are_rejected() -> None:
     assert error(state, 1, {"type": "nothing"}) == "not_your_turn"
     assert error(state, 0, {"type": "plan", "guilds": [1]}) == "bad_command"
     assert GAME.legal(state, 1) == [] and GAME.view(state, 1)["legal"] == []
+
+
+def test_malformed_commands_unknown_seats_and_a_finished_game_are_rejected() -> None:
+    state = at_guild(3, 1, [0])
+    assert error(state, 0, {"type": "nothing", "please": True}) == "bad_command"
+    assert error(state, 0, {"type": "teleport"}) == "bad_command"
+    assert error(state, 0, ["nothing"]) == "bad_command"  # type: ignore[arg-type]
+    assert error(state, 7, {"type": "nothing"}) == "not_your_turn"
+    assert error(state, 0, {"type": "sell", "count": True}) == "bad_command"
+    assert error(state, 0, {"type": "hire", "window": 1, "payment": {}, "to_front": 0}) in {
+        "bad_command",
+        "empty_window",
+    }
+    state["phase"] = "over"
+    assert error(state, 0, {"type": "nothing"}) == "game_over"
+    assert GAME.legal(state, 0) == []
