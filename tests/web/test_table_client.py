@@ -153,8 +153,10 @@ def test_hire_is_assembled_step_by_step_and_a_misclick_costs_nothing(open_table:
     assert page.locator(f"#house-{page_guild(fake)} .window.picked").count() == 1
     page.click("[data-focus=kind-nothing]")  # change of mind: nothing was sent
     assert len(commands_sent(fake)) == sent_before
-    page.click("[data-focus=kind-hire]")
-    page.click(f"[data-focus=win-{window}]")
+    # The window's own button on the board starts the same hire.
+    page.click(f"#house-{page_guild(fake)} [data-focus=board-win-{window}]")
+    assert page.locator("[data-focus=kind-hire].selected").count() == 1
+    assert page.locator(f"[data-focus=win-{window}].selected").count() == 1
     page.evaluate(AUTOPLAY, [])
     page.wait_for_function(IDLE)
     sent = commands_sent(fake)[-1]["cmd"]

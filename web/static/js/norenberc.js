@@ -88,6 +88,7 @@
 
   function board(game, ctx) {
     if (!game) return null;
+    if (!ctx.readOnly) syncDraft(game);
     var houses = h("div", { class: "houses", style: "--houses:" + game.guilds.length },
       game.guilds.map(function (g) { return house(g, game, ctx); }));
     return [summary(game, ctx), houses];
@@ -133,13 +134,22 @@
       h("ol", { class: "guests", "aria-label": t("house.guests") },
         g.guests.map(function (tl, i) {
           return h("li", { class: "window" + (isDraftWindow(g, i + 1, game) ? " picked" : "") },
-            h("span", { class: "wcost" }, windowCost(i + 1)), tileEl(tl));
+            h("span", { class: "wcost" }, windowCost(i + 1)), tileEl(tl), hireShortcut(g, i + 1, game, ctx));
         })),
       h("div", { class: "store" },
         h("span", { class: "label" }, t("house.storehouse")), goodsChips(g.storehouse)),
       h("div", { class: "crests" },
         h("span", { title: t("house.crests_left") }, t("house.crests", { n: g.crests_left })),
         g.judges ? h("span", { class: "judge", title: t("power.chief_judge") }, t("house.judges", { n: g.judges })) : null));
+  }
+
+  // A window that a listed "hire" can take gets a button that starts that hire's draft.
+  function hireShortcut(g, w, game, ctx) {
+    if (ctx.readOnly || !game.action || game.action.guild !== g.guild || game.action.choice) return null;
+    var can = (game.legal || []).some(function (c) { return c.type === "hire" && c.window === w; });
+    if (!can) return null;
+    return h("button", { type: "button", class: "hire-here", "data-focus": "board-win-" + w,
+      onclick: function () { choose(ctx, "hire", { window: w }); } }, t("hire.here"));
   }
 
   function isDraftWindow(g, w, game) {
@@ -532,14 +542,20 @@
 
   // ---- describing a command (confirm line, replay) ----------------------------------
 
-  function findTile(game, id) {
+  // "Brewers craftsman 3 (Bakers, window 2)": a tile and where it lies now.
+  function tileWhere(game, id) {
     var found = null;
     (game ? game.guilds : []).forEach(function (g) {
-      g.queue.concat([g.guests]).forEach(function (list) {
-        list.forEach(function (tl) { if (tl && tl.id === id) found = tl; });
+      g.queue.forEach(function (stack) {
+        stack.forEach(function (tl) {
+          if (tl.id === id) found = t("where.workshop", { tile: tileLabel(tl), guild: guildName(g.guild) });
+        });
+      });
+      g.guests.forEach(function (tl, i) {
+        if (tl && tl.id === id) found = t("where.window", { tile: tileLabel(tl), guild: guildName(g.guild), n: i + 1 });
       });
     });
-    return found;
+    return found || id;
   }
 
   function describe(cmd, ctx, game) {
@@ -555,10 +571,7 @@
         (cmd.to_front ? " " + t("cmd.to_front") : "");
       case "nothing": return t("cmd.nothing");
       case "steal": return t("cmd.steal", { goods: goodsText(cmd.goods), name: ctx.seatName(cmd.victim), paid: cmd.paid });
-      case "bailiff": return t("cmd.bailiff", {
-        a: tileLabel(findTile(game, cmd.tiles[0]) || { kind: "x" }),
-        b: tileLabel(findTile(game, cmd.tiles[1]) || { kind: "x" }),
-      });
+      case "bailiff": return t("cmd.bailiff", { a: tileWhere(game, cmd.tiles[0]), b: tileWhere(game, cmd.tiles[1]) });
       case "decline": return t("cmd.decline");
       case "peddler_good": return t("cmd.peddler", { good: goodName(cmd.good, 1) });
       case "judge_house": return t("cmd.judge", { guild: guildName(cmd.guild) });
