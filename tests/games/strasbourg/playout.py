@@ -136,7 +136,9 @@ def play_out(seats: int, seed: int, planning: str, deep_every: int = 0) -> tuple
         assert acting, state["phase"]
         for seat in range(seats):
             assert bool(GAME.legal(state, seat)) >= (seat in acting)
-        seat = rng.choice(acting)
+        # Now and then a sealed seat takes its stacks back (it is not in to_act, but may).
+        extra = [s for s in range(seats) if s not in acting and GAME.legal(state, s)]
+        seat = rng.choice(extra) if extra and rng.random() < 0.1 else rng.choice(acting)
         legal = GAME.legal(state, seat)
         assert GAME.view(state, seat)["legal"] == legal
         cmd = rng.choice(legal)

@@ -51,3 +51,11 @@ def test_a_finished_game_refuses_commands_and_shows_the_result() -> None:
     view = GAME.view(state, 1)
     assert view["phase"] == "over" and view["result"] == GAME.result(state)
     assert json.loads(json.dumps(view)) == view
+
+
+def test_play_outs_exercise_taking_stacks_back() -> None:
+    retracted = 0
+    for seed in range(6):
+        _, record = play_out(4, seed, "simultaneous")
+        retracted += sum(1 for _, cmd in record if cmd["type"] == "retract")
+    assert retracted > 0
