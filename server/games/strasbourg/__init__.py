@@ -1,9 +1,15 @@
-"""Strasbourg (3–5 players) on the Guildhall engine; registers itself as "strasbourg"."""
+"""Strasbourg (3–5 players) on the Guildhall engine; registers itself as "strasbourg".
+
+Loading the game validates ``seeds/strasbourg.json`` at once, so a malformed file stops
+the server when it starts (``DataError`` naming the bad entry), not in the middle of a game.
+"""
 
 from server.engine import register_game
 
+from .data import components
 from .game import GAME, Strasbourg
 
+components()
 register_game(GAME)
 
 __all__ = ["GAME", "Strasbourg"]
