@@ -116,6 +116,7 @@
         h("span", { class: "gname" }, guildName(g.guild)),
         prestige ? h("span", { class: "prestige", title: t("prestige.here") }, "♛") : null,
         called ? h("span", { class: "called-tag" }, t("house.called")) : null),
+      called ? actorsHere(game.action, ctx) : null,
       h("div", { class: "roof", title: t("house.roof") },
         h("span", { class: "label" }, t("house.roof")),
         g.roof.map(function (n, seat) {
@@ -150,6 +151,17 @@
     if (!can) return null;
     return h("button", { type: "button", class: "hire-here", "data-focus": "board-win-" + w,
       onclick: function () { choose(ctx, "hire", { window: w }); } }, t("hire.here"));
+  }
+
+  // Who revealed a card at the called guild, in acting order: done, acting now, still to come.
+  function actorsHere(action, ctx) {
+    return h("ol", { class: "actors", "aria-label": t("house.actors") }, action.cards.map(function (seat) {
+      var done = action.acted.indexOf(seat) >= 0;
+      var now = action.actor === seat;
+      return h("li", { class: done ? "done" : now ? "now" : "later" },
+        mark(seat), " ", ctx.seatName(seat), " ",
+        h("span", { class: "muted" }, done ? "✓" : now ? t("house.acting") : ""));
+    }));
   }
 
   function isDraftWindow(g, w, game) {
@@ -216,7 +228,14 @@
         h("dt", null, t("player.citizens")),
         h("dd", null, p.citizens.length ? p.citizens.map(function (c) { return tileEl(c, "small"); }) : h("span", { class: "muted" }, t("none"))),
         h("dt", null, t("player.crests")),
-        h("dd", null, crestsText(p))));
+        h("dd", null, crestsText(p)),
+        game.phase === "action" && p.cards !== null ? [h("dt", null, t("player.cards")), h("dd", null, cardsText(p))] : null));
+  }
+
+  function cardsText(p) {
+    if (!p.cards) return t("plan.status.passed");
+    var shown = p.revealed.length ? t("player.revealed", { guilds: p.revealed.map(guildName).join(", ") }) : "";
+    return t("plan.status.cards", { n: p.cards }) + (shown ? " · " + shown : "");
   }
 
   // ---- status line ------------------------------------------------------------------

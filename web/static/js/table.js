@@ -110,6 +110,10 @@
     var el = $("banner");
     var info = replay ? { text: t("replay.banner", { step: replay.step, of: replayLength() }), mine: false }
       : renderer.status(ctx.game, ctx);
+    // Redraw only on change: the banner is a live region, and patches arrive often.
+    var key = JSON.stringify([info, notice, ctx.busy]);
+    if (el.dataset.key === key) return;
+    el.dataset.key = key;
     el.className = "banner" + (info.mine ? " mine" : "") + (notice ? " has-notice" : "");
     replaceChildren(el, [
       h("span", { class: "banner-text", id: "banner-text" }, info.text),
@@ -212,6 +216,7 @@
   function renderWaitingRoom(table) {
     $("layout").hidden = true;
     $("banner").innerHTML = "";
+    $("banner").dataset.key = "";
     var room = $("waiting-room");
     room.hidden = false;
     var me = mySeat();
