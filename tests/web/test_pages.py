@@ -103,3 +103,75 @@ def test_placeholders_match_between_languages() -> None:
 def test_dictionaries_are_valid_json_objects() -> None:
     for path in pages.I18N_DIR.glob("*.json"):
         assert isinstance(json.loads(path.read_text()), dict)
+
+
+def finished_record(seed: str = "replay") -> tuple[dict[str, object], dict[str, object]]:
+    """A random finished 3-seat game as the service's record, and its final state."""
+    import random
+
+    from server.engine import get_game
+
+    game = get_game("norenberc")
+    options = game.default_options()
+    state = game.new(3, seed, options)
+    rng = random.Random(seed)
+    commands = []
+    while game.result(state) is None:
+        seat = min(game.to_act(state))
+        cmd = rng.choice(game.legal(state, seat))
+        commands.append({"seat": seat, "cmd": cmd})
+        state, _ = game.apply(state, seat, cmd)
+    record = {"game": "norenberc", "seats": 3, "seed": seed, "options": options}
+    record["commands"] = commands
+    return record, state
+
+
+class StubService:
+    """Just enough of TableService for the replay route."""
+
+    def __init__(self, record: dict[str, object] | None) -> None:
+        self._record = record
+
+    async def record(self, table_id: str) -> dict[str, object]:
+        from server.tables import ServiceError
+
+        if self._record is None:
+            raise ServiceError("not_finished", "the record is published once the game ends", 409)
+        return self._record
+
+
+async def replay_client(record: dict[str, object] | None) -> httpx.AsyncClient:
+    from server.app import _add_error_handlers
+
+    app = FastAPI()
+    app.include_router(pages.router)
+    _add_error_handlers(app)
+    app.state.service = StubService(record)
+    pages._replays.clear()
+    return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test")
+
+
+async def test_replay_steps_end_at_the_final_spectator_view() -> None:
+    from server.engine import get_game
+
+    record, final = finished_record()
+    steps = len(record["commands"])  # type: ignore[arg-type]
+    async with await replay_client(record) as client:
+        first = (await client.get("/api/tables/t1/replay/0")).json()
+        last = (await client.get(f"/api/tables/t1/replay/{steps}")).json()
+        beyond = await client.get(f"/api/tables/t1/replay/{steps + 1}")
+    game = get_game("norenberc")
+    assert first["steps"] == steps and first["command"] is None
+    assert first["view"] == game.view(game.new(3, "replay", game.default_options()), None)
+    assert last["view"] == game.view(final, None)
+    assert last["command"] == record["commands"][-1]  # type: ignore[index]
+    assert last["view"]["legal"] == [] and last["view"]["seat"] is None
+    assert beyond.status_code == 404 and beyond.json()["code"] == "bad_step"
+    types = {e["type"] for e in last["log"]}
+    assert "GameEnded" in types and "PlanSealed" not in types  # a spectator's log only
+
+
+async def test_replay_of_an_unfinished_game_is_refused() -> None:
+    async with await replay_client(None) as client:
+        res = await client.get("/api/tables/t2/replay/0")
+    assert res.status_code == 409 and res.json()["code"] == "not_finished"
