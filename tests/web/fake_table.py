@@ -36,6 +36,8 @@ class FakeTable:
         # When set, the next command is neither applied nor answered and its socket closes,
         # as when a connection drops after sending.
         self.drop_next_command = False
+        # When set to (code, message), the next command is refused with that error.
+        self.refuse_next_command: tuple[str, str] | None = None
 
     def doc(self, seat: int | None) -> dict[str, Any]:
         seats = [
@@ -113,6 +115,13 @@ class FakeTable:
         if self.drop_next_command:
             self.drop_next_command = False
             ws.close()
+            return
+        if self.refuse_next_command:
+            code, message = self.refuse_next_command
+            self.refuse_next_command = None
+            ws.send(
+                json.dumps({"type": "error", "id": msg["id"], "code": code, "message": message})
+            )
             return
         if msg["id"] in self.acked:
             ws.send(json.dumps({"type": "ack", "id": msg["id"], "version": self.version}))

@@ -40,16 +40,16 @@ def open_table(
     """open_table(fake, **context options) -> a page showing seat 0 of ``fake``."""
     contexts: list[Any] = []
 
-    def opener(fake: FakeTable, **options: Any) -> Any:
+    def opener(fake: FakeTable, seat: int | None = 0, **options: Any) -> Any:
         context = browser.new_context(**options)
         contexts.append(context)
         page = console_errors.watch(context.new_page())
-        page.route_web_socket(re.compile(r".*/ws/tables/.*"), lambda ws: fake.attach(ws, 0))
+        page.route_web_socket(re.compile(r".*/ws/tables/.*"), lambda ws: fake.attach(ws, seat))
         page.route(
             re.compile(r".*/api/tables/fake$"),
-            lambda route: route.fulfill(json=fake.doc(0)["table"]),
+            lambda route: route.fulfill(json=fake.doc(seat)["table"]),
         )
-        page.goto(f"{pages_server.url}/t/fake#seat=tok0")
+        page.goto(f"{pages_server.url}/t/fake" + ("" if seat is None else "#seat=tok0"))
         page.wait_for_selector("#conn[data-state=online]")
         return page
 
@@ -250,3 +250,29 @@ def test_a_citizen_shows_its_power_on_keyboard_focus(open_table: Any) -> None:
     citizen.focus()
     tip = page.evaluate("getComputedStyle(document.activeElement, '::after').content")
     assert ":" in tip and len(tip) > 20, tip
+
+
+def test_a_refused_command_is_shown_and_the_choice_kept(open_table: Any) -> None:
+    fake = FakeTable(seed="refused")
+    page = open_table(fake)
+    fake.refuse_next_command = ("conflict", "another change won the race; decide again")
+    page.locator(".guild-cards .opt").first.click()
+    page.click("#confirm")
+    page.wait_for_selector(".notice.error")
+    assert "another change won the race" in page.inner_text("#banner")
+    assert page.locator(".guild-cards .opt.selected").count() == 1
+    assert fake.version == 1  # nothing was applied
+    page.click("#confirm")  # the same choice, sent again
+    page.wait_for_function(IDLE)
+    assert fake.version > 1
+    assert page.locator(".notice.error").count() == 0
+
+
+def test_a_spectator_sees_no_prompt_and_no_talers(open_table: Any) -> None:
+    fake = FakeTable(seed="spectator")
+    page = open_table(fake, seat=None)
+    page.wait_for_selector("#board .house")
+    assert page.locator("#prompt-card").count() == 0
+    assert page.locator(".banner.mine").count() == 0
+    assert page.locator(".talers").all_inner_texts() == ["hidden"] * 3
+    assert "Planning. Waiting for" in page.inner_text("#banner")
