@@ -365,12 +365,20 @@
       if (conn.ws) conn.ws.close();
     }
     conn = new GH.TableConnection(tableId, token, {
-      onDoc: function (d) { doc = d; render(); },
+      onDoc: function (d) { doc = d; rememberOnce(); render(); },
       onStatus: onStatus,
       onAck: function () { render(); },
       onError: onError,
     });
     conn.connect();
+  }
+
+  // A seat link opened from anywhere joins this browser's recent tables.
+  var remembered = false;
+  function rememberOnce() {
+    if (remembered || !token || !doc.you || doc.you.seat === null) return;
+    remembered = true;
+    GH.rememberTable({ id: tableId, seat: doc.you.seat, token: token, title: doc.table.title || doc.table.game });
   }
 
   function readToken() {
