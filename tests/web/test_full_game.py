@@ -76,8 +76,8 @@ def log_types(page: Any) -> list[str]:
 
 def wait_my_turn_or_end(page: Any) -> None:
     page.wait_for_function(
-        "document.querySelector('.banner.mine') && !document.querySelector('.sending')"
-        " || !document.getElementById('score-table') === false"
+        "(document.querySelector('.banner.mine') && !document.querySelector('.sending'))"
+        " || document.getElementById('score-table') !== null"
     )
 
 

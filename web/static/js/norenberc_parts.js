@@ -1,0 +1,158 @@
+// Norenberc: the small pieces every part of the page shares — names, goods, tiles, and
+// the plain-language description of a command (confirm line, replay).
+"use strict";
+(function (GH) {
+  var t = GH.t, h = GH.h;
+  var GOODS = ["beer", "pastry", "shoes", "paper", "cloth", "hats"];
+  var SYMBOL = { star: "★", moon: "☾", sun: "☀" };
+  var SEAT_MARK = ["●", "▲", "■", "◆", "✚"];
+
+  // ---- small pieces -----------------------------------------------------------------
+
+  function guildName(guild) {
+    return t("guild." + guild);
+  }
+
+  function goodName(good, n) {
+    return t(n === 1 ? "good." + good : "goods." + good);
+  }
+
+  function badge(seat, game, ctx) {
+    return h("span", { class: "pbadge p" + seat, title: ctx.seatName(seat) },
+      h("span", { class: "pmark", "aria-hidden": "true" }, SEAT_MARK[seat]), " ", ctx.seatName(seat));
+  }
+
+  function mark(seat) {
+    return h("span", { class: "pmark p" + seat, "aria-hidden": "true" }, SEAT_MARK[seat]);
+  }
+
+  function goodsChips(goods, cls) {
+    var keys = GOODS.filter(function (g) { return goods && goods[g]; });
+    if (!keys.length) return h("span", { class: "muted" }, t("none"));
+    return h("span", { class: "chips " + (cls || "") }, keys.map(function (g) {
+      return h("span", { class: "good g-" + g, title: goodName(g, goods[g]) },
+        h("b", null, goods[g]), " ", goodName(g, goods[g]));
+    }));
+  }
+
+  function goodsText(goods) {
+    return GOODS.filter(function (g) { return goods && goods[g]; }).map(function (g) {
+      return goods[g] + " " + goodName(g, goods[g]);
+    }).join(", ");
+  }
+
+  function citizenTitle(tile) {
+    var name = t("citizen." + tile.citizen, { v: tile.value });
+    return name + " (" + SYMBOL[tile.symbol] + " " + t("symbol." + tile.symbol) + "): " +
+      t("power." + tile.citizen, { v: tile.value });
+  }
+
+  function tileLabel(tile) {
+    if (!tile) return t("window.empty");
+    if (tile.kind === "craftsman") {
+      return t("craftsman.label", { guild: guildName(tile.guild), v: tile.value }) + (tile.agent ? " +♟" : "");
+    }
+    return t("citizen." + tile.citizen, { v: tile.value });
+  }
+
+  // A tile as the physical game shows it: a craftsman's value and agent symbol on its
+  // guild's colour; a citizen's symbol and name, with its power in the tooltip.
+  function tileEl(tile, extraClass) {
+    if (!tile) return h("span", { class: "tile empty " + (extraClass || "") }, "–");
+    if (tile.kind === "craftsman") {
+      return h("span", { class: "tile craftsman gb-" + tile.guild + " " + (extraClass || ""),
+        title: tileLabel(tile) + (tile.agent ? " — " + t("tile.agent_symbol") : ""), "data-tile": tile.id },
+        h("b", null, tile.value), tile.agent ? h("span", { class: "agent-sym", "aria-label": t("tile.agent_symbol") }, "♟") : null);
+    }
+    // The power shows on hover and on keyboard focus (a title attribute would not).
+    return h("span", { class: "tile citizen sym-" + tile.symbol + " " + (extraClass || ""),
+      "aria-label": citizenTitle(tile), "data-tip": citizenTitle(tile), tabindex: "0", "data-tile": tile.id },
+      h("span", { class: "sym", "aria-hidden": "true" }, SYMBOL[tile.symbol]),
+      h("span", { class: "cname" }, t("citizen_short." + tile.citizen, { v: tile.value })),
+      tile.good ? h("span", { class: "good g-" + tile.good }, goodName(tile.good, 1)) : null);
+  }
+
+  function windowCost(w) {
+    return t("window.cost." + w);
+  }
+
+  function isMyTurn(game, seat) {
+    return !!game && seat !== null && game.legal && game.legal.length > 0 &&
+      game.to_act.indexOf(seat) >= 0;
+  }
+
+  function ofType(legal, type) {
+    return legal.filter(function (c) { return c.type === type; });
+  }
+
+  function same(a, b) {
+    return JSON.stringify(a) === JSON.stringify(b);
+  }
+
+  function distinct(values) {
+    var seen = {}, out = [];
+    values.forEach(function (v) {
+      var k = JSON.stringify(v);
+      if (!seen[k]) { seen[k] = true; out.push(v); }
+    });
+    return out;
+  }
+
+  // ---- describing a command (confirm line, replay) ----------------------------------
+
+  // "Brewers craftsman 3 (Bakers, window 2)": a tile and where it lies now.
+  function tileWhere(game, id) {
+    var found = null;
+    (game ? game.guilds : []).forEach(function (g) {
+      g.queue.forEach(function (stack) {
+        stack.forEach(function (tl) {
+          if (tl.id === id) found = t("where.workshop", { tile: tileLabel(tl), guild: guildName(g.guild) });
+        });
+      });
+      g.guests.forEach(function (tl, i) {
+        if (tl && tl.id === id) found = t("where.window", { tile: tileLabel(tl), guild: guildName(g.guild), n: i + 1 });
+      });
+    });
+    return found || id;
+  }
+
+  function describe(cmd, ctx, game) {
+    game = game || ctx.game;
+    switch (cmd.type) {
+      case "plan": return t("cmd.plan", { guilds: cmd.guilds.map(guildName).join(", ") });
+      case "pass": return t("cmd.pass");
+      case "wait": return t("cmd.wait");
+      case "retract": return t("cmd.retract");
+      case "sell": return t("cmd.sell", { n: cmd.count, total: cmd.total });
+      case "buy": return t("cmd.buy", { goods: goodsText(cmd.goods), total: cmd.total });
+      case "hire": return t("cmd.hire", { n: cmd.window, goods: goodsText(cmd.payment) }) +
+        (cmd.to_front ? " " + t("cmd.to_front") : "");
+      case "nothing": return t("cmd.nothing");
+      case "steal": return t("cmd.steal", { goods: goodsText(cmd.goods), name: ctx.seatName(cmd.victim), paid: cmd.paid });
+      case "bailiff": return t("cmd.bailiff", { a: tileWhere(game, cmd.tiles[0]), b: tileWhere(game, cmd.tiles[1]) });
+      case "decline": return t("cmd.decline");
+      case "peddler_good": return t("cmd.peddler", { good: goodName(cmd.good, 1) });
+      case "judge_house": return t("cmd.judge", { guild: guildName(cmd.guild) });
+      default: return JSON.stringify(cmd);
+    }
+  }
+
+  GH.noren = {
+    GOODS: GOODS,
+    SEAT_MARK: SEAT_MARK,
+    guildName: guildName,
+    goodName: goodName,
+    badge: badge,
+    mark: mark,
+    goodsChips: goodsChips,
+    goodsText: goodsText,
+    tileLabel: tileLabel,
+    tileEl: tileEl,
+    windowCost: windowCost,
+    isMyTurn: isMyTurn,
+    ofType: ofType,
+    same: same,
+    distinct: distinct,
+    describe: describe,
+  };
+})(window.GH);
