@@ -6,6 +6,8 @@ needs game knowledge, which each game supplies through a ``BotAdapter``:
 - ``heuristic(view, seat, rng)``: the heuristic bot's choice from the seat's view;
 - ``determinize(view, seat, rng)``: a full engine state consistent with everything the seat
   knows, with every hidden part (other seats' money and sealed plans, deck order) sampled;
+- ``candidates(view, seat)``: the commands the search considers at the root (pruning keeps
+  a small time budget on the few that matter);
 - ``rollout(game, state, seat, rng)``: a fast move for ``seat`` inside a simulation (the state
   is a sampled one, so reading it leaks nothing real);
 - ``evaluate(game, state, seat)``: how good a non-final state looks for ``seat``, in [0, 1].
@@ -30,6 +32,10 @@ class BotAdapter(Protocol):
 
     def determinize(self, view: View, seat: int, rng: Rng) -> State:
         """An engine state that ``seat`` cannot tell apart from the real one."""
+        ...
+
+    def candidates(self, view: View, seat: int) -> list[Command]:
+        """The legal commands worth searching, most promising first (all of them is fine)."""
         ...
 
     def rollout(self, game: Game, state: State, seat: int, rng: Rng) -> Command:

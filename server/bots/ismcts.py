@@ -88,7 +88,10 @@ class Search:
         self.game, self.adapter, self.view, self.seat = game, adapter, view, seat
         self.rng, self.budget = rng, budget
         self.root = _Node()
-        self.root_legal = {command_key(c): c for c in view.get("legal") or []}
+        legal = {command_key(c): c for c in view.get("legal") or []}
+        chosen = [command_key(c) for c in adapter.candidates(view, seat)] if legal else []
+        # Only the adapter's candidates are searched, and only if they are really legal.
+        self.root_legal = {k: legal[k] for k in chosen if k in legal} or legal
         self.iterations = 0
 
     def run(self) -> Command:
@@ -108,7 +111,7 @@ class Search:
         return self.root_legal[self.best_key()]
 
     def best_key(self) -> str:
-        """Most visited root command; ties go to the better mean, then to legal-list order."""
+        """Most visited root command; ties go to the better mean, then to candidate order."""
         order = list(self.root_legal)
 
         def rank(key: str) -> tuple[int, float, int]:

@@ -20,9 +20,10 @@ from server.engine import Command, Game, Rng, State, View
 from server.games.norenberc.components import components
 
 from .adapters import register_adapter
-from .norenberc_greedy import choose, estimate_talers
+from .norenberc_greedy import choose, estimate_talers, ranked
 from .norenberc_model import Position, worths
 
+CANDIDATES = 5  # root commands the search compares
 TALER_SPREAD = 6  # ± talers around the estimate of a hidden purse
 WIN_TEMPERATURE = 4.0  # VP: how sharply an estimated lead turns into a winning chance
 
@@ -213,6 +214,9 @@ class NorenbercBots:
 
     def determinize(self, view: View, seat: int, rng: Rng) -> State:
         return determinize(view, seat, rng)
+
+    def candidates(self, view: View, seat: int) -> list[Command]:
+        return ranked(view, seat, CANDIDATES)
 
     def rollout(self, game: Game, state: State, seat: int, rng: Rng) -> Command:
         view = game.view(state, seat)

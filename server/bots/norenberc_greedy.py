@@ -13,7 +13,7 @@ from typing import Any
 
 from server.engine import Command, Rng, View
 
-from .norenberc_model import LAST_ROUND, Position, Seat, money_weight, worth
+from .norenberc_model import LAST_ROUND, Position, Seat, money_weight, scored_now, worth
 
 PLAN_THRESHOLD = 0.35  # VP a card must promise to be worth an agent
 FRONT_BONUS = 0.25  # acting first and winning favour ties
@@ -41,6 +41,39 @@ def choose(view: View, seat: int, rng: Rng, talers: list[float] | None = None) -
     best = max(scores)
     ties = [cmd for cmd, s in zip(legal, scores, strict=True) if s >= best - 1e-9]
     return ties[rng.below(len(ties))] if len(ties) > 1 else ties[0]
+
+
+def ranked(view: View, seat: int, limit: int) -> list[Command]:
+    """Up to ``limit`` legal commands worth a closer look, the heuristic's favourite first:
+    the best by one-step gain, or for planning the heuristic's plan and its neighbours
+    (the best k guilds for every k, the plan less one guild, passing)."""
+    legal = view["legal"]
+    pos = Position.from_view(view, estimate_talers(view, seat))
+    if view["phase"] == "planning":
+        return _plan_variants(view, pos, seat, legal)[:limit]
+    base = worth(pos, seat)
+    gains = [_gain(view, pos, seat, cmd, base) for cmd in legal]
+    order = sorted(range(len(legal)), key=lambda i: -gains[i])
+    return [legal[i] for i in order[:limit]]
+
+
+def _plan_variants(view: View, pos: Position, seat: int, legal: list[Command]) -> list[Command]:
+    plans = {tuple(c["guilds"]): c for c in legal if c["type"] == "plan"}
+    passing = [c for c in legal if c["type"] == "pass"]
+    if not plans:
+        return passing or legal
+    hand = view["players"][seat]["agents"]["hand"]
+    gains = planned_gains(view, pos, seat)
+    by_gain = sorted(gains, key=lambda g: -gains[g])
+    wanted = [g for g in by_gain if gains[g] > PLAN_THRESHOLD][:hand]
+    variants = [wanted, *(by_gain[:k] for k in range(1, hand + 1))]
+    variants += [[g for g in wanted if g != left] for left in wanted]
+    found: list[Command] = []
+    for guilds in variants:
+        cmd = plans.get(tuple(sorted(guilds))) if guilds else (passing or [None])[0]
+        if cmd is not None and cmd not in found:
+            found.append(cmd)
+    return found + [c for c in passing if c not in found]
 
 
 def estimate_talers(view: View, seat: int) -> list[float]:
@@ -206,12 +239,19 @@ def _hire(view: View, pos: Position, seat: int, cmd: Command, guild: int) -> tup
     me.talers += sum(view["guilds"][guild - 1]["roof"])
     guest = view["guilds"][guild - 1]["guests"][cmd["window"] - 1]
     bonus = FRONT_BONUS if cmd.get("to_front") else 0.0
-    return pos.with_seat(seat, me), bonus + _take(pos, me, guest)
+    bonus += _take(pos, me, guest)
+    after = pos.with_seat(seat, me, same_holdings=False)
+    # Every payment for one guest leads to the same holdings: score them once.
+    if guest["id"] not in pos.scored_after:
+        pos.scored_after[guest["id"]] = scored_now(after)
+    after.scored = pos.scored_after[guest["id"]]
+    return after, bonus
 
 
 def _take(pos: Position, me: Seat, guest: dict[str, Any]) -> float:
     """Give ``guest`` to ``me``; returns the VP it is worth beyond present-holdings scoring."""
     rounds_after = LAST_ROUND - pos.round
+    me.prizes = None  # new holdings: what favour is worth to the seat changes
     if guest["kind"] == "craftsman":
         me.craftsmen.append(guest)
         if guest["agent"]:

@@ -38,10 +38,15 @@ class Seat:
     crests: set[int]
     prestige: int
     agents: int  # agents owned (hand + roof), not counting the supply
+    counts: list[int] | None = None  # favour counts per guild, filled on first use
+    # what being favourite of each guild is worth to this seat; depends only on craftsmen,
+    # crests and citizens, so a clone keeps it until one of those changes (``taken``)
+    prizes: list[float] | None = None
 
     def clone(self) -> Seat:
         return replace(
             self,
+            counts=None,
             goods=dict(self.goods),
             craftsmen=list(self.craftsmen),
             citizens=list(self.citizens),
@@ -61,6 +66,10 @@ class Position:
     prestige_guild: int | None
     order: list[int]
     seats: list[Seat] = field(default_factory=list)
+    resales: list[float] = field(default_factory=list)  # ``resale`` per guild, once computed
+    scored: list[int] | None = None  # final-scoring VP on present holdings, once computed
+    # final-scoring VP after the seat to move takes a given tile (hire options share them)
+    scored_after: dict[str, list[int]] = field(default_factory=dict)
 
     @classmethod
     def from_view(cls, view: View, talers: list[float]) -> Position:
@@ -78,11 +87,16 @@ class Position:
             seats=[_seat(p, talers[i]) for i, p in enumerate(view["players"])],
         )
 
-    def with_seat(self, index: int, seat: Seat) -> Position:
-        """This position with seat ``index`` replaced (the rest is shared, not copied)."""
+    def with_seat(self, index: int, seat: Seat, same_holdings: bool = True) -> Position:
+        """This position with seat ``index`` replaced (the rest is shared, not copied).
+
+        ``same_holdings`` says the change touched only goods and talers, so the final-scoring
+        VP computed for this position still hold (the richest bonus is ignored for speed).
+        """
         seats = list(self.seats)
         seats[index] = seat
-        return replace(self, seats=seats)
+        scored = self.scored if same_holdings else None
+        return replace(self, seats=seats, scored=scored, scored_after={})
 
 
 def _seat(p: dict[str, Any], talers: float) -> Seat:
@@ -106,16 +120,21 @@ def money_weight(round_: int) -> float:
 
 def resale(pos: Position, guild: int) -> float:
     """Talers one good of ``guild``'s kind can still be sold for, at best, this round or later."""
-    best = max([pos.prices[guild - 1], *pos.upcoming[guild - 1]])
-    return 0.75 * best
+    if not pos.resales:
+        pos.resales.extend(
+            0.75 * max([price, *later])
+            for price, later in zip(pos.prices, pos.upcoming, strict=True)
+        )
+    return pos.resales[guild - 1]
 
 
 def favour_count(pos: Position, seat: int, guild: int) -> int:
     """Goods that count for the favourite of ``guild``: stock plus 4 per loaded peddler."""
-    good = pos.goods[guild - 1]
     s = pos.seats[seat]
-    peddled = sum(1 for c in s.citizens if c.get("citizen") == "peddler" and c.get("good") == good)
-    return s.goods.get(good, 0) + 4 * peddled
+    if s.counts is None:
+        peddled = [c.get("good") for c in s.citizens if c.get("citizen") == "peddler"]
+        s.counts = [s.goods.get(good, 0) + 4 * peddled.count(good) for good in pos.goods]
+    return s.counts[guild - 1]
 
 
 def favour_chance(pos: Position, seat: int, guild: int) -> float:
@@ -139,6 +158,14 @@ def _wins_tie(pos: Position, seat: int, guild: int, count: int) -> bool:
 
 
 def favour_prize(pos: Position, seat: int, guild: int) -> float:
+    """VP the favourite of ``guild`` gains (cached on the seat, see ``Seat.prizes``)."""
+    s = pos.seats[seat]
+    if s.prizes is None:
+        s.prizes = [_prize(pos, seat, g) for g in range(1, len(pos.goods) + 1)]
+    return s.prizes[guild - 1]
+
+
+def _prize(pos: Position, seat: int, guild: int) -> float:
     """VP the favourite of ``guild`` gains: master tile(s), guild crest, prestige crest."""
     tiles = pos.masters[guild - 1]
     s = pos.seats[seat]
@@ -175,16 +202,18 @@ def holdings(seat: Seat) -> Holdings:
 
 
 def scored_now(pos: Position) -> list[int]:
-    """Final-scoring VP of every seat on present holdings (the engine's scoring)."""
-    guilds = list(range(1, len(pos.goods) + 1))
-    breakdown = score_holdings([holdings(s) for s in pos.seats], guilds)
-    return [sum(b.values()) for b in breakdown]
+    """Final-scoring VP of every seat on present holdings (the engine's scoring), cached."""
+    if pos.scored is None:
+        guilds = list(range(1, len(pos.goods) + 1))
+        breakdown = score_holdings([holdings(s) for s in pos.seats], guilds)
+        pos.scored = [sum(b.values()) for b in breakdown]
+    return pos.scored
 
 
-def worth(pos: Position, seat: int, scored: list[int] | None = None) -> float:
+def worth(pos: Position, seat: int) -> float:
     """Expected final VP of ``seat`` (see the module docstring)."""
     s = pos.seats[seat]
-    base = (scored or scored_now(pos))[seat]
+    base = scored_now(pos)[seat]
     m = money_weight(pos.round)
     rounds_after = LAST_ROUND - pos.round
     value = base + m * s.talers
@@ -200,5 +229,4 @@ def worth(pos: Position, seat: int, scored: list[int] | None = None) -> float:
 
 def worths(pos: Position) -> list[float]:
     """``worth`` of every seat."""
-    scored = scored_now(pos)
-    return [worth(pos, seat, scored) for seat in range(len(pos.seats))]
+    return [worth(pos, seat) for seat in range(len(pos.seats))]

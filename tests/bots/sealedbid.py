@@ -155,6 +155,9 @@ class SealedBidBots:
         card = _rank_bid(view["hand"], view["prize"], unseen)
         return {"type": "bid", "card": card}
 
+    def candidates(self, view: View, seat: int) -> list[Command]:
+        return list(view["legal"])
+
     def determinize(self, view: View, seat: int, rng: Rng) -> State:
         seats = len(view["hand_counts"])
         unknown = [
