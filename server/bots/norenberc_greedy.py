@@ -70,7 +70,7 @@ def _plan_variants(view: View, pos: Position, seat: int, legal: list[Command]) -
     variants += [[g for g in wanted if g != left] for left in wanted]
     found: list[Command] = []
     for guilds in variants:
-        cmd = plans.get(tuple(sorted(guilds))) if guilds else (passing or [None])[0]
+        cmd = plans.get(tuple(sorted(guilds))) if guilds else next(iter(passing), None)
         if cmd is not None and cmd not in found:
             found.append(cmd)
     return found + [c for c in passing if c not in found]
