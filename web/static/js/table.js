@@ -122,12 +122,25 @@
     ]);
   }
 
+  // Entries that arrived lately glow briefly, so others' moves are noticed; a redraw in
+  // the meantime continues the glow where it was (negative animation delay).
+  var FRESH_MS = 2500;
+  var logSeen = null;
+  var fresh = { from: Infinity, at: 0 };
   function renderLog() {
     var ol = $("log");
-    var entries = ((replay && replay.log) || doc.log || []).slice(-200);
+    var all = (replay && replay.log) || doc.log || [];
+    if (!replay) {
+      if (logSeen !== null && all.length > logSeen) fresh = { from: logSeen, at: Date.now() };
+      logSeen = all.length;
+    }
+    var elapsed = Date.now() - fresh.at;
+    var first = Math.max(0, all.length - 200);
     ol.innerHTML = "";
-    entries.forEach(function (e) {
-      ol.appendChild(h("li", { class: "log-" + e.type }, fillNames(e.text)));
+    all.slice(first).forEach(function (e, i) {
+      var glow = !replay && first + i >= fresh.from && elapsed < FRESH_MS;
+      ol.appendChild(h("li", { class: "log-" + e.type + (glow ? " fresh" : ""),
+        style: glow ? "animation-delay: -" + elapsed + "ms" : null }, fillNames(e.text)));
     });
     ol.scrollTop = ol.scrollHeight;
   }
