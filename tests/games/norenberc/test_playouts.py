@@ -45,7 +45,9 @@ def test_many_random_games_keep_the_invariants(game: tuple[int, str, str]) -> No
 
 
 @pytest.mark.slow
-@settings(max_examples=2500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(games)
-def test_thousands_of_random_games_keep_the_invariants(game: tuple[int, str, str]) -> None:
-    _play_and_replay(*game, SLOW)
+@pytest.mark.timeout(3600)
+@pytest.mark.parametrize("seats", [2, 3, 4, 5])
+@settings(max_examples=650, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.text(min_size=1, max_size=12), mode=st.sampled_from(["simultaneous", "ordered"]))
+def test_thousands_of_random_games_keep_the_invariants(seats: int, seed: str, mode: str) -> None:
+    _play_and_replay(seats, seed, mode, SLOW)
