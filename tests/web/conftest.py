@@ -81,3 +81,22 @@ class ConsoleErrors(list[str]):
 @pytest.fixture
 def console_errors() -> ConsoleErrors:
     return ConsoleErrors()
+
+
+@pytest.fixture
+def new_page(browser: Any, console_errors: ConsoleErrors) -> Iterator[Any]:
+    """new_page(**context options) -> a page in a fresh context, watched for console errors.
+
+    The contexts close at the end of the test, which then fails on any console error.
+    """
+    contexts: list[Any] = []
+
+    def opener(**options: Any) -> Any:
+        context = browser.new_context(**options)
+        contexts.append(context)
+        return console_errors.watch(context.new_page())
+
+    yield opener
+    for context in contexts:
+        context.close()
+    assert console_errors == []

@@ -17,7 +17,7 @@ from fastapi import FastAPI
 
 from server.api import pages
 
-from .conftest import ARTIFACTS, ConsoleErrors, ServerThread
+from .conftest import ARTIFACTS, ServerThread
 from .fake_table import FakeTable
 
 pytestmark = pytest.mark.browser
@@ -34,16 +34,11 @@ def pages_server() -> Iterator[ServerThread]:
 
 
 @pytest.fixture
-def open_table(
-    browser: Any, pages_server: ServerThread, console_errors: ConsoleErrors
-) -> Iterator[Any]:
-    """open_table(fake, **context options) -> a page showing seat 0 of ``fake``."""
-    contexts: list[Any] = []
+def open_table(new_page: Any, pages_server: ServerThread) -> Any:
+    """open_table(fake, seat=0, **context options) -> a page showing ``seat`` of ``fake``."""
 
     def opener(fake: FakeTable, seat: int | None = 0, **options: Any) -> Any:
-        context = browser.new_context(**options)
-        contexts.append(context)
-        page = console_errors.watch(context.new_page())
+        page = new_page(**options)
         page.route_web_socket(re.compile(r".*/ws/tables/.*"), lambda ws: fake.attach(ws, seat))
         page.route(
             re.compile(r".*/api/tables/fake$"),
@@ -53,10 +48,7 @@ def open_table(
         page.wait_for_selector("#conn[data-state=online]")
         return page
 
-    yield opener
-    for context in contexts:
-        context.close()
-    assert console_errors == []
+    return opener
 
 
 def legal_of(fake: FakeTable, seat: int = 0) -> list[dict[str, Any]]:
@@ -276,3 +268,13 @@ def test_a_spectator_sees_no_prompt_and_no_talers(open_table: Any) -> None:
     assert page.locator(".banner.mine").count() == 0
     assert page.locator(".talers").all_inner_texts() == ["hidden"] * 3
     assert "Planning. Waiting for" in page.inner_text("#banner")
+
+
+def test_the_console_watch_does_catch_errors(new_page: Any, console_errors: Any) -> None:
+    page = new_page()
+    page.evaluate("console.error('boom')")
+    with page.expect_event("pageerror"):
+        page.evaluate("setTimeout(() => { throw new Error('late') }, 0)")
+    assert console_errors[0] == "console: boom"
+    assert any("late" in e for e in console_errors[1:])
+    console_errors.clear()  # expected here; the fixture fails on any error left over
