@@ -41,6 +41,7 @@ import websockets
 
 HELP = "many concurrent tables over real websockets on 127.0.0.1; prints throughput and latency"
 
+SILENCE = 5.0  # seconds without a message before a player resends or asks for a snapshot
 SKIPPED = frozenset({"retract", "wait"})
 DEFAULT_PG = "postgresql://postgres@127.0.0.1:5432/postgres"
 
@@ -240,6 +241,11 @@ class Player:
     def finished(self) -> bool:
         return bool(self.doc and self.doc["table"]["status"] == "finished")
 
+    @property
+    def done(self) -> bool:
+        """Finished, and not waiting for the ack of a command (the last one may end the game)."""
+        return self.finished and self.pending is None
+
     async def play(self, budget: Budget, reconnect: bool = False) -> None:
         """Play until the table finishes, the budget is spent, or an error streak (20).
 
@@ -247,7 +253,7 @@ class Player:
         unacknowledged command is resent with the same id, as a browser does; otherwise the
         connection error is raised.
         """
-        while not self.finished and budget.left() and self.errors_in_row < 20:
+        while not self.done and budget.left() and self.errors_in_row < 20:
             try:
                 async with websockets.connect(self.url, max_size=2**22, open_timeout=5) as ws:
                     await self.greet(ws)
@@ -259,6 +265,7 @@ class Player:
                 await asyncio.sleep(0.1)
 
     async def greet(self, ws: Any) -> None:
+        self.stale_version = -1  # the new connection brings a fresh document
         hello: dict[str, Any] = {"type": "hello", "token": self.token}
         if self.version >= 0:
             hello["since"] = self.version
@@ -267,9 +274,9 @@ class Player:
             await self.send_pending(ws)
 
     async def converse(self, ws: Any, budget: Budget) -> None:
-        while not self.finished and budget.left() and self.errors_in_row < 20:
+        while not self.done and budget.left() and self.errors_in_row < 20:
             try:
-                raw = await asyncio.wait_for(ws.recv(), timeout=min(10, budget.seconds_left()))
+                raw = await asyncio.wait_for(ws.recv(), timeout=min(SILENCE, budget.seconds_left()))
             except TimeoutError:
                 await self.on_silence(ws)
                 continue
