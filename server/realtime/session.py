@@ -145,7 +145,8 @@ class Connection:
         if isinstance(message, Hello):
             return await self._hello(message)
         if not self.greeted:
-            return await self._error("hello_required", "send hello first")
+            reply_id = message.id if isinstance(message, CommandMessage) else None
+            return await self._error("hello_required", "send hello first", reply_id)
         if isinstance(message, CommandMessage):
             return await self._command(message)
         await self._push(snapshot=True)
@@ -184,6 +185,8 @@ class Connection:
             version = await self.service.submit(self.table_id, self.seat, message.cmd, message.id)
         except (ServiceError, RuleError) as exc:
             return await self._error(exc.code, exc.message, message.id)
+        # Bring this client's document up to date first, so an ack never outruns its patch.
+        await self._push()
         await self._send(Ack(id=message.id, version=version).model_dump_json())
 
     # ------------------------------------------------------------ outgoing
@@ -216,7 +219,7 @@ class Connection:
     async def _push(self, snapshot: bool = False, since: int | None = None) -> None:
         """Send what the client needs to hold the newest document (nothing if it has it)."""
         async with self._send_lock:
-            data = await self.service.get(self.table_id, self._wanted_version)
+            data = await self.service.get(self.table_id, max(self._wanted_version, self._version))
             connected = self.hub.connected(self.table_id)
             last, base, extra = self._doc, self._version, None
             if since is not None:

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 import tests.support.toy  # noqa: F401  (registers the "toy" game)
-from server.app import create_app
 from server.settings import Settings
 from server.store.migrate import upgrade
 from tests.support.databases import fresh_database
+from tests.support.play import running_app
 from tests.support.testclient import TestClient
 
 DATABASES = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
@@ -46,5 +46,5 @@ def settings(database_url: str) -> Settings:
 @pytest.fixture
 def client(settings: Settings) -> Iterator[TestClient]:
     """A running app (lifespan started) on the fresh database."""
-    with TestClient(create_app(settings)) as test_client:
+    with running_app(settings) as test_client:
         yield test_client

@@ -3,11 +3,25 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
+from server.app import create_app
+from server.settings import Settings
 from tests.support.testclient import TestClient
 
 from .wsclient import WsClient
+
+
+@contextmanager
+def running_app(settings: Settings) -> Iterator[TestClient]:
+    """An app on ``settings`` with its lifespan running; open websockets are closed on exit."""
+    with TestClient(create_app(settings)) as client:
+        try:
+            yield client
+        finally:
+            WsClient.close_all()
 
 
 def set_up_table(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import anyio
 import jsonpatch
@@ -30,6 +30,13 @@ class WsClient:
     """One connection to ``/ws/tables/{table_id}`` with a token (or none: spectator)."""
 
     _ids = itertools.count(1)
+    _open: ClassVar[list[WsClient]] = []
+
+    @classmethod
+    def close_all(cls) -> None:
+        """Close every connection still open (a failed test must not hang the app's exit)."""
+        for ws in list(cls._open):
+            ws.close()
 
     def __init__(self, client: TestClient, table_id: str, token: str | None = None) -> None:
         self.client, self.table_id, self.token = client, table_id, token
@@ -48,6 +55,7 @@ class WsClient:
     def connect(self, since: int | None = None, hello: bool = True) -> WsClient:
         self._cm = self.client.websocket_connect(f"/ws/tables/{self.table_id}")
         self.ws = self._cm.__enter__()
+        WsClient._open.append(self)
         if hello:
             self.hello(since)
         return self
@@ -63,9 +71,11 @@ class WsClient:
         self.read_until(lambda m: m["type"] in ("snapshot", "patch", "error"))
 
     def close(self) -> None:
+        if self in WsClient._open:
+            WsClient._open.remove(self)
         if self._cm is not None:
-            self._cm.__exit__(None, None, None)
-            self._cm, self.ws = None, None
+            cm, self._cm, self.ws = self._cm, None, None
+            cm.__exit__(None, None, None)
 
     # ------------------------------------------------------------ sending
 
