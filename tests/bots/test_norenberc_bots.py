@@ -1,0 +1,120 @@
+"""Norenberc bots: legal commands only, blind to hidden information, a faithful determinizer."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from server.bots import Budget, decide
+from server.bots.adapters import adapter_for
+from server.bots.norenberc import determinize
+from server.bots.norenberc_greedy import choose
+from server.bots.stats import summarize
+from server.bots.tournament import matches, run
+from server.engine import Rng, State, get_game, seed_to_state
+
+GAME = get_game("norenberc")
+SMALL = Budget(iterations=6, horizon=12)
+
+
+def _play_to(seats: int, seed: str, steps: int) -> State:
+    """A state reached by ``steps`` random commands (stopping early at the end)."""
+    state = GAME.new(seats, seed, GAME.default_options())
+    rng = Rng(seed_to_state(seed))
+    for _ in range(steps):
+        if GAME.result(state) is not None:
+            break
+        seat = min(GAME.to_act(state))
+        state, _ = GAME.apply(state, seat, rng.choice(GAME.legal(state, seat)))
+    return state
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 5])
+def test_every_bot_kind_only_sends_legal_commands(seats: int) -> None:
+    kinds = ["greedy", "random", "mcts", "greedy", "random"][:seats]
+    state = GAME.new(seats, f"legal-{seats}", GAME.default_options())
+    step = 0
+    while GAME.result(state) is None:
+        seat = min(GAME.to_act(state))
+        view = GAME.view(state, seat)
+        kind = kinds[seat] if step % 7 == 0 or kinds[seat] != "mcts" else "greedy"
+        cmd = decide(kind, "norenberc", view, seat, f"s{step}", budget=SMALL)
+        assert cmd in GAME.legal(state, seat), (kind, cmd)
+        state, _ = GAME.apply(state, seat, cmd)
+        step += 1
+
+
+def _hide_differently(state: State, viewer: int) -> State:
+    """The same game with every other seat's talers and the guest deck's order changed."""
+    other = copy.deepcopy(state)
+    for seat, p in enumerate(other["players"]):
+        if seat != viewer:
+            p["talers"] += 17 + seat
+    other["deck"] = list(reversed(other["deck"]))
+    other["rng"] = (other["rng"] + 12345) % (1 << 64)
+    return other
+
+
+def _planning_state_with_sealed_plans() -> tuple[State, State]:
+    """Seat 1 and 2 have sealed different plans in two otherwise equal games; seat 0 plans."""
+    a = b = GAME.new(3, "sealed", GAME.default_options())
+    a, _ = GAME.apply(a, 1, {"type": "plan", "guilds": [1, 2]})
+    b, _ = GAME.apply(b, 1, {"type": "plan", "guilds": [3, 4]})
+    a, _ = GAME.apply(a, 2, {"type": "plan", "guilds": [4]})
+    b, _ = GAME.apply(b, 2, {"type": "plan", "guilds": [2]})
+    return a, _hide_differently(b, 0)
+
+
+def _hidden_pairs() -> list[tuple[State, State, int]]:
+    pairs = [(*_planning_state_with_sealed_plans(), 0)]
+    for steps in (30, 60, 90):
+        state = _play_to(4, f"hidden-{steps}", steps)
+        viewer = min(GAME.to_act(state))
+        pairs.append((state, _hide_differently(state, viewer), viewer))
+    return pairs
+
+
+@pytest.mark.parametrize("kind", ["random", "greedy", "mcts"])
+def test_a_bot_decides_alike_whatever_other_seats_hide(kind: str) -> None:
+    for real, changed, seat in _hidden_pairs():
+        assert real != changed
+        view = GAME.view(real, seat)
+        assert GAME.view(changed, seat) == view
+        for seed in ("one", "two"):
+            assert decide(kind, "norenberc", view, seat, seed, budget=SMALL) == decide(
+                kind, "norenberc", GAME.view(changed, seat), seat, seed, budget=SMALL
+            )
+
+
+def test_determinized_states_look_exactly_like_the_real_one_to_the_seat() -> None:
+    rng = Rng(seed_to_state("det"))
+    for seats in (2, 3, 4, 5):
+        for steps in (0, 9, 40, 90, 150):
+            state = _play_to(seats, f"det-{seats}-{steps}", steps)
+            if GAME.result(state) is not None:
+                continue
+            seat = min(GAME.to_act(state))
+            view = GAME.view(state, seat)
+            sampled = determinize(view, seat, rng)
+            assert GAME.view(sampled, seat) == view
+            # The sampled world can be played on with the engine.
+            GAME.apply(sampled, seat, view["legal"][0])
+
+
+def test_search_candidates_are_legal_and_start_with_the_heuristic_choice() -> None:
+    adapter = adapter_for("norenberc")
+    for steps in (0, 12, 50, 100):
+        state = _play_to(4, f"cand-{steps}", steps)
+        seat = min(GAME.to_act(state))
+        view = GAME.view(state, seat)
+        found = adapter.candidates(view, seat)
+        assert found and all(c in view["legal"] for c in found)
+        if view["phase"] == "action":
+            assert found[0] == choose(view, seat, Rng(1))
+
+
+def test_greedy_beats_three_random_bots() -> None:
+    todo = matches("norenberc", ["greedy", "random", "random", "random"], 16, "strength", SMALL)
+    greedy = summarize([p.record for p in run(todo)])[0]
+    assert greedy.kind == "greedy" and greedy.share >= 0.75
