@@ -12,9 +12,17 @@
   function board(game, ctx) {
     if (!game) return null;
     if (!ctx.readOnly) N.syncDraft(game);
-    var houses = h("div", { class: "houses", style: "--houses:" + game.guilds.length },
+    var houses = h("div", { class: "houses", style: "--cols:" + houseColumns(game.guilds.length) },
       game.guilds.map(function (g) { return house(g, game, ctx); }));
     return [summary(game, ctx), houses];
+  }
+
+  // Houses in balanced rows (6 → 3 + 3, never 5 + 1), as many per row as the width allows.
+  function houseColumns(n) {
+    var el = document.getElementById("board");
+    var width = (el && el.clientWidth) || window.innerWidth;
+    var fit = Math.max(1, Math.floor(width / 175));
+    return Math.ceil(n / Math.ceil(n / fit));
   }
 
   function summary(game, ctx) {
@@ -111,6 +119,10 @@
     });
   }
 
+  function hasCrests(p) {
+    return p.prestige_crests > 0 || Object.keys(p.guild_crests).length > 0;
+  }
+
   function crestsText(p) {
     var parts = Object.keys(p.guild_crests).sort().map(function (g) {
       return guildName(Number(g)) + (p.guild_crests[g] > 1 ? " ×" + p.guild_crests[g] : "");
@@ -147,12 +159,11 @@
           " ", h("span", { class: "disc disc-" + p.disc, title: t("disc." + p.disc) }, p.disc === "moon" ? "☾ " + t("disc.moon") : "♟ " + t("disc.agent"))),
         h("dt", null, t("player.goods")),
         h("dd", { class: "pgoods" }, goodsChips(p.goods)),
-        h("dt", null, t("player.craftsmen")),
-        h("dd", null, p.craftsmen.length ? craftsmenByGuild(p, game) : h("span", { class: "muted" }, t("none"))),
-        h("dt", null, t("player.citizens")),
-        h("dd", null, p.citizens.length ? p.citizens.map(function (c) { return tileEl(c, "small"); }) : h("span", { class: "muted" }, t("none"))),
-        h("dt", null, t("player.crests")),
-        h("dd", null, crestsText(p)),
+        // Empty holdings take no room: five players' areas must fit beside the board.
+        p.craftsmen.length ? [h("dt", null, t("player.craftsmen")), h("dd", null, craftsmenByGuild(p, game))] : null,
+        p.citizens.length ? [h("dt", null, t("player.citizens")),
+          h("dd", null, p.citizens.map(function (c) { return tileEl(c, "small"); }))] : null,
+        hasCrests(p) ? [h("dt", null, t("player.crests")), h("dd", null, crestsText(p))] : null,
         game.phase === "action" && p.cards !== null ? [h("dt", null, t("player.cards")), h("dd", null, cardsText(p))] : null));
   }
 

@@ -412,6 +412,11 @@
       localStorage.setItem("gh_sound", soundOn ? "on" : "off");
       renderSoundToggle();
     });
+    var resizing = null;
+    window.addEventListener("resize", function () {
+      clearTimeout(resizing);
+      resizing = setTimeout(render, 150);
+    });
     document.addEventListener("pointerdown", unlockAudio, { once: true });
     document.addEventListener("keydown", unlockAudio, { once: true });
     reconnect();
