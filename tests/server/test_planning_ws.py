@@ -1,0 +1,175 @@
+"""Sealed planning over the websocket: the seal, waiting, retracting, ordered mode, bots."""
+
+from __future__ import annotations
+
+import json
+import random
+from functools import partial
+from typing import Any
+
+import pytest
+
+import server.bots
+from server.settings import Settings
+from tests.support.play import play_round_robin, running_app, set_up_table, table_version
+from tests.support.testclient import TestClient
+from tests.support.toy import TOY
+from tests.support.wsclient import WsClient
+
+
+def _plan(value: int) -> dict[str, Any]:
+    return {"type": "plan", "value": value}
+
+
+def _seeded_table(client: TestClient, seed: str, seats: int) -> tuple[str, list[str]]:
+    """A started toy table with a chosen seed (only the service can choose one)."""
+    service = client.app.state.service  # type: ignore[attr-defined]
+    create = partial(service.create_table, "toy", seats, {}, [], "P0", seed=seed)
+    data, token = client.portal.call(create)
+    tokens = [token]
+    for seat in range(1, seats):
+        joined = client.post(f"/api/tables/{data.id}/join", json={"name": f"P{seat}"})
+        tokens.append(joined.json()["token"])
+    auth = {"Authorization": f"Bearer {token}"}
+    assert client.post(f"/api/tables/{data.id}/start", headers=auth).status_code == 200
+    return data.id, tokens
+
+
+def _step(
+    client: TestClient, table_id: str, ws: WsClient, cmd: dict[str, Any], all_: list[WsClient]
+) -> None:
+    # Ids count per client, so two runs of the same moves send the same ids.
+    command_id = f"{ws.token and ws.token[:4]}-{len(ws.acks) + len(ws.errors)}"
+    assert ws.outcome(ws.command(cmd, command_id))["type"] == "ack"
+    version = table_version(client, table_id)
+    for other in all_:
+        other.sync(version)
+
+
+def _messages_of_a(client: TestClient, plan_of_b: int) -> tuple[list[str], list[str]]:
+    """Seat A's messages before and after seat B's plan is revealed, table id blanked."""
+    table_id, tokens = _seeded_table(client, "same-seed-for-both", 3)
+    a, b, c = (WsClient(client, table_id, t) for t in tokens)
+    for ws in (a, b, c):
+        ws.connect()
+        if ws is not a:
+            a.read_until(lambda m: m["type"] == "patch")  # the presence change
+    everyone = [a, b, c]
+    # Planning order is 2, 1, 0; everyone may commit at once.
+    _step(client, table_id, a, _plan(2), everyone)
+    _step(client, table_id, b, _plan(plan_of_b), everyone)
+    _step(client, table_id, c, _plan(1), everyone)
+    _step(client, table_id, a, {"type": "collect"}, everyone)  # A's turn reveals A's plan
+    before = [_blank(m, table_id, tokens) for m in a.messages]
+    a.messages.clear()
+    _step(client, table_id, b, {"type": "collect"}, everyone)  # B's turn reveals B's plan
+    after = [_blank(m, table_id, tokens) for m in a.messages]
+    for ws in everyone:
+        ws.close()
+    return before, after
+
+
+def _blank(message: dict[str, Any], table_id: str, tokens: list[str]) -> str:
+    """The message as text with the random names of this run (table id, token prefixes) blanked."""
+    text = json.dumps(message).replace(table_id, "T")
+    for seat, token in enumerate(tokens):
+        text = text.replace(f'"{token[:4]}-', f'"seat{seat}-')
+    return text
+
+
+def test_seat_a_receives_identical_messages_whatever_b_planned_until_b_is_revealed(
+    client: TestClient,
+) -> None:
+    before_1, after_1 = _messages_of_a(client, plan_of_b=1)
+    before_3, after_3 = _messages_of_a(client, plan_of_b=3)
+    assert len(before_1) > 8
+    assert before_1 == before_3
+    assert after_1 != after_3  # the comparison does see B's plan once it is revealed
+    assert any("had planned 1" in m for m in after_1)
+
+
+def test_waiting_seats_plan_after_the_others_and_retracting_follows_the_rules(
+    client: TestClient,
+) -> None:
+    table_id, tokens = set_up_table(client, "toy", 3)
+    s0, s1, s2 = (WsClient(client, table_id, t).connect() for t in tokens)
+    everyone = [s0, s1, s2]
+    # Planning order 2, 1, 0. Seat 1 waits for seat 2.
+    _step(client, table_id, s1, {"type": "wait"}, everyone)
+    assert s0.game["planning"] == ["planning", "waiting", "planning"]
+    assert s1.outcome(s1.command(_plan(1)))["code"] in ("not_your_turn", "must_wait")
+    _step(client, table_id, s2, _plan(3), everyone)
+    _step(client, table_id, s2, {"type": "retract"}, everyone)  # nobody planned after it yet
+    _step(client, table_id, s2, _plan(2), everyone)
+    _step(client, table_id, s1, _plan(1), everyone)
+    # Seat 1 (waiting) planned after seat 2: seat 2 may no longer take its plan back.
+    assert {"type": "retract"} not in s2.legal
+    assert s2.outcome(s2.command({"type": "retract"}))["code"] in (
+        "not_your_turn",
+        "cannot_retract",
+    )
+    assert s0.game["planning"] == ["planning", "committed", "committed"]
+    assert s0.game.get("my_plan") is None and "value" not in json.dumps(s0.game["planning"])
+    _step(client, table_id, s0, _plan(3), everyone)
+    assert s0.game["phase"] == "action"
+
+
+def test_ordered_planning_makes_every_seat_but_the_first_wait(client: TestClient) -> None:
+    table_id, tokens = set_up_table(client, "toy", 4, planning="ordered")
+    players = {s: WsClient(client, table_id, t).connect() for s, t in enumerate(tokens)}
+    assert players[0].game["planning"] == ["waiting", "waiting", "waiting", "planning"]
+    assert players[0].game["to_act"] == [3]
+    assert players[0].outcome(players[0].command(_plan(1)))["code"] == "not_your_turn"
+    acked = play_round_robin(client, table_id, players, [], random.Random(7))
+    assert acked >= 4 * 2 * 3
+
+
+def test_bots_play_their_seats_from_their_own_view_only(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: list[tuple[int, dict[str, Any]]] = []
+    real_decide = server.bots.decide
+
+    def spying_decide(kind: str, game: str, view: dict[str, Any], seat: int, seed: str) -> Any:
+        seen.append((seat, json.loads(json.dumps(view))))
+        return real_decide(kind, game, view, seat, seed)
+
+    monkeypatch.setattr(server.bots, "decide", spying_decide)
+    table_id, tokens = set_up_table(client, "toy", 3, bots=[None, "random", "random"])
+    human = WsClient(client, table_id, tokens[0]).connect()
+    play_round_robin(client, table_id, {0: human}, [], random.Random(3))
+    record = client.get(f"/api/tables/{table_id}/record").json()
+    assert {c["seat"] for c in record["commands"]} == {0, 1, 2}
+    views = _views_along(record)
+    assert len(seen) >= sum(c["seat"] != 0 for c in record["commands"])
+    for seat, view in seen:
+        assert seat in (1, 2)
+        assert view in views[seat]
+
+
+def _views_along(record: dict[str, Any]) -> dict[int, list[dict[str, Any]]]:
+    """Every view each seat had during the recorded game."""
+    state = TOY.new(record["seats"], record["seed"], record["options"])
+    views: dict[int, list[dict[str, Any]]] = {s: [] for s in range(record["seats"])}
+    for command in record["commands"]:
+        for seat in views:
+            views[seat].append(TOY.view(state, seat))
+        state, _ = TOY.apply(state, command["seat"], command["cmd"])
+    return views
+
+
+def test_a_seat_handed_to_a_bot_plays_on_and_its_old_token_stops(settings: Settings) -> None:
+    with running_app(settings) as client:
+        table_id, tokens = set_up_table(client, "toy", 2)
+        stays = WsClient(client, table_id, tokens[0]).connect()
+        handed = client.post(
+            f"/api/tables/{table_id}/seats/1/bot",
+            json={"kind": "random"},
+            headers={"Authorization": f"Bearer {tokens[0]}"},
+        )
+        assert handed.status_code == 200, handed.text
+        assert handed.json()["seats"][1]["bot"] == "random"
+        gone = WsClient(client, table_id, tokens[1]).connect()
+        assert gone.errors[-1]["code"] == "bad_token"
+        play_round_robin(client, table_id, {0: stays}, [], random.Random(5))
+        assert stays.doc is not None and stays.doc["table"]["status"] == "finished"
