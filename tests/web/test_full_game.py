@@ -220,3 +220,25 @@ def test_a_friend_joins_through_the_invite_link_and_both_see_their_own_seat(
     friend.wait_for_selector("#player-0 .ptag:has-text('1 card(s)')")
     assert "Brewers" not in friend.inner_text("#player-0")
     host.wait_for_selector("#my-plan:has-text('Brewers')")
+
+
+def test_an_absent_friend_can_be_replaced_by_a_bot(
+    new_page: Any, live_server: ServerThread
+) -> None:
+    host = new_page(viewport=DESKTOP)
+    host.goto(live_server.url + "/")
+    host.fill("#player-name", "Ada")
+    host.select_option("#seat-count", "2")
+    host.select_option("#seat-kind-1", "human")
+    host.click("#create-button")
+    host.wait_for_selector("#created-card:not([hidden])")
+    table_id = host.input_value("#invite-link").rsplit("/", 1)[1]
+    joined = httpx.post(f"{live_server.url}/api/tables/{table_id}/join", json={"name": "Bea"})
+    assert joined.status_code == 201
+    host.click("#start-button")
+    host.wait_for_selector("#player-1 .offline-tag")  # Bea never opened her link
+    host.click("#player-1 [data-focus=bot-offer-1]")
+    assert "A bot plays for Bea from now on?" in host.inner_text("#player-1")
+    host.click("#bot-yes-1")
+    host.wait_for_selector("#player-1 .plan-committed")  # the bot planned for her
+    assert host.locator("#player-1 .offline-tag").count() == 0

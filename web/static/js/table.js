@@ -51,9 +51,17 @@
       busy: conn ? conn.busy() : false,
       send: send,
       rerender: render,
+      handToBot: handToBot,
       table: doc && doc.table,
       game: game,
     };
+  }
+
+  // Any seated player may hand a seat to a bot so that the game goes on (HTTP, seat token).
+  function handToBot(seat) {
+    GH.api("POST", "/api/tables/" + tableId + "/seats/" + seat + "/bot", { kind: "greedy" }, token)
+      .then(function () { notice = null; render(); })
+      .catch(showNotice);
   }
 
   function send(cmd) {
