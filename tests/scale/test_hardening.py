@@ -1,0 +1,200 @@
+"""Hardening seen from outside, against a real server process: frame and rate caps, hashed
+seat tokens, errors without stack traces, and the Prometheus metrics."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+import re
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+
+from server.commands.loadtest import (
+    SKIPPED,
+    SeatedTable,
+    ServerProcess,
+    create_table,
+    running_servers,
+)
+from tests.scale.client import Conn
+
+pytestmark = pytest.mark.slow
+
+SECRET = "hardening-test-secret"
+MAX_BYTES, RATE = 2048, 5
+TRACE = re.compile(r"Traceback|File \"|\.py\", line|Exception\b")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerProcess, Path]]:
+    workdir = tmp_path_factory.mktemp("hardening")
+    db_file = workdir / "hardening.db"
+    limits = {
+        "SECRET_KEY": SECRET,
+        "GUILDHALL_MAX_MESSAGE_BYTES": str(MAX_BYTES),
+        "GUILDHALL_RATE_LIMIT": str(RATE),
+        "GUILDHALL_BOT_DELAY": "0",
+    }
+    with running_servers(f"sqlite+aiosqlite:///{db_file}", 1, workdir, **limits) as (one,):
+        yield one, db_file
+
+
+async def new_table(server: ServerProcess) -> SeatedTable:
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as client:
+        return await create_table(client, "norenberc", 2)
+
+
+async def replies(ws: Any, count: int) -> list[dict[str, Any]]:
+    """The next ``count`` messages that are not document updates or presence."""
+    got: list[dict[str, Any]] = []
+    async with asyncio.timeout(15):
+        while len(got) < count:
+            msg = json.loads(await ws.recv())
+            if msg["type"] not in ("snapshot", "patch", "presence"):
+                got.append(msg)
+    return got
+
+
+async def test_oversized_frames_are_refused_and_the_connection_stays_usable(server) -> None:
+    proc, _ = server
+    table = await new_table(proc)
+    async with websockets.connect(f"{proc.ws_url}/ws/tables/{table.id}") as ws:
+        await ws.send(json.dumps({"type": "hello", "token": table.tokens[0]}))
+        padding = "x" * (MAX_BYTES + 1)
+        await ws.send(json.dumps({"type": "command", "id": "big", "cmd": {"pad": padding}}))
+        await ws.send(json.dumps({"type": "ping"}))
+        too_large, pong = await replies(ws, 2)
+    assert too_large["type"] == "error" and too_large["code"] == "message_too_large"
+    assert pong["type"] == "pong"
+
+
+async def test_a_burst_beyond_the_rate_is_refused_then_the_connection_recovers(server) -> None:
+    proc, _ = server
+    table = await new_table(proc)
+    async with websockets.connect(f"{proc.ws_url}/ws/tables/{table.id}") as ws:
+        await ws.send(json.dumps({"type": "hello"}))
+        for _ in range(6 * RATE):
+            await ws.send(json.dumps({"type": "ping"}))
+        burst = await replies(ws, 6 * RATE)
+        await asyncio.sleep(2 / RATE)  # the bucket refills
+        await ws.send(json.dumps({"type": "ping"}))
+        (after,) = await replies(ws, 1)
+    codes = [m.get("code") for m in burst if m["type"] == "error"]
+    assert codes and set(codes) == {"rate_limited"}
+    assert sum(m["type"] == "pong" for m in burst) >= 2 * RATE - 1  # the burst allowance
+    assert after["type"] == "pong"
+
+
+MALFORMED = [
+    "not json",
+    "[1, 2]",
+    '{"type": "launch"}',
+    '{"type": "command", "id": 5, "cmd": []}',
+    '{"type": "command", "id": "' + "i" * 65 + '", "cmd": {}}',
+    '{"type": "hello", "token": 12, "since": -4}',
+    '{"type": "command", "id": "n", "cmd": {"type": "plan", "guilds": [99999999999999999999]}}',
+    "[" * 500 + "]" * 500,
+]
+
+
+async def test_malformed_messages_get_a_coded_error_and_no_stack_trace(server) -> None:
+    proc, _ = server
+    table = await new_table(proc)
+    async with websockets.connect(f"{proc.ws_url}/ws/tables/{table.id}") as ws:
+        await ws.send(json.dumps({"type": "hello", "token": table.tokens[1]}))
+        got = []
+        for frame in MALFORMED:  # one at a time: stay under the rate limit
+            await ws.send(frame)
+            got += await replies(ws, 1)
+            await asyncio.sleep(1 / RATE)
+    for frame, msg in zip(MALFORMED, got, strict=True):
+        assert msg["type"] == "error", frame
+        assert re.fullmatch(r"[a-z_]+", msg["code"]), msg
+        assert not TRACE.search(msg["message"]), msg
+
+
+async def test_http_errors_are_coded_json_without_stack_traces(server) -> None:
+    proc, _ = server
+    async with httpx.AsyncClient(base_url=proc.url, timeout=10) as client:
+        answers = [
+            await client.post("/api/tables", content=b"{not json"),
+            await client.post("/api/tables", json={"game": "chess", "seats": 2, "name": "x"}),
+            await client.post("/api/tables/nope/start", headers={"Authorization": "Bearer x"}),
+            await client.get("/api/tables/" + "z" * 5000),
+        ]
+    for answer in answers:
+        assert 400 <= answer.status_code < 500, answer.text
+        body = answer.json()
+        assert set(body) >= {"code", "message"}, body
+        assert not TRACE.search(answer.text), answer.text
+
+
+async def test_seat_tokens_are_stored_only_as_keyed_hashes(server) -> None:
+    proc, db_file = server
+    table = await new_table(proc)
+    with sqlite3.connect(db_file) as db:
+        stored = dict(
+            db.execute("SELECT seat, token_hash FROM seats WHERE table_id = ?", (table.id,))
+        )
+        dump = "\n".join(db.iterdump())
+    for seat, token in enumerate(table.tokens):
+        assert token not in dump
+        expected = hmac.new(SECRET.encode(), token.encode(), hashlib.sha256).hexdigest()
+        assert stored[seat] == expected
+
+
+def metric(text: str, name: str) -> float:
+    """The value of the sample ``name`` (with its labels, if any) in Prometheus text."""
+    for line in text.splitlines():
+        if line.startswith(name + " "):
+            return float(line.rsplit(" ", 1)[1])
+    raise KeyError(name)
+
+
+async def metrics_once(client: httpx.AsyncClient, ready: Any) -> str:
+    """/metrics once ``ready(text)`` holds (the server closes sockets asynchronously)."""
+    async with asyncio.timeout(10):
+        while not ready(text := (await client.get("/metrics")).text):
+            await asyncio.sleep(0.05)
+    return text
+
+
+async def test_metrics_count_connections_commands_errors_and_latency(server) -> None:
+    proc, _ = server
+    table = await new_table(proc)
+    async with httpx.AsyncClient(base_url=proc.url, timeout=10) as client:
+        before = (await client.get("/metrics")).text
+        opened = metric(before, "guildhall_connections")
+        async with (
+            Conn(proc.ws_url, table.id, table.tokens[0]) as p0,
+            Conn(proc.ws_url, table.id, table.tokens[1]) as p1,
+        ):
+            during = (await client.get("/metrics")).text
+            acked = 0
+            for step in range(6):
+                actor, cmd = next(
+                    (p, c) for p in (p0, p1) for c in p.legal if c["type"] not in SKIPPED
+                )
+                reply = await actor.command(f"m{step}", cmd)
+                assert reply["type"] == "ack", reply
+                acked += 1
+                await p0.wait_version(reply["version"])
+                await p1.wait_version(reply["version"])
+            await p0.command("bad", {"type": "no_such_command"})
+        after = await metrics_once(client, lambda t: metric(t, "guildhall_connections") == opened)
+    assert metric(during, "guildhall_connections") >= metric(before, "guildhall_connections") + 2
+    delta = metric(after, "guildhall_commands_total") - metric(before, "guildhall_commands_total")
+    assert delta == acked > 0
+    count = metric(after, "guildhall_command_seconds_count")
+    assert count - metric(before, "guildhall_command_seconds_count") == acked
+    assert metric(after, 'guildhall_command_seconds_bucket{le="+Inf"}') == count
+    assert "guildhall_errors_total{code=" in after
+    assert "# TYPE guildhall_active_tables gauge" in after
