@@ -21,10 +21,15 @@ class FakeTable:
     """One Norenberc table: seat 0 is the browser, every other seat a random bot."""
 
     def __init__(
-        self, seats: int = 3, seed: str = "web-test", names: list[str | None] | None = None
+        self,
+        seats: int = 3,
+        seed: str = "web-test",
+        names: list[str | None] | None = None,
+        options: dict[str, Any] | None = None,
     ) -> None:
         self.game = get_game("norenberc")
-        self.state = self.game.new(seats, seed, self.game.default_options())
+        self.options = {**self.game.default_options(), **(options or {})}
+        self.state = self.game.new(seats, seed, self.options)
         self.names = names or ["Ada"] + [None] * (seats - 1)
         self.events: list[dict[str, Any]] = []
         self.version = 1
@@ -58,7 +63,7 @@ class FakeTable:
                 "status": status,
                 "version": self.version,
                 "seed_sha256": "0" * 64,
-                "options": self.game.default_options(),
+                "options": self.options,
                 "seats": seats,
             },
             "you": {"seat": seat},

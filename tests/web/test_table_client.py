@@ -278,3 +278,11 @@ def test_the_console_watch_does_catch_errors(new_page: Any, console_errors: Any)
     assert console_errors[0] == "console: boom"
     assert any("late" in e for e in console_errors[1:])
     console_errors.clear()  # expected here; the fixture fails on any error left over
+
+
+def test_in_ordered_planning_a_waiting_seat_is_told_whom_it_follows(open_table: Any) -> None:
+    fake = FakeTable(seed="o1", names=["Ada", "Bea", None], options={"planning": "ordered"})
+    page = open_table(fake)
+    assert page.locator(".guild-cards").count() == 0  # no cards before Bea has planned
+    assert page.inner_text("#plan-after").startswith("You plan after Bea, ")
+    assert page.inner_text("#player-0 .ptag.plan-waiting") == "waiting"

@@ -61,7 +61,21 @@
     if (game.phase === "planning" && game.my_plan) {
       return h("div", { class: "card prompt-card" }, h("p", { id: "my-plan" }, myPlanText(game)));
     }
+    var before = game.planning ? waitingFor(game.planning, ctx.mySeat) : [];
+    if (before.length) {
+      var names = before.map(ctx.seatName).join(", ");
+      return h("div", { class: "card prompt-card" }, h("p", { id: "plan-after" }, t("plan.after", { names: names })));
+    }
     return null;
+  }
+
+  // The seats before mine in planning order that have not committed yet (I wait for them).
+  function waitingFor(planning, seat) {
+    if (planning.status[seat] !== "waiting") return [];
+    var order = planning.order;
+    return order.slice(0, order.indexOf(seat)).filter(function (s) {
+      return planning.status[s] === "planning" || planning.status[s] === "waiting";
+    });
   }
 
   // Planning: toggle guild cards; the set must equal one legal "plan" to be confirmed.
