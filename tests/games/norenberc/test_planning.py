@@ -117,3 +117,16 @@ def test_ordered_mode_starts_every_turn_in_reverse_play_order() -> None:
     state, _ = act(state, middle, {"type": "plan", "guilds": [1]})
     state, _ = act(state, first, {"type": "plan", "guilds": [1]})
     assert state["phase"] == "action"
+
+
+def test_a_plan_cannot_be_taken_back_once_a_waiting_seat_planned_after_it() -> None:
+    state = fresh(3, "w")
+    first, middle, last = state["order"]
+    state, _ = act(state, middle, {"type": "wait"})
+    state, _ = act(state, last, {"type": "plan", "guilds": [2]})
+    state, _ = act(state, middle, {"type": "plan", "guilds": [1]})  # planned around `last`
+    assert GAME.legal(state, last) == []
+    assert _error(state, last, {"type": "retract"}) == "cannot_retract"
+    state, _ = act(state, first, {"type": "pass"})
+    assert state["phase"] == "action"
+    assert _error(state, middle, {"type": "retract"}) in {"not_your_turn", "bad_command"}
