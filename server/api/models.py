@@ -24,7 +24,7 @@ class CreateTable(BaseModel):
 
     game: str = Field(examples=["norenberc"])
     seats: int = Field(ge=2, le=5)
-    options: TableOptions = TableOptions()
+    options: TableOptions = Field(default_factory=lambda: TableOptions(planning="simultaneous"))
     bots: list[Literal["random", "greedy", "mcts"] | None] = Field(
         default_factory=list,
         description="one entry per seat (null: a person); seat 0 is the creator's",

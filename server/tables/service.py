@@ -18,12 +18,12 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server import metrics
@@ -44,6 +44,7 @@ from .data import (
 )
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 HISTORY = 64  # versions kept per table so a reconnecting client can get a patch
 WRITE_ATTEMPTS = 5
@@ -65,6 +66,9 @@ class TableService:
         self._tables: dict[str, TableData] = {}
         self._history: dict[str, dict[int, TableData]] = {}
         self._locks: dict[str, asyncio.Lock] = {}
+        # SQLite allows one writer; two interleaved write transactions in one process would
+        # make the later one fail on a stale snapshot instead of waiting. Postgres needs none.
+        self._sqlite_writer = None if settings.is_postgres else asyncio.Lock()
         self.on_change: list[Callable[[TableData], None]] = []
 
     # ---------------------------------------------------------------- reading
@@ -148,7 +152,7 @@ class TableService:
         seed = seed or secrets.token_hex(32)
         game.new(seats, seed, full_options)  # refuses bad options now, not at the start
         table_id, token = secrets.token_urlsafe(6), new_token()
-        async with self._sessions() as session:
+        async with self._sqlite_lock(), self._sessions() as session:
             session.add(_new_table_row(table_id, game_name, seats, full_options, seed))
             await session.flush()  # the table row first: seats reference it
             for seat in range(seats):
@@ -242,9 +246,10 @@ class TableService:
         started = time.perf_counter()
         async with self._lock(table_id):
             for _ in range(WRITE_ATTEMPTS):
-                outcome = await self._try_submit(table_id, seat, cmd, client_id)
+                outcome = await _busy_is_none(self._try_submit(table_id, seat, cmd, client_id))
                 if outcome is not None:
                     break
+                self._tables.pop(table_id, None)
             else:
                 raise ServiceError("conflict", "the table kept changing; try again", 409)
         version, data = outcome
@@ -272,11 +277,8 @@ class TableService:
             session.add(_command_row(data, seat, cmd, client_id, events))
             values = {"state": state, "status": status, "result": result}
             if not await queries.bump_version(session, table_id, data.version, **values):
-                return self._outraced(table_id)
-            try:
-                await session.commit()
-            except IntegrityError:
-                return self._outraced(table_id)
+                return None  # another process committed first: decide again on its state
+            await session.commit()
         new = replace(
             data,
             state=state,
@@ -288,29 +290,30 @@ class TableService:
         )
         return new.version, self._remember(new)
 
-    def _outraced(self, table_id: str) -> None:
-        # Another process committed first: forget what we hold and decide again.
-        self._tables.pop(table_id, None)
-        return None
-
     # ---------------------------------------------------------------- internals
 
     async def _change(self, table_id: str, write: Any) -> TableData:
         """Run a lobby change (``write(session, data)`` → table values) as one versioned step."""
         async with self._lock(table_id):
             for _ in range(WRITE_ATTEMPTS):
-                async with self._sessions() as session:
-                    data = await self._current(session, table_id)
-                    values = await write(session, data)
-                    if await queries.bump_version(session, table_id, data.version, **values):
-                        await session.commit()
-                        new = self._remember(await self._load(session, table_id))
-                        break
+                written = await _busy_is_none(self._try_change(table_id, write))
+                if written is not None:
+                    new = written
+                    break
                 self._tables.pop(table_id, None)
             else:
                 raise ServiceError("conflict", "the table kept changing; try again", 409)
         await self._announce(new)
         return new
+
+    async def _try_change(self, table_id: str, write: Any) -> TableData | None:
+        async with self._sessions() as session:
+            data = await self._current(session, table_id)
+            values = await write(session, data)
+            if not await queries.bump_version(session, table_id, data.version, **values):
+                return None
+            await session.commit()
+            return self._remember(await self._load(session, table_id))
 
     async def _announce(self, data: TableData) -> None:
         """Tell every process's connections, and local watchers (bots), about a new version."""
@@ -320,8 +323,17 @@ class TableService:
 
     @asynccontextmanager
     async def _lock(self, table_id: str) -> AsyncIterator[None]:
+        """The table's writer lock (and, on SQLite, the process's one writer lock)."""
         lock = self._locks.setdefault(table_id, asyncio.Lock())
-        async with lock:
+        async with lock, self._sqlite_lock():
+            yield
+
+    @asynccontextmanager
+    async def _sqlite_lock(self) -> AsyncIterator[None]:
+        if self._sqlite_writer is None:
+            yield
+            return
+        async with self._sqlite_writer:
             yield
 
     async def _current(self, session: AsyncSession, table_id: str) -> TableData:
@@ -365,6 +377,20 @@ class TableService:
 
 
 # -------------------------------------------------------------------- helpers
+
+
+async def _busy_is_none(attempt: Awaitable[T]) -> T | None:
+    """The attempt's value, or None when another process got there first: it took step
+    ``seq`` (the unique key refuses ours) or holds SQLite's write lock."""
+    try:
+        return await attempt
+    except IntegrityError:
+        return None
+    except OperationalError as exc:
+        if "locked" not in str(exc.orig) and "busy" not in str(exc.orig).lower():
+            raise
+        await asyncio.sleep(0.02)
+        return None
 
 
 def _check_may_act(data: TableData, seat: int) -> None:

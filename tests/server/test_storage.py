@@ -1,0 +1,204 @@
+"""One storage suite, run on SQLite and on Postgres: versions, the command log, concurrency,
+restarts, re-deriving a table from its log, and the migrations matching the models."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+
+from server.engine import RuleError
+from server.realtime.fanout import MemoryFanOut
+from server.settings import Settings
+from server.store.db import make_engine, make_sessionmaker
+from server.store.migrate import downgrade, upgrade
+from server.store.models import Base, CommandRow
+from server.tables import ServiceError, TableService
+from tests.support.toy import TOY
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Instance:
+    """One server process's service on the shared database."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.engine = make_engine(settings.database_url)
+        self.service = TableService(settings, make_sessionmaker(self.engine), MemoryFanOut())
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+
+@pytest.fixture
+async def instance(settings: Settings) -> AsyncIterator[Instance]:
+    one = Instance(settings)
+    yield one
+    await one.close()
+
+
+async def _started_table(service: TableService, seats: int = 3) -> tuple[str, list[str]]:
+    data, token = await service.create_table("toy", seats, {}, [], "P0", seed="storage")
+    tokens = [token]
+    for seat in range(1, seats):
+        tokens.append((await service.join(data.id, f"P{seat}"))[1])
+    await service.start(data.id, token)
+    return data.id, tokens
+
+
+async def _rows(instance: Instance, table_id: str) -> list[CommandRow]:
+    async with make_sessionmaker(instance.engine)() as session:
+        query = sa.select(CommandRow).where(CommandRow.table_id == table_id)
+        return list((await session.execute(query.order_by(CommandRow.seq))).scalars())
+
+
+async def test_every_change_bumps_the_version_by_one(instance: Instance) -> None:
+    service = instance.service
+    data, token = await service.create_table("toy", 2, {}, [], "Ada")
+    assert (data.version, data.status, data.state) == (1, "open", None)
+    seat, _ = await service.join(data.id, "Bea")
+    assert seat == 1 and (await service.get(data.id)).version == 2
+    started = await service.start(data.id, token)
+    assert (started.version, started.status) == (3, "playing")
+    assert await service.submit(data.id, 0, {"type": "plan", "value": 1}) == 4
+    assert (await service.get(data.id)).seq == 1
+
+
+async def test_refused_commands_store_nothing(instance: Instance) -> None:
+    table_id, _ = await _started_table(instance.service)
+    with pytest.raises(RuleError):
+        await instance.service.submit(table_id, 0, {"type": "plan", "value": 9})
+    with pytest.raises(RuleError):
+        await instance.service.submit(table_id, 0, {"type": "collect"})
+    assert await _rows(instance, table_id) == []
+    assert (await instance.service.get(table_id)).version == 4
+    unstarted, _ = await instance.service.create_table("toy", 2, {}, [], "Ada")
+    with pytest.raises(ServiceError) as err:
+        await instance.service.submit(unstarted.id, 0, {"type": "plan", "value": 1})
+    assert err.value.code == "not_started"
+
+
+async def test_a_client_id_is_applied_once(instance: Instance) -> None:
+    table_id, _ = await _started_table(instance.service)
+    first = await instance.service.submit(table_id, 1, {"type": "plan", "value": 2}, "id-1")
+    again = await instance.service.submit(table_id, 1, {"type": "plan", "value": 3}, "id-1")
+    assert first == again
+    assert [r.command for r in await _rows(instance, table_id)] == [{"type": "plan", "value": 2}]
+
+
+async def test_two_processes_writing_at_once_never_fork_the_log(settings: Settings) -> None:
+    one, two = Instance(settings), Instance(settings)
+    try:
+        table_id, _ = await _started_table(one.service, seats=5)
+        start = (await one.service.get(table_id)).version
+        plans = [
+            (one if seat % 2 else two).service.submit(table_id, seat, {"type": "plan", "value": 2})
+            for seat in range(5)
+        ]
+        versions = await asyncio.gather(*plans)
+        assert sorted(versions) == list(range(start + 1, start + 6))
+        rows = await _rows(one, table_id)
+        assert [r.seq for r in rows] == [1, 2, 3, 4, 5]
+        assert sorted(r.version for r in rows) == sorted(versions)
+        final = await two.service.get(table_id, start + 5)
+        assert final.state is not None and final.state["phase"] == "action"
+    finally:
+        await one.close()
+        await two.close()
+
+
+async def test_a_new_process_sees_everything_acknowledged(settings: Settings) -> None:
+    before = Instance(settings)
+    table_id, _ = await _started_table(before.service)
+    for seat in range(3):
+        await before.service.submit(table_id, seat, {"type": "plan", "value": seat + 1})
+    held = await before.service.get(table_id)
+    await before.close()
+    after = Instance(settings)
+    try:
+        loaded = await after.service.get(table_id)
+        assert (loaded.version, loaded.state, loaded.log, loaded.seats) == (
+            held.version,
+            held.state,
+            held.log,
+            held.seats,
+        )
+    finally:
+        await after.close()
+
+
+async def test_a_table_is_rederived_from_its_command_log(instance: Instance) -> None:
+    service = instance.service
+    table_id, _ = await _started_table(service, seats=2)
+    while (data := await service.get(table_id)).status == "playing":
+        assert data.state is not None
+        seat = min(TOY.to_act(data.state))
+        await service.submit(table_id, seat, TOY.legal(data.state, seat)[-1])
+    record = await service.record(table_id)
+    state = TOY.new(record["seats"], record["seed"], record["options"])
+    log = []
+    for entry in record["commands"]:
+        state, events = TOY.apply(state, entry["seat"], entry["cmd"])
+        log.extend(events)
+    final = await service.get(table_id)
+    assert state == final.state and tuple(log) == final.log
+    assert record["result"] == TOY.result(state)
+
+
+async def test_the_record_is_refused_before_the_end(instance: Instance) -> None:
+    table_id, _ = await _started_table(instance.service)
+    with pytest.raises(ServiceError) as err:
+        await instance.service.record(table_id)
+    assert err.value.code == "not_finished"
+
+
+def _sync_url(url: str) -> str:
+    return url.replace("sqlite+aiosqlite", "sqlite").replace(
+        "postgresql://", "postgresql+psycopg://"
+    )
+
+
+def _schema_diff(url: str) -> list[object]:
+    engine = sa.create_engine(_sync_url(url))
+    try:
+        with engine.connect() as conn:
+            context = MigrationContext.configure(conn, opts={"compare_type": True})
+            return list(compare_metadata(context, Base.metadata))
+    finally:
+        engine.dispose()
+
+
+def _table_names(url: str) -> set[str]:
+    engine = sa.create_engine(_sync_url(url))
+    try:
+        with engine.connect() as conn:
+            return set(sa.inspect(conn).get_table_names()) - {"alembic_version"}
+    finally:
+        engine.dispose()
+
+
+def test_migrations_match_the_models_and_go_down_and_up(empty_database_url: str) -> None:
+    upgrade(empty_database_url)
+    assert _schema_diff(empty_database_url) == []
+    assert _table_names(empty_database_url) == {"tables", "seats", "commands"}
+    downgrade(empty_database_url, "base")
+    assert _table_names(empty_database_url) == set()
+    upgrade(empty_database_url)
+    assert _schema_diff(empty_database_url) == []
+
+
+def test_the_app_never_creates_the_schema_itself(empty_database_url: str) -> None:
+    from server.app import create_app
+    from tests.support.testclient import TestClient
+
+    settings = Settings(database_url=empty_database_url, secret_key="k", bot_delay=0)
+    with pytest.raises(sa.exc.DBAPIError), TestClient(create_app(settings)):
+        pass  # starting up reads the tables, which only migrations create
+    assert _table_names(empty_database_url) == set()
+    sources = [p.read_text() for p in (ROOT / "server").rglob("*.py")]
+    assert not any("create_all(" in text for text in sources)
