@@ -179,6 +179,10 @@ def check_replay(page: Any) -> None:
     page.click("#replay-next")
     page.wait_for_selector("#replay-step:has-text('Step 1 of')")
     assert page.locator("#replay-command").count() == 1
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector("#replay-step:has-text('Step 2 of')")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_selector("#replay-step:has-text('Step 1 of')")
     page.screenshot(path=str(ARTIFACTS / "replay.png"), full_page=True)
     page.click("#replay-stop")
     page.wait_for_selector("#score-table")

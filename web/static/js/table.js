@@ -362,6 +362,15 @@
     return renderer.describe ? renderer.describe(cmd, context(replay.view, true)) : JSON.stringify(cmd);
   }
 
+  // In a replay, ← and → step back and forth (unless a text field has the focus).
+  function replayKeys(ev) {
+    if (!replay || /INPUT|TEXTAREA|SELECT/.test(document.activeElement.tagName)) return;
+    var delta = { ArrowLeft: -1, ArrowRight: 1 }[ev.key];
+    if (!delta) return;
+    var k = replay.step + delta;
+    if (k >= 0 && k <= replayLength()) showStep(k);
+  }
+
   function stopReplay() {
     replay = null;
     render();
@@ -420,6 +429,7 @@
       localStorage.setItem("gh_sound", soundOn ? "on" : "off");
       renderSoundToggle();
     });
+    document.addEventListener("keydown", replayKeys);
     var resizing = null;
     window.addEventListener("resize", function () {
       clearTimeout(resizing);
