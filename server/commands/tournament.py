@@ -43,6 +43,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="wall-time cap per mcts decision in seconds (0: no cap, reproducible)",
     )
     parser.add_argument(
+        "--mcts-horizon",
+        type=int,
+        default=DEFAULT_BUDGET.horizon,
+        help="simulated commands per mcts iteration before the position is evaluated",
+    )
+    parser.add_argument(
         "--workers", type=int, default=os.cpu_count() or 1, help="processes (default: all cores)"
     )
     parser.add_argument(
