@@ -12,6 +12,7 @@ LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0,
 _counters: Counter[str] = Counter()
 _gauges: dict[str, float] = {}
 _errors: Counter[str] = Counter()
+_fanout: Counter[str] = Counter()
 _latency_counts = [0] * (len(LATENCY_BUCKETS) + 1)
 _latency_sum = 0.0
 
@@ -45,6 +46,11 @@ def record_error(code: str) -> None:
     _errors[code] += 1
 
 
+def record_fanout(event: str) -> None:
+    """One cross-process fan-out event: ``sent``, ``received``, ``send_failed``, ``reconnected``."""
+    _fanout[event] += 1
+
+
 def render() -> str:
     """All metrics in the Prometheus text exposition format."""
     lines = [
@@ -57,6 +63,11 @@ def render() -> str:
         "# TYPE guildhall_errors_total counter",
     ]
     lines += [f'guildhall_errors_total{{code="{code}"}} {n}' for code, n in sorted(_errors.items())]
+    lines.append("# TYPE guildhall_fanout_events_total counter")
+    lines += [
+        f'guildhall_fanout_events_total{{event="{event}"}} {n}'
+        for event, n in sorted(_fanout.items())
+    ]
     lines.append("# TYPE guildhall_command_seconds histogram")
     cumulative = 0
     for bound, count in zip(LATENCY_BUCKETS, _latency_counts, strict=False):

@@ -41,7 +41,7 @@ import websockets
 
 HELP = "many concurrent tables over real websockets on 127.0.0.1; prints throughput and latency"
 
-SILENCE = 5.0  # seconds without a message before a player resends or asks for a snapshot
+SILENCE = 15.0  # seconds without a message before a player resends or decides again
 SKIPPED = frozenset({"retract", "wait"})
 DEFAULT_PG = "postgresql://postgres@127.0.0.1:5432/postgres"
 
@@ -283,12 +283,13 @@ class Player:
             await self.on_message(ws, json.loads(raw))
 
     async def on_silence(self, ws: Any) -> None:
-        """Nothing arrived for a while: resend a pending command (same id) or resync."""
+        """Nothing arrived for a while: resend a pending command (same id, so at most once),
+        or decide again on a document a refusal had marked stale."""
         self.stale_version = -1
         if self.pending is not None:
             await self.send_pending(ws)
         else:
-            await ws.send(json.dumps({"type": "snapshot_request"}))
+            await self.maybe_act(ws)
 
     async def on_message(self, ws: Any, msg: dict[str, Any]) -> None:
         kind = msg.get("type")

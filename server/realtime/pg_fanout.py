@@ -20,6 +20,8 @@ from typing import Any
 
 import asyncpg
 
+from server import metrics
+
 from .fanout import Listener, LocalListeners
 
 log = logging.getLogger(__name__)
@@ -135,10 +137,12 @@ class PostgresFanOut:
         for attempt in (1, 2):
             try:
                 await self._notify(payload)
+                metrics.record_fanout("sent")
                 return
             except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
                 log.warning("NOTIFY %s failed (attempt %d): %s", payload, attempt, exc)
                 self._notify_conn = None
+        metrics.record_fanout("send_failed")
 
     async def _notify(self, payload: str) -> None:
         async with self._notify_lock:
@@ -156,6 +160,7 @@ class PostgresFanOut:
         if decoded is None:
             log.warning("ignoring foreign payload on %s: %r", self._channel, payload[:100])
             return
+        metrics.record_fanout("received")
         self.listeners.call(*decoded)
 
     # -- reconnecting --------------------------------------------------------------------
@@ -176,6 +181,7 @@ class PostgresFanOut:
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, self._max_backoff)
                 continue
+            metrics.record_fanout("reconnected")
             await self._resync()
             return
 

@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 import asyncpg
 import pytest
 
+from server import metrics
 from server.realtime.pg_fanout import (
     PostgresFanOut,
     asyncpg_dsn,
@@ -15,6 +16,13 @@ from server.realtime.pg_fanout import (
     encode_payload,
 )
 from tests.scale.pg import fresh_database
+
+
+def fanout_events(event: str) -> int:
+    """This process's ``guildhall_fanout_events_total`` for ``event`` (0 when absent)."""
+    sample = f'guildhall_fanout_events_total{{event="{event}"}} '
+    lines = [ln for ln in metrics.render().splitlines() if ln.startswith(sample)]
+    return int(lines[0].rsplit(" ", 1)[1]) if lines else 0
 
 
 class Inbox:
@@ -66,6 +74,7 @@ async def pair() -> AsyncIterator[tuple[PostgresFanOut, PostgresFanOut, str]]:
 @pytest.mark.postgres
 async def test_publish_reaches_the_other_instance_and_local_subscribers_once(pair) -> None:
     a, b, _ = pair
+    sent, received = fanout_events("sent"), fanout_events("received")
     local, remote, other_table = Inbox(), Inbox(), Inbox()
     a.subscribe("t1", local)
     b.subscribe("t1", remote)
@@ -78,6 +87,9 @@ async def test_publish_reaches_the_other_instance_and_local_subscribers_once(pai
     await other_table.wait_for(1)
     assert local.got == [("t1", 1), ("t1", 2), ("t1", 3)]
     assert other_table.got == [("t2", 9)]
+    assert fanout_events("sent") == sent + 4
+    # b heard all four; a heard none of them, they were its own.
+    assert fanout_events("received") == received + 4
 
 
 @pytest.mark.postgres
@@ -117,6 +129,7 @@ async def test_a_killed_listen_connection_reconnects_and_resyncs(pair) -> None:
     inbox, unknown = Inbox(), Inbox()
     b.subscribe("t1", inbox)
     b.subscribe("no-such-table", unknown)
+    reconnected = fanout_events("reconnected")
     admin = await asyncpg.connect(url)
     try:
         # The part of the schema the resync reads; the table moved on while nobody listened.
@@ -134,6 +147,7 @@ async def test_a_killed_listen_connection_reconnects_and_resyncs(pair) -> None:
     await a.publish("t1", 42)
     assert await inbox.wait_for(2) == [("t1", 41), ("t1", 42)]
     assert unknown.got == []
+    assert fanout_events("reconnected") >= reconnected + 1  # b's, at least; a's may lag
 
 
 @pytest.mark.postgres
