@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from server.engine import Command, Event, Result, State, View
@@ -12,6 +11,7 @@ from .actions import apply_choice
 from .influence import apply_influence
 from .legal import check, legal
 from .planning_flow import apply_keep, apply_planning
+from .rules import clone
 from .scoring import final_result
 from .setup import default_options, new_state
 from .views import build_view
@@ -50,7 +50,7 @@ class Strasbourg:
     def apply(self, state: State, seat: int, cmd: Command) -> tuple[State, list[Event]]:
         """The next state and events; raises RuleError for anything ``legal`` does not list."""
         norm = check(state, seat, cmd)
-        new = copy.deepcopy(state)
+        new = clone(state)
         phase = new["phase"]
         if phase == "tasks":
             events = apply_keep(new, seat, norm)
