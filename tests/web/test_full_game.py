@@ -22,6 +22,7 @@ AUTOPLAY = (Path(__file__).parent / "autoplay.js").read_text()
 DESKTOP = {"width": 1366, "height": 900}
 PHONE = {"width": 390, "height": 844}
 MAX_DECISIONS = 300
+IDLE = "!document.querySelector('.sending')"
 # Events after a sale that may change the seller's money before the page shows it again.
 MONEY_EVENTS = {"IncomePaid", "GoodsStolen", "BonusPaid"}
 
@@ -246,3 +247,45 @@ def test_an_absent_friend_can_be_replaced_by_a_bot(
     host.click("#bot-yes-1")
     host.wait_for_selector("#player-1 .plan-committed")  # the bot planned for her
     assert host.locator("#player-1 .offline-tag").count() == 0
+
+
+def test_two_people_play_a_whole_game_in_two_browsers(
+    new_page: Any, live_server: ServerThread
+) -> None:
+    ada = new_page(viewport=DESKTOP)
+    ada.goto(live_server.url + "/")
+    ada.fill("#player-name", "Ada")
+    ada.select_option("#seat-count", "2")
+    ada.select_option("#seat-kind-1", "human")
+    ada.click("#create-button")
+    ada.wait_for_selector("#created-card:not([hidden])")
+    bea = new_page(viewport=PHONE)
+    bea.goto(ada.input_value("#invite-link"))
+    bea.fill("#join-name", "Bea")
+    bea.click("#waiting-room button[type=submit]")
+    bea.wait_for_selector("#waiting-room li:has-text('Bea')")
+    ada.wait_for_selector("#joined-list li:has-text('Bea')")
+    ada.click("#start-button")
+    ada.wait_for_selector("#conn[data-state=online]")
+
+    mine = "!!document.querySelector('.banner.mine') && !document.querySelector('.sending')"
+    over = "document.getElementById('score-table') !== null"
+    played = {"Ada": 0, "Bea": 0}
+    for _ in range(4 * MAX_DECISIONS):
+        if ada.evaluate(over) and bea.evaluate(over):
+            break
+        acted = False
+        for name, page in (("Ada", ada), ("Bea", bea)):
+            if page.evaluate(mine):
+                assert page.evaluate(AUTOPLAY, ["hire", "sell", "buy"])
+                page.wait_for_function(IDLE)
+                played[name] += 1
+                acted = True
+        if not acted:  # a move is still on its way to one of the browsers: look again soon
+            bea.wait_for_timeout(20)
+    assert ada.evaluate(over) and bea.evaluate(over)
+    assert min(played.values()) >= 8, played
+    assert (
+        ada.locator("#score-table tr.total td").all_inner_texts()
+        == bea.locator("#score-table tr.total td").all_inner_texts()
+    )
