@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import jsonpatch
+from jsonpointer import escape
 
 from server.engine import get_game, is_visible
 from server.tables.data import TableData
@@ -98,7 +99,7 @@ def deliver(
         doc_text = _dumps(doc)
         snapshot_text = f'{{"type":"snapshot","version":{data.version},"doc":{doc_text}}}'
         if last is not None:
-            ops = jsonpatch.make_patch(last, doc).patch + (extra_ops or [])
+            ops = diff(last, doc) + (extra_ops or [])
             patch = {"type": "patch", "version": data.version, "base": base, "ops": ops}
             patch_text = _dumps(patch)
             if len(patch_text) <= len(snapshot_text):
@@ -110,6 +111,52 @@ def deliver(
         return Delivery(doc, snapshot_text, None)
     finally:
         STATS.cpu_seconds += time.thread_time() - started
+
+
+def diff(old: Any, new: Any, path: str = "", depth: int = 6) -> list[dict[str, Any]]:
+    """RFC 6902 ops turning ``old`` into ``new``.
+
+    ``jsonpatch.make_patch`` makes the ops; this only walks the top ``depth`` levels of
+    objects and same-length lists first, so that equal parts are skipped with one fast
+    comparison, and turns a list that only grew at its end (the log) into ``add …/-`` ops.
+    That cuts the CPU per message several times over on a Norenberc document.
+    """
+    if old == new:
+        return []
+    if isinstance(old, dict) and isinstance(new, dict) and depth > 0:
+        ops: list[dict[str, Any]] = []
+        for key in old.keys() - new.keys():
+            ops.append({"op": "remove", "path": f"{path}/{escape(key)}"})
+        for key, value in new.items():
+            where = f"{path}/{escape(key)}"
+            if key not in old:
+                ops.append({"op": "add", "path": where, "value": value})
+            else:
+                ops += diff(old[key], value, where, depth - 1)
+        return ops
+    if isinstance(old, list) and isinstance(new, list) and depth > 0:
+        if len(old) == len(new):
+            return [
+                op
+                for i, (a, b) in enumerate(zip(old, new, strict=True))
+                for op in diff(a, b, f"{path}/{i}", depth - 1)
+            ]
+        if _grew_at_end(old, new):
+            return [{"op": "add", "path": f"{path}/-", "value": item} for item in new[len(old) :]]
+    if isinstance(old, (dict, list)) and type(old) is type(new):
+        return [_prefixed(op, path) for op in jsonpatch.make_patch(old, new).patch]
+    return [{"op": "replace", "path": path, "value": new}]
+
+
+def _grew_at_end(old: list[Any], new: list[Any]) -> bool:
+    return len(new) > len(old) and new[: len(old)] == old
+
+
+def _prefixed(op: dict[str, Any], path: str) -> dict[str, Any]:
+    op = dict(op, path=path + op["path"])
+    if "from" in op:
+        op["from"] = path + op["from"]
+    return op
 
 
 def _dumps(value: Any) -> str:

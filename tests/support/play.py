@@ -93,10 +93,11 @@ def play_round_robin(
         if doc["table"]["status"] == "finished":
             return acked
         movers = [ws for ws in players.values() if ws.legal]
-        if not movers:  # bots are thinking: wait for the next change
-            everyone[0].read_until(lambda m: m["type"] in ("patch", "snapshot"))
-            continue
         sent = _send_batch(movers, rng)
+        if not sent:  # bots are thinking (or only take-backs were drawn): wait for a change
+            if set(doc["game"]["to_act"]) - set(players):
+                everyone[0].read_until(lambda m: m["type"] in ("patch", "snapshot"))
+            continue
         for ws, command_id in sent:
             outcome = ws.outcome(command_id)
             acked += outcome["type"] == "ack"
@@ -107,11 +108,19 @@ def play_round_robin(
     raise AssertionError("game did not finish")
 
 
+def pick(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any] | None:
+    """A random legal command; taking a plan back only now and then (else games never end)."""
+    forward = [cmd for cmd in legal if cmd.get("type") != "retract"]
+    if forward:
+        return rng.choice(forward)
+    return legal[0] if legal and rng.random() < 0.1 else None
+
+
 def _send_batch(movers: list[WsClient], rng: random.Random) -> list[tuple[WsClient, str]]:
-    """Each mover (or a random subset) sends one random legal command without waiting."""
-    chosen = [ws for ws in movers if rng.random() < 0.8] or [rng.choice(movers)]
+    """Most movers send one random legal command at once, without waiting for the others."""
     sent = []
-    for ws in chosen:
-        cmd: dict[str, Any] = rng.choice(ws.legal)
-        sent.append((ws, ws.command(cmd)))
+    for ws in movers:
+        cmd = pick(ws.legal, rng)
+        if cmd is not None and (rng.random() < 0.8 or not sent):
+            sent.append((ws, ws.command(cmd)))
     return sent

@@ -1,0 +1,88 @@
+"""``make bench`` section "views and patches": server CPU per delivered message.
+
+Plays a few random Norenberc games with the engine and, after every command, builds each
+seat's and one spectator's document and the JSON Patch against the previous one exactly as a
+websocket connection does (``server.realtime.views.deliver``). Prints CPU time per delivered
+message (document build + diff + serialization), how often a snapshot replaced a patch, and
+the average message size.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import replace
+
+from server.engine import get_game
+from server.tables.data import SeatInfo, TableData, seed_hash
+
+from .views import STATS, Doc, build_doc, deliver
+
+GAMES = ((2, "bench-a"), (3, "bench-b"), (4, "bench-c"), (5, "bench-d"))
+
+
+def _table(game_name: str, seats: int, seed: str) -> TableData:
+    game = get_game(game_name)
+    return TableData(
+        id="bench",
+        game=game_name,
+        title=game.title,
+        options=game.default_options(),
+        seed=seed,
+        seed_sha256=seed_hash(seed),
+        status="playing",
+        version=1,
+        seats=tuple(SeatInfo(s, f"P{s}", None) for s in range(seats)),
+        state=game.new(seats, seed, game.default_options()),
+    )
+
+
+def play_and_deliver(seats: int, seed: str, game_name: str = "norenberc") -> tuple[int, float]:
+    """Play one random game, delivering every change to every seat and a spectator.
+
+    Returns (commands played, CPU seconds spent building documents only).
+    """
+    game = get_game(game_name)
+    data = _table(game_name, seats, seed)
+    viewers: list[int | None] = [*range(seats), None]
+    connected = frozenset(range(seats))
+    held: dict[int | None, tuple[Doc | None, int]] = {v: (None, 0) for v in viewers}
+    rng = random.Random(seed)
+    commands, build_cpu = 0, 0.0
+    while data.state is not None and game.result(data.state) is None:
+        for viewer in viewers:
+            last, base = held[viewer]
+            held[viewer] = (deliver(data, viewer, connected, last, base).doc, data.version)
+        started = time.thread_time()
+        build_doc(data, 0, connected)
+        build_cpu += time.thread_time() - started
+        seat = rng.choice(sorted(game.to_act(data.state)))
+        legal = [c for c in game.legal(data.state, seat) if c.get("type") != "retract"]
+        state, events = game.apply(
+            data.state, seat, rng.choice(legal or game.legal(data.state, seat))
+        )
+        data = replace(data, state=state, version=data.version + 1, log=data.log + tuple(events))
+        commands += 1
+    return commands, build_cpu
+
+
+def bench() -> None:
+    """Print the figures (never asserted)."""
+    STATS.reset()
+    commands, build_cpu, builds = 0, 0.0, 0
+    for seats, seed in GAMES:
+        played, cpu = play_and_deliver(seats, seed)
+        commands, build_cpu, builds = commands + played, build_cpu + cpu, builds + played
+    messages = STATS.messages
+    per_message_ms = 1000 * STATS.cpu_seconds / max(1, messages)
+    print(f"games: {len(GAMES)} random Norenberc games (2-5 seats), {commands} commands")
+    print(f"messages delivered (seats + 1 spectator): {messages}")
+    print(f"CPU per delivered message (build + diff + JSON): {per_message_ms:.3f} ms")
+    print(f"  of which building one document: {1000 * build_cpu / max(1, builds):.3f} ms")
+    share = STATS.snapshots / max(1, messages)
+    print(f"snapshots instead of patches: {STATS.snapshots} ({share:.1%})")
+    print(f"average message size: {STATS.bytes_sent / max(1, messages):.0f} bytes")
+
+
+if __name__ == "__main__":
+    bench()
