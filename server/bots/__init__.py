@@ -20,7 +20,7 @@ __all__ = ["DEFAULT_BUDGET", "KINDS", "Budget", "canonical_kind", "decide"]
 
 # What a bot seat at a real table gets: at most ~0.8 s of thinking, fewer iterations when
 # the engine is fast enough to reach them sooner.
-DEFAULT_BUDGET = Budget(iterations=2000, seconds=0.8, horizon=20)
+DEFAULT_BUDGET = Budget(iterations=2000, seconds=0.8, horizon=20, exploration=0.3)
 
 KINDS = ("random", "greedy", "mcts")
 _ALIASES = {"heuristic": "greedy"}

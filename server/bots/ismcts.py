@@ -154,18 +154,23 @@ class Search:
         return self.seat if self.seat in actors else min(actors)
 
     def _own_legal(self, state: State, at_root: bool) -> dict[str, Command]:
+        """The seat's commands worth a tree node here: the adapter's candidates, best first."""
         if at_root:
             return self.root_legal
-        return {command_key(c): c for c in self.game.legal(state, self.seat)}
+        view = self.game.view(state, self.seat)
+        legal = {command_key(c): c for c in view["legal"]}
+        chosen = [command_key(c) for c in self.adapter.candidates(view, self.seat)]
+        return {k: legal[k] for k in chosen if k in legal} or legal
 
     def _select(self, node: _Node, legal: dict[str, Command]) -> tuple[str, _Node, bool]:
-        """The child to follow: an untried command if any (chosen at random), else UCB1."""
+        """The child to follow: the first untried command (candidates come best first, so a
+        new node starts on the heuristic's line), else the best by UCB1."""
         untried = [key for key in legal if key not in node.children]
         for key in legal:
             if key in node.children:
                 node.children[key].available += 1
         if untried:
-            key = untried[self.rng.below(len(untried))]
+            key = untried[0]
             child = node.children[key] = _Node(available=1)
             return key, child, True
         explore = self.budget.exploration

@@ -6,7 +6,8 @@ one seat's view, sampling what the view hides:
 - other seats' talers: start money plus income so far, with some spread (the view shows
   nothing of what they spent);
 - other seats' sealed plans (planning: as many guilds as cards they played; action phase:
-  their cards not yet revealed, among the guilds still to be called);
+  their cards not yet revealed, among the guilds still to be called), guessed as the guilds
+  the heuristic would pick for them, with some noise;
 - the guest deck: as many tiles as it holds, drawn from the tiles no one can see (craftsmen
   of the guilds in play and citizens that are nowhere in sight). Tiles that left the game
   are not in the view, so they may be drawn too; the deck's size is always exact.
@@ -20,10 +21,11 @@ from server.engine import Command, Game, Rng, State, View
 from server.games.norenberc.components import components
 
 from .adapters import register_adapter
-from .norenberc_greedy import choose, estimate_talers, ranked
+from .norenberc_greedy import choose, estimate_talers, planned_gains, ranked
 from .norenberc_model import Position, worths
 
-CANDIDATES = 5  # root commands the search compares
+CANDIDATES = 4  # root commands the search compares
+PLAN_NOISE = 1.0  # VP of noise when guessing another seat's sealed guilds
 TALER_SPREAD = 6  # ± talers around the estimate of a hidden purse
 WIN_TEMPERATURE = 4.0  # VP: how sharply an estimated lead turns into a winning chance
 
@@ -103,13 +105,24 @@ def _sample_talers(view: View, seat: int, rng: Rng) -> list[int]:
     ]
 
 
-def _sample_guilds(rng: Rng, choices: list[int], count: int) -> list[int]:
-    pool = list(choices)
-    rng.shuffle(pool)
-    return sorted(pool[: max(0, min(count, len(pool)))])
+class _PlanGuesser:
+    """Guesses which guilds another seat sealed: the ones the heuristic would pick for it
+    (its best guilds by planned gain, with a little noise so guesses vary), given the
+    talers sampled for it. Uses public holdings only."""
+
+    def __init__(self, view: View, talers: list[int], rng: Rng) -> None:
+        self.view, self.rng = view, rng
+        self.pos = Position.from_view(view, [float(t) for t in talers])
+
+    def guess(self, seat: int, choices: list[int], count: int) -> list[int]:
+        if count <= 0 or not choices:
+            return []
+        gains = planned_gains(self.view, self.pos, seat)
+        noisy = {g: gains.get(g, 0.0) + PLAN_NOISE * self.rng.below(1000) / 1000 for g in choices}
+        return sorted(sorted(choices, key=lambda g: -noisy[g])[:count])
 
 
-def _planning_record(view: View, seat: int, rng: Rng) -> dict[str, Any]:
+def _planning_record(view: View, seat: int, guesser: _PlanGuesser) -> dict[str, Any]:
     """The sealed-planning record, with other seats' committed plans sampled."""
     plan = view["planning"]
     guilds = [g["guild"] for g in view["guilds"]]
@@ -129,11 +142,13 @@ def _planning_record(view: View, seat: int, rng: Rng) -> dict[str, Any]:
         record["counter"] += 1
         record["committed_at"][s] = record["counter"]
         mine = view["my_plan"] if s == seat else None
-        record["plans"][s] = list(mine) if mine is not None else _sample_guilds(rng, guilds, cards)
+        record["plans"][s] = list(mine) if mine is not None else guesser.guess(s, guilds, cards)
     return record
 
 
-def _action_plans(view: View, seat: int, rng: Rng) -> tuple[list[list[int]], list[int]]:
+def _action_plans(
+    view: View, seat: int, guesser: _PlanGuesser
+) -> tuple[list[list[int]], list[int]]:
     """Every seat's plan this turn (others' unrevealed cards sampled) and the called guilds."""
     current = view["action"]["guild"]
     later = [g["guild"] for g in view["guilds"] if g["guild"] > current]
@@ -144,7 +159,7 @@ def _action_plans(view: View, seat: int, rng: Rng) -> tuple[list[list[int]], lis
             continue
         shown = list(p["revealed"])
         hidden = (p["cards"] or 0) - len(shown)
-        plans.append(sorted(shown + _sample_guilds(rng, later, hidden)))
+        plans.append(sorted(shown + guesser.guess(s, later, hidden)))
     called = sorted({g for p in view["players"] for g in p["revealed"]} | {current})
     return plans, called
 
@@ -169,7 +184,7 @@ def determinize(view: View, seat: int, rng: Rng) -> State:
     plans: list[list[int]] | None = None
     called: list[int] = []
     if view["phase"] == "action":
-        plans, called = _action_plans(view, seat, rng)
+        plans, called = _action_plans(view, seat, _PlanGuesser(view, talers, rng))
         choice = _choice(view, pool)
         a = view["action"]
         action = {"guild": a["guild"], "cards": list(a["cards"]), "acted": list(a["acted"])}
@@ -191,7 +206,9 @@ def determinize(view: View, seat: int, rng: Rng) -> State:
         "box": pool[view["guest_deck"] :],
         "houses": [_house(g, j) for g, j in zip(view["guilds"], _judge_ids(view), strict=True)],
         "players": [_player(p, talers[s], cards[s]) for s, p in enumerate(view["players"])],
-        "planning": _planning_record(view, seat, rng) if view["phase"] == "planning" else None,
+        "planning": _planning_record(view, seat, _PlanGuesser(view, talers, rng))
+        if view["phase"] == "planning"
+        else None,
         "plans": plans,
         "called": called,
         "action": action,

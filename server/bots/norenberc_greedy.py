@@ -13,7 +13,15 @@ from typing import Any
 
 from server.engine import Command, Rng, View
 
-from .norenberc_model import LAST_ROUND, Position, Seat, money_weight, scored_now, worth
+from .norenberc_model import (
+    LAST_ROUND,
+    Position,
+    Seat,
+    money_weight,
+    prizes,
+    scored_now,
+    worth,
+)
 
 PLAN_THRESHOLD = 0.35  # VP a card must promise to be worth an agent
 FRONT_BONUS = 0.25  # acting first and winning favour ties
@@ -242,9 +250,10 @@ def _hire(view: View, pos: Position, seat: int, cmd: Command, guild: int) -> tup
     bonus += _take(pos, me, guest)
     after = pos.with_seat(seat, me, same_holdings=False)
     # Every payment for one guest leads to the same holdings: score them once.
-    if guest["id"] not in pos.scored_after:
-        pos.scored_after[guest["id"]] = scored_now(after)
-    after.scored = pos.scored_after[guest["id"]]
+    known = pos.scored_after.get(guest["id"])
+    if known is None:
+        known = pos.scored_after[guest["id"]] = (scored_now(after), prizes(after, seat))
+    after.scored, me.prizes = known
     return after, bonus
 
 

@@ -16,7 +16,7 @@ as a quick formula can tell:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from server.engine import View
@@ -44,13 +44,18 @@ class Seat:
     prizes: list[float] | None = None
 
     def clone(self) -> Seat:
-        return replace(
-            self,
-            counts=None,
-            goods=dict(self.goods),
-            craftsmen=list(self.craftsmen),
-            citizens=list(self.citizens),
-            crests=set(self.crests),
+        # A plain constructor call: dataclasses.replace is several times slower, and the
+        # heuristic clones a seat for every command it weighs.
+        return Seat(
+            self.talers,
+            dict(self.goods),
+            list(self.craftsmen),
+            list(self.citizens),
+            set(self.crests),
+            self.prestige,
+            self.agents,
+            None,
+            self.prizes,
         )
 
 
@@ -69,7 +74,7 @@ class Position:
     resales: list[float] = field(default_factory=list)  # ``resale`` per guild, once computed
     scored: list[int] | None = None  # final-scoring VP on present holdings, once computed
     # final-scoring VP after the seat to move takes a given tile (hire options share them)
-    scored_after: dict[str, list[int]] = field(default_factory=dict)
+    scored_after: dict[str, tuple[list[int], list[float]]] = field(default_factory=dict)
 
     @classmethod
     def from_view(cls, view: View, talers: list[float]) -> Position:
@@ -95,8 +100,19 @@ class Position:
         """
         seats = list(self.seats)
         seats[index] = seat
-        scored = self.scored if same_holdings else None
-        return replace(self, seats=seats, scored=scored, scored_after={})
+        return Position(
+            self.round,
+            self.goods,
+            self.prices,
+            self.masters,
+            self.upcoming,
+            self.prestige_guild,
+            self.order,
+            seats,
+            self.resales,
+            self.scored if same_holdings else None,
+            {},
+        )
 
 
 def _seat(p: dict[str, Any], talers: float) -> Seat:
@@ -140,10 +156,14 @@ def favour_count(pos: Position, seat: int, guild: int) -> int:
 def favour_chance(pos: Position, seat: int, guild: int) -> float:
     """Rough chance that ``seat`` is the favourite of ``guild`` at this round end."""
     mine = favour_count(pos, seat, guild)
+    others = [favour_count(pos, s, guild) for s in range(len(pos.seats)) if s != seat]
+    return _chance(pos, seat, guild, mine, max(others, default=0))
+
+
+def _chance(pos: Position, seat: int, guild: int, mine: int, rival: int) -> float:
     if mine == 0:
         return 0.0
-    others = [favour_count(pos, s, guild) for s in range(len(pos.seats)) if s != seat]
-    lead = mine - max(others, default=0)
+    lead = mine - rival
     if lead > 0:
         return 1.0 - 0.45 * math.exp(-0.9 * lead)
     if lead == 0:
@@ -159,10 +179,15 @@ def _wins_tie(pos: Position, seat: int, guild: int, count: int) -> bool:
 
 def favour_prize(pos: Position, seat: int, guild: int) -> float:
     """VP the favourite of ``guild`` gains (cached on the seat, see ``Seat.prizes``)."""
+    return prizes(pos, seat)[guild - 1]
+
+
+def prizes(pos: Position, seat: int) -> list[float]:
+    """``favour_prize`` of every guild for ``seat``, computed once per holdings."""
     s = pos.seats[seat]
     if s.prizes is None:
         s.prizes = [_prize(pos, seat, g) for g in range(1, len(pos.goods) + 1)]
-    return s.prizes[guild - 1]
+    return s.prizes
 
 
 def _prize(pos: Position, seat: int, guild: int) -> float:
@@ -217,10 +242,20 @@ def worth(pos: Position, seat: int) -> float:
     m = money_weight(pos.round)
     rounds_after = LAST_ROUND - pos.round
     value = base + m * s.talers
-    for guild in range(1, len(pos.goods) + 1):
+    guilds = len(pos.goods)
+    favour_count(pos, seat, 1)  # fills the seat's counts
+    rivals = [0] * guilds
+    for other, o in enumerate(pos.seats):
+        if other != seat:
+            favour_count(pos, other, 1)
+            rivals = [max(r, c) for r, c in zip(rivals, o.counts or [], strict=True)]
+    mine = s.counts or []
+    for guild in range(1, guilds + 1):
         count = s.goods.get(pos.goods[guild - 1], 0)
         value += 0.8 * m * count * resale(pos, guild)
-        value += favour_chance(pos, seat, guild) * favour_prize(pos, seat, guild)
+        if mine[guild - 1]:
+            chance = _chance(pos, seat, guild, mine[guild - 1], rivals[guild - 1])
+            value += chance * favour_prize(pos, seat, guild)
     value += 1.2 * rounds_after * max(0, s.agents - START_AGENTS)
     musicians = sum(c["value"] for c in s.citizens if c.get("citizen") == "musician")
     value += m * musicians * (rounds_after + 1)

@@ -49,6 +49,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="simulated commands per mcts iteration before the position is evaluated",
     )
     parser.add_argument(
+        "--mcts-exploration",
+        type=float,
+        default=DEFAULT_BUDGET.exploration,
+        help="UCB1 exploration constant of the search",
+    )
+    parser.add_argument(
         "--workers", type=int, default=os.cpu_count() or 1, help="processes (default: all cores)"
     )
     parser.add_argument(
