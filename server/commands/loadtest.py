@@ -130,6 +130,10 @@ class ServerProcess:
         """Resident memory of the live process (Linux /proc), else None."""
         return None if self.proc is None else rss_bytes(self.proc.pid)
 
+    def cpu_seconds(self) -> float | None:
+        """User + system CPU time the live process has used (Linux /proc), else None."""
+        return None if self.proc is None else cpu_seconds(self.proc.pid)
+
 
 def wait_healthy(url: str, proc: subprocess.Popen[bytes], log_path: Path, timeout: float) -> None:
     """Poll ``url``/healthz until 200; RuntimeError if the process dies or time runs out."""
@@ -161,6 +165,15 @@ def rss_bytes(pid: int) -> int | None:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) * 1024
     return None
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """utime + stime of ``pid`` in seconds from /proc, or None when unavailable."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 @contextlib.contextmanager
@@ -531,6 +544,14 @@ class RunResult:
     stats: Stats
     elapsed: float
     rss_peak: list[int | None]
+    cpu: float | None = None  # server CPU seconds used during the run, all processes
+
+    @property
+    def cpu_ms_per_command(self) -> float | None:
+        """Server CPU per acknowledged command: the cost that contention does not change."""
+        if self.cpu is None or not self.stats.acked:
+            return None
+        return 1000 * self.cpu / self.stats.acked
 
     @property
     def rate(self) -> float:
@@ -547,6 +568,7 @@ class RunResult:
             "commands_per_s": round(self.rate, 1),
             "latency_ms": {f"p{q}": round(percentile(lat, q) * 1000, 1) for q in (50, 95, 99)},
             "rss_mb": [None if b is None else round(b / 2**20, 1) for b in self.rss_peak],
+            "server_cpu_ms_per_command": self.cpu_ms_per_command,
             "errors": self.stats.errors,
         }
 
@@ -555,24 +577,27 @@ class RunResult:
         lat = d["latency_ms"]
         rss = "/".join("?" if m is None else f"{m:.0f}" for m in d["rss_mb"]) or "?"
         errors = ",".join(f"{k}={v}" for k, v in sorted(self.stats.errors.items())) or "-"
+        cpu = self.cpu_ms_per_command
         return (
             f"{self.label:<13} {d['tables']:>3}/{d['finished_tables']:<3} {d['acked']:>6}"
             f" {d['seconds']:>7.1f} {d['commands_per_s']:>8.1f} {lat['p50']:>7.1f}"
-            f" {lat['p95']:>7.1f} {lat['p99']:>7.1f} {rss:>9}  {errors}"
+            f" {lat['p95']:>7.1f} {lat['p99']:>7.1f} {rss:>9} {cpu or float('nan'):>8.1f}"
+            f"  {errors}"
         )
 
 
 HEADER = (
     f"{'run':<13} {'tbl/fin':<7} {'acked':>6} {'seconds':>7} {'cmds/s':>8} {'p50 ms':>7}"
-    f" {'p95 ms':>7} {'p99 ms':>7} {'rss MB':>9}  errors"
+    f" {'p95 ms':>7} {'p99 ms':>7} {'rss MB':>9} {'cpu ms':>8}  errors"
 )
 
 
 async def measured_play(
     args: argparse.Namespace, urls: list[str], servers: list[ServerProcess]
-) -> tuple[Stats, float, list[int | None]]:
-    """``play_tables`` while sampling each server's RSS; returns stats, seconds, peak RSS."""
+) -> RunResult:
+    """``play_tables`` while sampling each server's RSS and CPU time."""
     peaks: list[int | None] = [s.rss_bytes() for s in servers]
+    cpu_before = [s.cpu_seconds() for s in servers]
 
     async def sample() -> None:
         while True:
@@ -589,7 +614,12 @@ async def measured_play(
         )
     finally:
         sampler.cancel()
-    return stats, elapsed, peaks
+    cpu_after = [s.cpu_seconds() for s in servers]
+    pairs = zip(cpu_before, cpu_after, strict=True)
+    used = [b - a for a, b in pairs if a is not None and b is not None]
+    cpu = sum(used) if servers and len(used) == len(servers) else None
+    label = f"target x{len(urls)}" if not servers else ""
+    return RunResult(label, stats, elapsed, peaks or [None] * len(urls), cpu)
 
 
 @contextlib.contextmanager
@@ -612,13 +642,13 @@ def measure(args: argparse.Namespace, kind: str, count: int) -> RunResult:
         running_servers(url, count, Path(tmp), GUILDHALL_BOT_DELAY="0") as servers,
     ):
         urls = [s.url for s in servers]
-        stats, elapsed, peaks = asyncio.run(measured_play(args, urls, servers))
-    return RunResult(f"{kind} x{count}", stats, elapsed, peaks)
+        result = asyncio.run(measured_play(args, urls, servers))
+    result.label = f"{kind} x{count}"
+    return result
 
 
 def measure_target(args: argparse.Namespace) -> RunResult:
-    stats, elapsed, _ = asyncio.run(measured_play(args, args.target, []))
-    return RunResult(f"target x{len(args.target)}", stats, elapsed, [None] * len(args.target))
+    return asyncio.run(measured_play(args, args.target, []))
 
 
 def configurations(args: argparse.Namespace) -> list[tuple[str, int]]:
@@ -658,8 +688,8 @@ def report_commit_ratio(args: argparse.Namespace, postgres_runs: list[RunResult]
     )
     for label, ratio in ratios.items():
         print(
-            f"  {label}: durable commands/s = {ratio['serial']:.2f} x the 1-session rate,"
-            f" {ratio['parallel']:.2f} x the {PROBE_SESSIONS}-session rate"
+            f"  {label}: durable commands/s = {ratio['serial']:.3f} x the 1-session rate,"
+            f" {ratio['parallel']:.3f} x the {PROBE_SESSIONS}-session rate"
         )
 
 
