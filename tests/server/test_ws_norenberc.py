@@ -35,7 +35,10 @@ def _play_some(players: dict[int, WsClient], client: object, table_id: str, move
         assert ws.outcome(ws.command(cmd))["type"] == "ack"
 
 
-@pytest.mark.parametrize("seats", [2, 3, 4, 5])
+@pytest.mark.parametrize(
+    "seats",
+    [2, 3, pytest.param(4, marks=pytest.mark.slow), pytest.param(5, marks=pytest.mark.slow)],
+)
 def test_whole_norenberc_game_over_the_websocket(
     settings: Settings, seats: int, tmp_path: Path
 ) -> None:

@@ -1,0 +1,118 @@
+"""The HTTP API: creating, joining, starting, listing, records, errors as {code, message}."""
+
+from __future__ import annotations
+
+import hashlib
+
+from tests.support.play import set_up_table
+from tests.support.testclient import TestClient
+from tests.support.toy import TOY
+
+
+def _auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def _create(client: TestClient, **changes: object) -> dict[str, object]:
+    body: dict[str, object] = {"game": "toy", "seats": 3, "name": "Ada", **changes}
+    reply = client.post("/api/tables", json=body)
+    assert reply.status_code == 201, reply.text
+    return dict(reply.json())
+
+
+def test_creating_a_table_gives_seat_0_a_secret_link(client: TestClient) -> None:
+    created = _create(client)
+    token = str(created["token"])
+    assert created["seat"] == 0 and len(token) >= 32
+    assert created["link"] == f"http://testserver/t/{created['table_id']}#seat={token}"
+    summary = client.get(f"/api/tables/{created['table_id']}").json()
+    assert summary["status"] == "open" and summary["version"] == 1
+    assert [s["name"] for s in summary["seats"]] == ["Ada", None, None]
+    assert token not in str(summary) and len(summary["seed_sha256"]) == 64
+
+
+def test_joining_fills_free_seats_then_bot_seats_then_refuses(client: TestClient) -> None:
+    created = _create(client, bots=[None, None, "random"])
+    table_id = created["table_id"]
+    first = client.post(f"/api/tables/{table_id}/join", json={"name": "Bea"}).json()
+    assert first["seat"] == 1
+    second = client.post(f"/api/tables/{table_id}/join", json={"name": "Cy"}).json()
+    assert second["seat"] == 2  # a person may take a bot's seat
+    full = client.post(f"/api/tables/{table_id}/join", json={"name": "Dee"})
+    assert full.status_code == 409 and full.json()["code"] == "table_full"
+    taken = client.post(f"/api/tables/{table_id}/join", json={"name": "Dee", "seat": 1})
+    assert taken.json()["code"] == "seat_taken"
+    seats = client.get(f"/api/tables/{table_id}").json()["seats"]
+    assert [(s["name"], s["bot"]) for s in seats] == [("Ada", None), ("Bea", None), ("Cy", None)]
+
+
+def test_only_seat_0_starts_and_only_a_full_table(client: TestClient) -> None:
+    created = _create(client, seats=2)
+    table_id, token = created["table_id"], str(created["token"])
+    early = client.post(f"/api/tables/{table_id}/start", headers=_auth(token))
+    assert early.status_code == 409 and early.json()["code"] == "seats_open"
+    other = client.post(f"/api/tables/{table_id}/join", json={"name": "Bea"}).json()
+    not_creator = client.post(f"/api/tables/{table_id}/start", headers=_auth(other["token"]))
+    assert not_creator.status_code == 403 and not_creator.json()["code"] == "not_creator"
+    missing = client.post(f"/api/tables/{table_id}/start")
+    assert missing.status_code == 401 and missing.json()["code"] == "no_token"
+    wrong = client.post(f"/api/tables/{table_id}/start", headers=_auth("nope"))
+    assert wrong.status_code == 403 and wrong.json()["code"] == "bad_token"
+    started = client.post(f"/api/tables/{table_id}/start", headers=_auth(token))
+    assert started.status_code == 200 and started.json()["status"] == "playing"
+    again = client.post(f"/api/tables/{table_id}/start", headers=_auth(token))
+    assert again.json()["code"] == "already_started"
+
+
+def test_bad_requests_are_json_errors_with_codes(client: TestClient) -> None:
+    cases = [
+        ({"game": "chess", "seats": 3, "name": "A"}, 400, "unknown_game"),
+        ({"game": "toy", "seats": 9, "name": "A"}, 422, "bad_request"),
+        ({"game": "toy", "seats": 3, "name": ""}, 422, "bad_request"),
+        ({"game": "toy", "seats": 3, "name": "A", "bots": ["random", None, None]}, 400, "bad_bots"),
+        ({"game": "toy", "seats": 3, "name": "A", "bots": [None]}, 400, "bad_bots"),
+        (
+            {"game": "toy", "seats": 3, "name": "A", "options": {"planning": "x"}},
+            422,
+            "bad_request",
+        ),
+    ]
+    for body, status, code in cases:
+        reply = client.post("/api/tables", json=body)
+        assert (reply.status_code, reply.json()["code"]) == (status, code), body
+        assert reply.json()["message"]
+    unknown = client.get("/api/tables/nope")
+    assert unknown.status_code == 404 and unknown.json()["code"] == "unknown_table"
+    assert client.get("/api/nothing-here").json()["code"] == "not_found"
+
+
+def test_listing_shows_open_and_playing_tables_only(client: TestClient) -> None:
+    open_one = _create(client)["table_id"]
+    playing, _ = set_up_table(client, "toy", 2)
+    listed = {t["id"]: t["status"] for t in client.get("/api/tables").json()["tables"]}
+    assert listed == {open_one: "open", playing: "playing"}
+
+
+def test_the_record_reveals_the_seed_only_after_the_end(client: TestClient) -> None:
+    table_id, _ = set_up_table(client, "toy", 2)
+    early = client.get(f"/api/tables/{table_id}/record")
+    assert early.status_code == 409 and early.json()["code"] == "not_finished"
+    service = client.app.state.service  # type: ignore[attr-defined]
+    while (data := client.portal.call(service.get, table_id)).status == "playing":
+        seat = min(TOY.to_act(data.state))
+        client.portal.call(service.submit, table_id, seat, TOY.legal(data.state, seat)[0])
+    record = client.get(f"/api/tables/{table_id}/record").json()
+    assert hashlib.sha256(record["seed"].encode()).hexdigest() == record["seed_sha256"]
+    assert record["seed_sha256"] == client.get(f"/api/tables/{table_id}").json()["seed_sha256"]
+    assert record["result"]["scores"] and len(record["commands"]) == data.seq
+
+
+def test_health_games_metrics_and_openapi(client: TestClient) -> None:
+    assert client.get("/healthz").json() == {"status": "ok"}
+    games = {g["name"]: g for g in client.get("/api/games").json()["games"]}
+    assert games["norenberc"]["min_seats"] == 2 and games["norenberc"]["max_seats"] == 5
+    assert "guildhall_commands_total" in client.get("/metrics").text
+    paths = client.get("/openapi.json").json()["paths"]
+    assert {"/api/tables", "/api/tables/{table_id}/join", "/api/tables/{table_id}/record"} <= set(
+        paths
+    )
