@@ -81,3 +81,12 @@ def test_drawn_cards_are_private_to_the_drawer() -> None:
     state, _ = play(state, 3, {"type": "draw"})
     assert GAME.view(state, 3)["me"]["hand"] == [6]
     assert "hand" not in GAME.view(state, 0)["players"][3]
+
+
+def test_while_tasks_are_chosen_a_seat_sees_its_own_sealed_choice_only() -> None:
+    state = GAME.new(3, "choose", {})
+    kept = state["players"][0]["offer"][:2]
+    state, _ = play(state, 0, {"type": "keep", "tasks": kept})
+    assert [t["id"] for t in GAME.view(state, 0)["me"]["tasks"]] == kept
+    assert GAME.view(state, 1)["me"]["tasks"] == []
+    assert GAME.view(state, 1)["players"][0]["planning"] == "committed"
