@@ -52,10 +52,19 @@ def run(args: argparse.Namespace) -> int:
         print(f"verify: FAILED: {exc}", file=sys.stderr)
         return 1
     names = record.get("names") or []
+    bots = record.get("bots") or []
     print(f"seed matches sha256 {record['seed_sha256']}")
     print(f"replayed {len(record['commands'])} commands of {record['game']}: result matches")
     for seat, score in enumerate(result["scores"]):
-        name = names[seat] if seat < len(names) and names[seat] else f"seat {seat}"
+        name = _seat_name(names, bots, seat)
         winner = "  (winner)" if seat in result.get("winners", []) else ""
         print(f"  {name}: {score}{winner}")
     return 0
+
+
+def _seat_name(names: list[str | None], bots: list[str | None], seat: int) -> str:
+    if seat < len(names) and names[seat]:
+        return str(names[seat])
+    if seat < len(bots) and bots[seat]:
+        return f"{bots[seat]} bot (seat {seat})"
+    return f"seat {seat}"
