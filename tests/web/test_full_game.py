@@ -202,7 +202,10 @@ def test_a_friend_joins_through_the_invite_link_and_both_see_their_own_seat(
     invite = host.input_value("#invite-link")
 
     friend = new_page(viewport=PHONE)
-    friend.goto(invite)
+    friend.goto(live_server.url + "/")  # the lobby lists the table to join
+    table_id = invite.rsplit("/", 1)[1]
+    friend.click(f"#open-list a[href='/t/{table_id}']:has-text('Join')")
+    friend.wait_for_url(invite)
     friend.wait_for_selector("#join-name")
     friend.fill("#join-name", "Bea")
     friend.click("#waiting-room button[type=submit]")

@@ -142,16 +142,21 @@
     $("recent-empty").hidden = items.length > 0;
   }
 
+  // Tables still taking players (join) and games under way (watch as a spectator).
   function renderOpen(data) {
     var ul = $("open-list"), items = list(data, "tables").filter(function (tb) {
-      return tb.status === "open";
+      return tb.status === "open" || tb.status === "playing";
     });
     ul.innerHTML = "";
     items.forEach(function (tb) {
-      var taken = (tb.seats || []).filter(function (s) { return s.name || s.bot; }).length;
+      var seats = tb.seats || [];
+      var people = seats.filter(function (s) { return s.name && !s.bot; }).map(function (s) { return s.name; });
+      var taken = seats.filter(function (s) { return s.name || s.bot; }).length;
+      var open = tb.status === "open";
       ul.appendChild(h("li", null,
-        h("a", { href: "/t/" + tb.id }, (tb.title || tb.name || tb.game) + " · " + tb.id),
-        " ", h("span", { class: "muted" }, t("lobby.taken", { n: taken, of: (tb.seats || []).length }))));
+        h("a", { href: "/t/" + tb.id, class: "button small-btn" }, t(open ? "lobby.join" : "lobby.watch")), " ",
+        h("b", null, tb.title || tb.game), " · ", people.join(", "), " ",
+        h("span", { class: "muted" }, open ? t("lobby.taken", { n: taken, of: seats.length }) : t("lobby.playing"))));
     });
     $("open-empty").hidden = items.length > 0;
   }
