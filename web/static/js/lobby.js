@@ -161,6 +161,10 @@
     $("open-empty").hidden = items.length > 0;
   }
 
+  function refreshOpen() {
+    GH.api("GET", "/api/tables").then(renderOpen).catch(function () { /* next time */ });
+  }
+
   function init() {
     GH.translatePage();
     $("player-name").value = localStorage.getItem("gh_name") || "";
@@ -187,7 +191,8 @@
       });
       fillSeatCounts();
     });
-    GH.api("GET", "/api/tables").then(renderOpen).catch(function () { renderOpen([]); });
+    refreshOpen();
+    setInterval(refreshOpen, 5000);
   }
 
   document.addEventListener("DOMContentLoaded", init);
