@@ -13,7 +13,7 @@
   var notice = null; // {kind: "error"|"info", text}
   var soundOn = localStorage.getItem("gh_sound") !== "off";
   var audio = null;
-  var replay = null; // {record, step, view}
+  var replay = null; // {step, steps, view, log, command} while stepping through a finished game
   var waitingPoll = null;
 
   // ---- names and text -------------------------------------------------------------
@@ -310,7 +310,7 @@
   // ---- replay of a finished game ----------------------------------------------------
 
   function replayLength() {
-    return replay && replay.record ? (replay.record.commands || []).length : 0;
+    return replay ? replay.steps : 0;
   }
 
   function renderReplayControls(table) {
@@ -339,26 +339,22 @@
   }
 
   function startReplay() {
-    GH.api("GET", "/api/tables/" + tableId + "/record").then(function (record) {
-      replay = { record: record, step: 0, view: doc.game };
-      showStep(0);
-    }).catch(showNotice);
+    showStep(0);
   }
 
+  // One step of the finished game as a spectator saw it (GET …/replay/{k}, see pages.py).
   function showStep(k) {
     GH.api("GET", "/api/tables/" + tableId + "/replay/" + k).then(function (res) {
-      var entry = res.command;
-      replay.step = k;
-      replay.view = res.view;
-      replay.log = res.log;
-      replay.command = entry ? fillNames("{s" + entry.seat + "}") + ": " + describeCommand(entry) : null;
+      replay = { step: res.step, steps: res.steps, view: res.view, log: res.log, command: null };
+      if (res.command) {
+        replay.command = seatName(res.command.seat) + ": " + describeCommand(res.command.cmd);
+      }
       render();
     }).catch(showNotice);
   }
 
-  function describeCommand(entry) {
+  function describeCommand(cmd) {
     var renderer = GH.games[doc.table.game];
-    var cmd = entry.command || entry.cmd || entry;
     return renderer.describe ? renderer.describe(cmd, context(replay.view, true)) : JSON.stringify(cmd);
   }
 
