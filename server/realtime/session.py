@@ -88,6 +88,8 @@ class Connection:
                 if text is None:
                     return
                 await self._handle_frame(text)
+        except WebSocketDisconnect:
+            return
         finally:
             await self._close()
             metrics.connection_closed()

@@ -74,15 +74,24 @@ class BotRunner:
 
         assert data.state is not None
         view = get_game(data.game).view(data.state, seat)
-        if not view.get("legal"):
+        legal = view.get("legal") or []
+        if not legal:
             return
         seed = self._seed(data, seat)
         try:
             cmd = await asyncio.to_thread(decide, kind, data.game, view, seat, seed)
-            await self.service.submit(data.id, seat, cmd)
-        except (RuleError, ServiceError, ValueError) as exc:
-            # The table moved on while the bot thought; the next change wakes it again.
-            log.info("bot %s on table %s seat %s: %r", kind, data.id, seat, exc)
+        except Exception:
+            # A failing bot must not stall the table: play its first legal command instead.
+            log.exception("bot %s failed on table %s seat %s", kind, data.id, seat)
+            cmd = legal[0]
+        for attempt in (cmd, legal[0]):
+            try:
+                await self.service.submit(data.id, seat, attempt)
+                return
+            except (RuleError, ServiceError) as exc:
+                # Usually the table moved on while the bot thought (the next change wakes it
+                # again); if the bot chose badly, its first legal command is tried once.
+                log.info("bot %s on table %s seat %s: %r", kind, data.id, seat, exc)
 
     def _seed(self, data: TableData, seat: int) -> str:
         """A per-decision seed that tells the bot nothing about the table's secret seed."""

@@ -173,3 +173,16 @@ def test_a_seat_handed_to_a_bot_plays_on_and_its_old_token_stops(settings: Setti
         assert gone.errors[-1]["code"] == "bad_token"
         play_round_robin(client, table_id, {0: stays}, [], random.Random(5))
         assert stays.doc is not None and stays.doc["table"]["status"] == "finished"
+
+
+def test_a_failing_bot_does_not_stall_the_table(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken_decide(kind: str, game: str, view: dict[str, Any], seat: int, seed: str) -> Any:
+        raise RuntimeError("the bot crashed")
+
+    monkeypatch.setattr(server.bots, "decide", broken_decide)
+    table_id, tokens = set_up_table(client, "toy", 2, bots=[None, "random"])
+    human = WsClient(client, table_id, tokens[0]).connect()
+    play_round_robin(client, table_id, {0: human}, [], random.Random(4))
+    assert human.doc is not None and human.doc["table"]["status"] == "finished"
