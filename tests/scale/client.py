@@ -25,7 +25,10 @@ class Conn:
         self.token = token
         self.doc: dict[str, Any] | None = None
         self.version = -1
-        self.arrivals: dict[int, str] = {}  # version -> "snapshot" | "patch"
+        # version -> how it came: "patch" or "snapshot" pushed by the server, or "requested"
+        # (a snapshot this client asked for after a gap, or the first one after hello)
+        self.arrivals: dict[int, str] = {}
+        self._asked = True  # hello asks for the first snapshot
         self.errors: list[dict[str, Any]] = []
         self._replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._changed = asyncio.Condition()
@@ -77,9 +80,11 @@ class Conn:
         kind = msg.get("type")
         if kind == "snapshot":
             self.doc, self.version = msg["doc"], msg["version"]
-            self.arrivals.setdefault(msg["version"], "snapshot")
+            self.arrivals.setdefault(msg["version"], "requested" if self._asked else "snapshot")
+            self._asked = False
         elif kind == "patch":
             if self.doc is None or msg["base"] != self.version:
+                self._asked = True
                 await self._ws.send(json.dumps({"type": "snapshot_request"}))
                 return
             self.doc = jsonpatch.apply_patch(self.doc, msg["ops"])
@@ -91,3 +96,14 @@ class Conn:
             self.errors.append(msg)
         async with self._changed:
             self._changed.notify_all()
+
+
+def metric(text: str, sample: str) -> float:
+    """The value of ``sample`` (a name with its labels, if any) in Prometheus text.
+
+    Raises KeyError when the sample is absent.
+    """
+    for line in text.splitlines():
+        if line.startswith(sample + " "):
+            return float(line.rsplit(" ", 1)[1])
+    raise KeyError(sample)

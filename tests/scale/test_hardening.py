@@ -24,7 +24,7 @@ from server.commands.loadtest import (
     create_table,
     running_servers,
 )
-from tests.scale.client import Conn
+from tests.scale.client import Conn, metric
 
 pytestmark = pytest.mark.slow
 
@@ -149,14 +149,6 @@ async def test_seat_tokens_are_stored_only_as_keyed_hashes(server) -> None:
         assert token not in dump
         expected = hmac.new(SECRET.encode(), token.encode(), hashlib.sha256).hexdigest()
         assert stored[seat] == expected
-
-
-def metric(text: str, name: str) -> float:
-    """The value of the sample ``name`` (with its labels, if any) in Prometheus text."""
-    for line in text.splitlines():
-        if line.startswith(name + " "):
-            return float(line.rsplit(" ", 1)[1])
-    raise KeyError(name)
 
 
 async def metrics_once(client: httpx.AsyncClient, ready: Any) -> str:
