@@ -39,14 +39,19 @@ def languages() -> dict[str, dict[str, str]]:
     Raises ValueError when a dictionary is not a flat JSON object of strings or lacks a
     key that English has (a missing translation is a bug, not a fallback).
     """
-    found = {p.stem: json.loads(p.read_text(encoding="utf-8")) for p in I18N_DIR.glob("*.json")}
+    found: dict[str, dict[str, str]] = {}
+    # web/i18n/<lang>.json, then each game's web/i18n/<game>/<lang>.json merged into it.
+    for path in sorted(I18N_DIR.glob("*.json")) + sorted(I18N_DIR.glob("*/*.json")):
+        name = path.relative_to(I18N_DIR).as_posix()
+        strings = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(strings, dict) or not all(isinstance(v, str) for v in strings.values()):
+            raise ValueError(f"web/i18n/{name}: every value must be a string")
+        found.setdefault(path.stem, {}).update(strings)
     english = found[DEFAULT_LANG]
     for code, strings in found.items():
-        if not all(isinstance(v, str) for v in strings.values()):
-            raise ValueError(f"web/i18n/{code}.json: every value must be a string")
         missing = sorted(set(english) - set(strings))
         if missing:
-            raise ValueError(f"web/i18n/{code}.json lacks keys {missing[:5]}")
+            raise ValueError(f"web/i18n/{code}.json (with game folders) lacks keys {missing[:5]}")
     return found
 
 
