@@ -16,6 +16,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 
 from server.commands.loadtest import (
@@ -28,6 +29,7 @@ from server.commands.loadtest import (
     seat_players,
     server_env,
 )
+from server.commands.verify import replay
 from tests.scale.log import assert_acked_in_log, assert_linear_and_replays, load_table
 from tests.scale.pg import fresh_database
 
@@ -63,18 +65,28 @@ async def kill_and_restart(
     return kills
 
 
-def check_table(url: str, players: list[Player]) -> int:
-    """The stored game is finished, linear, equal to its replay, and holds every ack."""
+async def records(server: ServerProcess, tables: list[list[Player]]) -> dict[str, dict]:
+    """The published record of every table, by id (GET /api/tables/{id}/record)."""
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as client:
+        answers = [await client.get(f"/api/tables/{row[0].table_id}/record") for row in tables]
+    pairs = zip(tables, answers, strict=True)
+    return {row[0].table_id: answer.raise_for_status().json() for row, answer in pairs}
+
+
+def check_table(url: str, players: list[Player], record: dict) -> None:
+    """The stored game is finished, linear, equal to its replay, and holds every ack; its
+    published record is that log and ``guildhall verify`` reproduces its result."""
     stored = load_table(url, players[0].table_id)
     assert stored.status == "finished"
     assert_linear_and_replays(stored)
+    assert record["commands"] == [{"seat": c["seat"], "cmd": c["command"]} for c in stored.commands]
+    assert replay(record) == stored.result
     for player in players:
         assert_acked_in_log(stored, player.seat, player.acked)
         assert player.doc is not None and player.doc["game"]["result"] == stored.result
     # A command committed just before a kill was resent after it and acknowledged then:
     # every stored command ended up acknowledged exactly once.
     assert len(stored.commands) == sum(len(p.acked) for p in players)
-    return len(stored.commands)
 
 
 @pytest.mark.slow
@@ -94,6 +106,7 @@ async def test_games_survive_sigkill_at_random_points(kind: str, tmp_path: Path)
             play = asyncio.create_task(run_players(tables, budget, reconnect=True))
             kills = await kill_and_restart(server, stats, rng, play)
             await play
+            published = await records(server, tables)
         finally:
             server.stop()
         context = f"CRASH_SEED={seed}, stats={stats}"
@@ -102,4 +115,4 @@ async def test_games_survive_sigkill_at_random_points(kind: str, tmp_path: Path)
         assert not [code for code in stats.errors if code.startswith("client:")], context
         assert stats.finished_tables == TABLES, context
         for players in tables:
-            check_table(url, players)
+            check_table(url, players, published[players[0].table_id])
