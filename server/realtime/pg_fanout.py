@@ -96,7 +96,7 @@ class PostgresFanOut:
         await self._open_notifier()
 
     async def stop(self) -> None:
-        """Close both connections and cancel pending deliveries; safe to call twice."""
+        """Stop reconnecting and close both connections; safe to call twice."""
         self._stopped = True
         task, self._reconnect_task = self._reconnect_task, None
         if task is not None:
