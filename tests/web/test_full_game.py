@@ -251,6 +251,15 @@ def test_an_absent_friend_can_be_replaced_by_a_bot(
     host.wait_for_selector("#player-1 .plan-committed")  # the bot planned for her
     assert host.locator("#player-1 .offline-tag").count() == 0
 
+    # Bea's old link no longer plays the seat: her page says so and shows the game to watch.
+    late = new_page(viewport=PHONE)
+    late.goto(f"{live_server.url}/t/{table_id}#seat={joined.json()['token']}")
+    late.wait_for_selector(".notice.info")
+    assert "no longer works" in late.inner_text("#banner")
+    late.wait_for_selector("#board .house")
+    assert late.locator("#prompt-card").count() == 0
+    assert "#seat=" not in late.url
+
 
 def test_two_people_play_a_whole_game_in_two_browsers(
     new_page: Any, live_server: ServerThread

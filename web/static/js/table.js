@@ -381,7 +381,19 @@
   }
 
   function onError(err) {
+    if (err.code === "bad_token" && token) return dropToken();
     notice = { kind: "error", text: t("error.prefix") + " " + (err.message || err.code) };
+    render();
+  }
+
+  // A seat link stops working when its seat was handed to a bot: forget it, watch instead.
+  function dropToken() {
+    var list = GH.recentTables().filter(function (e) { return !(e.id === tableId && e.token === token); });
+    localStorage.setItem("gh_tables", JSON.stringify(list));
+    token = null;
+    history.replaceState(null, "", location.pathname + location.search);
+    notice = { kind: "info", text: t("table.token_gone") };
+    reconnect();
     render();
   }
 
@@ -438,6 +450,5 @@
   }
 
   GH.games = GH.games || {};
-  GH.table = { seatName: seatName, fillNames: fillNames };
   document.addEventListener("DOMContentLoaded", init);
 })(window.GH);
