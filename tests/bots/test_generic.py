@@ -166,3 +166,28 @@ def test_tournament_command_rejects_an_unknown_bot(capsys: pytest.CaptureFixture
 
 def test_the_game_registry_sees_the_small_game() -> None:
     assert get_game("sealedbid") is GAME
+
+
+class _OnlyLowest:
+    """The sealed-bid adapter, but the search may consider only the two lowest bids."""
+
+    def __getattr__(self, name: str) -> object:
+        from server.bots.adapters import adapter_for
+
+        return getattr(adapter_for("sealedbid"), name)
+
+    def candidates(self, view: dict, seat: int) -> list[dict]:
+        bids = sorted((c for c in view["legal"] if c["type"] == "bid"), key=lambda c: c["card"])
+        return bids[:2]
+
+
+def test_search_only_considers_the_adapters_candidates() -> None:
+    from server.bots.ismcts import Search
+
+    for seed in ("c1", "c2", "c3"):
+        view = GAME.view(GAME.new(3, seed, {}), 1)
+        lowest = sorted(view["hand"])[:2]
+        rng = Rng(seed_to_state(seed))
+        search = Search(GAME, _OnlyLowest(), view, 1, rng, FAST)  # type: ignore[arg-type]
+        picked = search.run()
+        assert picked["card"] in lowest and search.iterations == FAST.iterations
