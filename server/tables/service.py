@@ -148,7 +148,10 @@ class TableService:
                 "bad_seats",
                 f"{game.title} takes {game.min_seats}-{game.max_seats} seats, not {seats}",
             )
-        full_options = _check_options({**game.default_options(), **options})
+        defaults = game.default_options()
+        # The lobby offers every game's options; one a game lacks is fine while switched off.
+        chosen = {k: v for k, v in options.items() if k in defaults or v not in (False, None)}
+        full_options = _check_options({**defaults, **chosen})
         seed = seed or secrets.token_hex(32)
         game.new(seats, seed, full_options)  # refuses bad options now, not at the start
         table_id, token = secrets.token_urlsafe(6), new_token()

@@ -116,3 +116,16 @@ def test_health_games_metrics_and_openapi(client: TestClient) -> None:
     assert {"/api/tables", "/api/tables/{table_id}/join", "/api/tables/{table_id}/record"} <= set(
         paths
     )
+
+
+def test_an_option_a_game_lacks_is_ignored_while_off_and_refused_when_on(
+    client: TestClient,
+) -> None:
+    off = {"game": "strasbourg", "seats": 3, "name": "A", "options": {"promo": False}}
+    created = client.post("/api/tables", json=off)
+    assert created.status_code == 201, created.text
+    summary = client.get(f"/api/tables/{created.json()['table_id']}").json()
+    assert summary["options"] == {"planning": "simultaneous"}
+    on = {**off, "options": {"promo": True}}
+    refused = client.post("/api/tables", json=on)
+    assert refused.status_code == 400 and refused.json()["code"] == "bad_option"

@@ -42,6 +42,7 @@ class WsClient:
         self.client, self.table_id, self.token = client, table_id, token
         self.doc: dict[str, Any] | None = None
         self.before_snapshot: dict[str, Any] | None = None
+        self.before_snapshot_version = -1
         self.version = 0
         self.messages: list[Message] = []
         self.acks: dict[str, int] = {}
@@ -129,7 +130,7 @@ class WsClient:
     def _apply(self, message: Message) -> None:
         kind = message["type"]
         if kind == "snapshot":
-            self.before_snapshot = self.doc
+            self.before_snapshot, self.before_snapshot_version = self.doc, self.version
             self.doc, self.version = message["doc"], message["version"]
         elif kind == "patch":
             assert message["base"] == self.version, (message["base"], self.version)
@@ -154,7 +155,14 @@ class WsClient:
         return list(self.game.get("legal") or [])
 
     def held_equals_snapshot(self) -> bool:
-        """Ask for a snapshot: does the document built from patches equal it exactly?"""
-        self.send({"type": "snapshot_request"})
-        self.read_until(lambda m: m["type"] == "snapshot")
-        return self.before_snapshot == self.doc
+        """Ask for a snapshot: does the document built from patches equal it exactly?
+
+        Compared at one version: when the table moved on in between (a bot played), the
+        snapshot is of a newer version than the held document, and we ask again.
+        """
+        for _ in range(50):
+            self.send({"type": "snapshot_request"})
+            self.read_until(lambda m: m["type"] == "snapshot")
+            if self.before_snapshot_version == self.version:
+                return self.before_snapshot == self.doc
+        raise AssertionError("the table never stood still long enough to compare")
