@@ -8,6 +8,7 @@ from fastapi.responses import PlainTextResponse
 from server import metrics
 from server.engine import get_game
 from server.engine.registry import KNOWN_GAMES
+from server.realtime.views import STATS
 
 from .models import GameInfo, GameList
 
@@ -43,5 +44,22 @@ async def list_games() -> GameList:
 
 @router.get("/metrics", response_class=PlainTextResponse, tags=["health"])
 async def metrics_text() -> str:
-    """Process metrics in the Prometheus text format."""
-    return metrics.render()
+    """Process metrics in the Prometheus text format, with the CPU spent on views and patches."""
+    return metrics.render() + _view_metrics()
+
+
+def _view_metrics() -> str:
+    return (
+        "\n".join(
+            [
+                "# TYPE guildhall_view_cpu_seconds_total counter",
+                f"guildhall_view_cpu_seconds_total {STATS.cpu_seconds:.6f}",
+                "# TYPE guildhall_view_messages_total counter",
+                f'guildhall_view_messages_total{{kind="patch"}} {STATS.patches}',
+                f'guildhall_view_messages_total{{kind="snapshot"}} {STATS.snapshots}',
+                "# TYPE guildhall_view_bytes_total counter",
+                f"guildhall_view_bytes_total {STATS.bytes_sent}",
+            ]
+        )
+        + "\n"
+    )

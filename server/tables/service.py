@@ -47,6 +47,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 HISTORY = 64  # versions kept per table so a reconnecting client can get a patch
+HELD_TABLES = 2000  # beyond this many tables in memory, finished ones are forgotten
 WRITE_ATTEMPTS = 5
 PLANNING_MODES = ("simultaneous", "ordered")
 
@@ -321,6 +322,7 @@ class TableService:
     async def _announce(self, data: TableData) -> None:
         """Tell every process's connections, and local watchers (bots), about a new version."""
         await self.fanout.publish(data.id, data.version)
+        metrics.set_active_tables(sum(t.status == "playing" for t in self._tables.values()))
         for callback in list(self.on_change):
             callback(data)
 
@@ -373,7 +375,15 @@ class TableService:
         history[data.version] = data
         for old in sorted(history)[:-HISTORY]:
             del history[old]
+        if len(self._tables) > HELD_TABLES:
+            self._forget_finished()
         return data
+
+    def _forget_finished(self) -> None:
+        """Drop finished tables from memory (they reload from the database when asked for)."""
+        for table_id in [t.id for t in self._tables.values() if t.status == "finished"]:
+            self._tables.pop(table_id, None)
+            self._history.pop(table_id, None)
 
     def _hash(self, token: str) -> str:
         return hash_token(self.settings.secret_key, token)

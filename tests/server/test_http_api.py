@@ -111,7 +111,8 @@ def test_health_games_metrics_and_openapi(client: TestClient) -> None:
     assert client.get("/healthz").json() == {"status": "ok"}
     games = {g["name"]: g for g in client.get("/api/games").json()["games"]}
     assert games["norenberc"]["min_seats"] == 2 and games["norenberc"]["max_seats"] == 5
-    assert "guildhall_commands_total" in client.get("/metrics").text
+    text = client.get("/metrics").text
+    assert "guildhall_commands_total" in text and "guildhall_view_cpu_seconds_total" in text
     paths = client.get("/openapi.json").json()["paths"]
     assert {"/api/tables", "/api/tables/{table_id}/join", "/api/tables/{table_id}/record"} <= set(
         paths
