@@ -49,7 +49,11 @@ def seat_link(settings: AppSettings, table_id: str, seat: int, token: str) -> Se
 async def create_table(body: CreateTable, service: Service, settings: AppSettings) -> SeatLink:
     """Create a table; the creator gets seat 0 and its secret link."""
     data, token = await service.create_table(
-        body.game, body.seats, body.options.model_dump(exclude_defaults=True), list(body.bots), body.name
+        body.game,
+        body.seats,
+        body.options.model_dump(exclude_defaults=True),
+        list(body.bots),
+        body.name,
     )
     return seat_link(settings, data.id, 0, token)
 
