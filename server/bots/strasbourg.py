@@ -66,8 +66,11 @@ def _draw_target(view: View) -> int:
 def _planning(view: View, legal: list[Command]) -> Command:
     types = {c["type"] for c in legal}
     me = view["me"]
-    if "retract" in types or "seal" in types:
-        return next(c for c in legal if c["type"] in ("seal", "retract"))
+    if "seal" in types:
+        return {"type": "seal"}
+    if "retract" in types:
+        # Sealed stacks stay sealed: the seat is only asked when it has nothing else.
+        return legal[0]
     if "stack" in types:
         hand = sorted(me["hand"], reverse=True)
         # Pairs from the top; an odd last card goes alone.
