@@ -93,6 +93,10 @@ class Search:
         # Only the adapter's candidates are searched, and only if they are really legal.
         self.root_legal = {k: legal[k] for k in chosen if k in legal} or legal
         self.iterations = 0
+        self.deadline: float | None = None
+
+    def _out_of_time(self) -> bool:
+        return self.deadline is not None and time.perf_counter() >= self.deadline
 
     def run(self) -> Command:
         """Search within the budget. Raises ValueError if the view offers no command."""
@@ -100,11 +104,10 @@ class Search:
             raise ValueError(f"seat {self.seat} has no legal command in this view")
         if len(self.root_legal) == 1:
             return next(iter(self.root_legal.values()))
-        deadline = None
         if self.budget.seconds is not None:
-            deadline = time.perf_counter() + self.budget.seconds
+            self.deadline = time.perf_counter() + self.budget.seconds
         while self.budget.iterations is None or self.iterations < self.budget.iterations:
-            if deadline is not None and time.perf_counter() >= deadline:
+            if self._out_of_time():
                 break
             self._iterate()
             self.iterations += 1
@@ -128,6 +131,8 @@ class Search:
         node: _Node | None = self.root
         steps = 0
         while self.game.result(state) is None and steps < self.budget.horizon:
+            if steps and self._out_of_time():
+                break  # evaluate early rather than overrun the time budget
             actor = self._next_actor(state)
             if actor == self.seat and node is not None:
                 legal = self._own_legal(state, node is self.root)
