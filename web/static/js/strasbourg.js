@@ -18,7 +18,9 @@
     Object.keys(game.board.guilds).forEach(function (g) { if (game.board.guilds[g].letter === letter) found = g; });
     return found;
   }
-  function cellName(cell) { return t("sb.cell", { r: cell[0] + 1, c: cell[1] + 1 }); }
+  // Cells are named as the game log names them: (row,column) counted from 0, top left;
+  // the board shows these numbers along its edges.
+  function cellName(cell) { return t("sb.cell", { r: cell[0], c: cell[1] }); }
   function sum(a) { return a.reduce(function (x, y) { return x + y; }, 0); }
   function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
 
@@ -160,10 +162,20 @@
     });
     return h("figure", { class: "sb-city card" },
       h("figcaption", null, t("sb.city"), h("span", { class: "muted" }, " · " + t("sb.city_hint"))),
-      h("div", { class: "sb-grid-wrap" },
-        h("div", { class: "sb-grid", id: "sb-grid", style: "--cols:" + cols + ";--rows:" + rows }, cells),
-        h("div", { class: "sb-chapels" }, sites)),
+      h("div", { class: "sb-axes", style: "--cols:" + cols + ";--rows:" + rows },
+        h("span", { class: "sb-corner" }),
+        h("div", { class: "sb-axis sb-cols", "aria-hidden": "true" }, numbers(cols)),
+        h("div", { class: "sb-axis sb-rows", "aria-hidden": "true" }, numbers(rows)),
+        h("div", { class: "sb-grid-wrap" },
+          h("div", { class: "sb-grid", id: "sb-grid" }, cells),
+          h("div", { class: "sb-chapels" }, sites))),
       legend(game));
+  }
+
+  function numbers(n) {
+    var out = [];
+    for (var i = 0; i < n; i++) out.push(h("span", null, i));
+    return out;
   }
 
   function legend(game) {
@@ -216,7 +228,8 @@
     var me = meSeat ? game.me : null;
     var acting = game.to_act.indexOf(p.seat) >= 0;
     var seatInfo = (ctx.table && ctx.table.seats && ctx.table.seats[p.seat]) || {};
-    var hidden = h("span", { class: "muted", title: t("sb.hidden_hint") }, t("player.hidden"));
+    // A fresh element each time: a DOM node can stand in one place only.
+    var hidden = function () { return h("span", { class: "muted sb-hidden", title: t("sb.hidden_hint") }, t("player.hidden")); };
     return h("article", { class: "player p" + p.seat + (meSeat ? " me" : "") + (acting ? " acting" : ""), id: "player-" + p.seat },
       h("header", null, badge(p.seat, game, ctx),
         meSeat ? h("span", { class: "you" }, t("player.you")) : null,
@@ -226,9 +239,9 @@
         planningTag(p, game)),
       h("dl", null,
         h("dt", null, t("sb.prestige")), h("dd", { class: "sb-prestige" }, p.prestige),
-        h("dt", null, t("sb.coins")), h("dd", { id: meSeat ? "my-coins" : null }, me ? me.coins : hidden),
-        h("dt", null, t("sb.goods")), h("dd", null, me ? goodsChips(me.goods) : hidden),
-        h("dt", null, t("sb.privileges")), h("dd", null, me ? me.privileges : hidden),
+        h("dt", null, t("sb.coins")), h("dd", { id: meSeat ? "my-coins" : null }, me ? me.coins : hidden()),
+        h("dt", null, t("sb.goods")), h("dd", null, me ? goodsChips(me.goods) : hidden()),
+        h("dt", null, t("sb.privileges")), h("dd", null, me ? me.privileges : hidden()),
         h("dt", null, t("sb.members")), h("dd", null, t("sb.members_detail", { city: p.city_members, council: p.council_members })),
         h("dt", null, t("sb.influence")), h("dd", null, t("sb.cards_left", { n: p.cards_left }),
           me ? " · " + t("sb.deck_n", { n: me.deck }) : null,
@@ -237,7 +250,7 @@
         p.revealed ? [h("dt", null, t("sb.revealed")), h("dd", { class: "sb-revealed" }, p.revealed.map(function (v) { return cardChip(v, "up"); }), " = " + sum(p.revealed))] : null,
         p.passed ? [h("dt", null, t("sb.this_step")), h("dd", null, t("sb.passed"))] : null,
         me ? [h("dt", null, t("sb.tasks")), h("dd", null, me.tasks.length ? h("ul", { class: "sb-tasks" }, me.tasks.map(taskItem)) : h("span", { class: "muted" }, t("none")))]
-          : [h("dt", null, t("sb.tasks")), h("dd", null, hidden)]));
+          : [h("dt", null, t("sb.tasks")), h("dd", null, hidden())]));
   }
 
   function taskItem(task) {
@@ -295,7 +308,7 @@
   function option(cmd, label, ctx, id, extra) {
     var selected = draft.cmd && same(draft.cmd, cmd);
     return h("button", { type: "button", class: "opt" + (selected ? " selected" : ""), id: id || null,
-      "aria-pressed": String(!!selected), "data-focus": "opt-" + JSON.stringify(cmd),
+      "aria-pressed": String(!!selected), "data-focus": id ? "opt-" + id : null,
       onclick: function () { pick(ctx, cmd); } }, label, extra || null);
   }
 

@@ -1,0 +1,204 @@
+"""Strasbourg in headless Chromium: a person creates a table in the lobby and clicks through
+a whole game against two bots (tasks, drawing, splitting into stacks, revealing, building on
+the city board, …) up to the score table. Screenshots go to artifacts/strasbourg-*.png.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from .conftest import ARTIFACTS, ServerThread
+
+pytestmark = pytest.mark.browser
+DESKTOP = {"width": 1366, "height": 900}
+PHONE = {"width": 390, "height": 844}
+MAX_DECISIONS = 400
+DRAW_UP_TO = 4  # cards the person draws each round before stopping
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
+    from server.app import create_app
+    from server.settings import Settings
+    from server.store.migrate import upgrade
+
+    folder = tmp_path_factory.mktemp("sb-web-db")
+    url = f"sqlite+aiosqlite:///{folder / 'guildhall.db'}"
+    migrating = threading.Thread(target=upgrade, args=(url,))  # Alembic runs its own loop
+    migrating.start()
+    migrating.join()
+    settings = Settings(database_url=url, secret_key="sb-web", bot_delay=0.0, rate_limit=1000.0)
+    with ServerThread(create_app(settings)) as server:
+        yield server
+
+
+def shot(page: Any, name: str) -> None:
+    page.screenshot(path=str(ARTIFACTS / f"strasbourg-{name}.png"), full_page=True)
+
+
+def create_in_lobby(page: Any, url: str) -> str:
+    """Pick Strasbourg in the lobby (3–5 seats offered), create a 3-seat table with a
+    greedy and a random bot, start it; returns the table id."""
+    page.goto(url + "/")
+    page.select_option("#game", "strasbourg")
+    counts = page.eval_on_selector_all("#seat-count option", "els => els.map(e => e.value)")
+    assert counts == ["3", "4", "5"]
+    page.fill("#player-name", "Ada")
+    page.select_option("#seat-count", "3")
+    page.select_option("#seat-kind-1", "greedy")
+    page.select_option("#seat-kind-2", "random")
+    page.click("#create-button")
+    page.wait_for_selector("#created-card:not([hidden])")
+    invite = page.input_value("#invite-link")
+    page.wait_for_selector("#joined-list li:has-text('Ada')")
+    page.click("#start-button")
+    page.wait_for_url(re.compile(r".*/t/[\w-]+#seat=.+"))
+    page.wait_for_selector("#conn[data-state=online]")
+    return str(invite.rsplit("/", 1)[1])
+
+
+def wait_my_turn_or_end(page: Any) -> None:
+    page.wait_for_function(
+        "(document.querySelector('.banner.mine') && !document.querySelector('.sending')"
+        " && document.querySelector('#prompt-card'))"
+        " || document.getElementById('score-table') !== null"
+    )
+
+
+class Player:
+    """Clicks through whatever prompt the page shows, taking one screenshot of each kind."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.seen: set[str] = set()
+        self.board_clicks = 0
+
+    def first_time(self, kind: str) -> None:
+        if kind not in self.seen:
+            self.seen.add(kind)
+            shot(self.page, kind)
+
+    def act(self) -> str:
+        """One decision; returns which prompt it was."""
+        page = self.page
+        if page.locator("#prompt-card input[type=checkbox]").count():
+            return self.tasks()
+        if page.locator("#sb-stop").count():
+            return self.draw()
+        if page.locator("#sb-make-stack").count():
+            return self.split()
+        if page.locator("#sb-seal").count():
+            self.first_time("seal")
+            page.click("#sb-seal")
+            return "seal"
+        return self.choose()
+
+    def tasks(self) -> str:
+        page = self.page
+        assert page.locator("#confirm").is_disabled()  # nothing kept yet
+        page.locator("#prompt-card input[type=checkbox]").first.check()
+        self.first_time("tasks")
+        page.click("#confirm")
+        return "tasks"
+
+    def draw(self) -> str:
+        page = self.page
+        drawn = page.locator("#prompt-card .sb-hand .sb-card").count()
+        self.first_time("draw")
+        if drawn < DRAW_UP_TO and page.locator("#sb-draw").count():
+            page.click("#sb-draw")
+            return "draw"
+        page.click("#sb-stop")
+        return "stop"
+
+    def split(self) -> str:
+        page = self.page
+        cards = page.locator("#prompt-card button.sb-card.pickable")
+        assert page.locator("#sb-make-stack").is_disabled()
+        if cards.count() <= 2:
+            page.click("#sb-rest-stack")
+            return "stack"
+        cards.nth(0).click()
+        cards.nth(1).click()
+        assert "New stack" in page.inner_text("#draft-summary")
+        self.first_time("split")
+        page.click("#sb-make-stack")
+        return "stack"
+
+    def choose(self) -> str:
+        """An influence step or a decision: reveal the first stack, or build on the board."""
+        page = self.page
+        cells = page.locator("#board button.sb-cell.can")
+        if page.locator("#reveal-0").count():
+            page.click("#reveal-0")
+            kind = "reveal"
+        elif cells.count():
+            cells.first.click()
+            assert page.locator("#board button.sb-cell.picked").count() == 1
+            self.board_clicks += 1
+            kind = "board"
+        else:
+            page.locator("#prompt-card .options .opt").first.click()
+            kind = "option"
+        self.first_time(kind)
+        assert page.inner_text("#draft-summary") != "Choose, then confirm."
+        page.click("#confirm")
+        return kind
+
+
+def test_a_person_plays_a_whole_strasbourg_game_in_the_browser(
+    new_page: Any, live_server: ServerThread
+) -> None:
+    page = new_page(viewport=DESKTOP)
+    table_id = create_in_lobby(page, live_server.url)
+    page.wait_for_selector("#sb-grid")
+    note = page.inner_text("#sb-data-note")
+    assert "reconstruction" in note and "seeds/strasbourg.json" in note
+    assert page.locator("#sb-grid .sb-cell").count() == 54
+    assert page.locator("#council-nobility").count() == 1
+    assert page.locator(".sb-roundcard.current").count() == 1
+    # Others' secrets are shown as hidden; one's own coins are shown.
+    assert page.inner_text("#my-coins") == "5"
+    assert "hidden" in page.inner_text("#player-1")
+    player = Player(page)
+    kinds: list[str] = []
+    phone_done = False
+    while len(kinds) < MAX_DECISIONS:
+        wait_my_turn_or_end(page)
+        if page.locator("#score-table").count():
+            break
+        if not phone_done and page.locator("#reveal-0").count():
+            page.set_viewport_size(PHONE)
+            shot(page, "phone")
+            page.set_viewport_size(DESKTOP)
+            phone_done = True
+        kinds.append(player.act())
+        page.wait_for_function("!document.querySelector('.sending')")
+    else:
+        raise AssertionError("the game did not end")
+    assert {"tasks", "draw", "stop", "stack", "seal", "reveal"} <= set(kinds), set(kinds)
+    assert player.board_clicks > 0
+    check_scores(page, live_server.url, table_id)
+
+
+def check_scores(page: Any, url: str, table_id: str) -> None:
+    record = httpx.get(f"{url}/api/tables/{table_id}/record").json()
+    shown = page.locator("#score-table tr.total td").all_inner_texts()
+    assert [int(s.split()[0]) for s in shown] == record["result"]["scores"]
+    rows = page.locator("#score-table tbody th").all_inner_texts()
+    assert rows == [
+        "Council prestige",
+        "Members in the city",
+        "Chapels",
+        "Edifices",
+        "Unused privileges",
+        "Task cards",
+        "Total",
+    ]
+    shot(page, "final")
