@@ -361,7 +361,7 @@
       var canDraw = ofType(legal, "draw").length > 0, canWait = ofType(legal, "wait").length > 0;
       return h("div", null, h("h2", null, t("sb.plan.draw_title", { round: game.round })),
         h("p", null, t("sb.plan.drawn") + " ", me.hand.length ? hand(me.hand, false, ctx) : h("span", { class: "muted" }, t("none")),
-          " ", h("span", { class: "muted" }, t("sb.deck_n", { n: me.deck }) + " · " + t("sb.plan.rounds_left", { n: game.rounds - game.round + 1 }))),
+          " ", h("span", { class: "muted" }, "· " + t("sb.deck_n", { n: me.deck }) + " · " + t("sb.plan.rounds_left", { n: game.rounds - game.round + 1 }))),
         h("p", { class: "muted" }, t("sb.plan.draw_hint")),
         h("div", { class: "button-row" },
           canDraw ? h("button", { type: "button", class: "primary", id: "sb-draw", "data-focus": "sb-draw", disabled: ctx.busy,
