@@ -5,6 +5,8 @@ from __future__ import annotations
 import copy
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from server.bots import Budget, decide
 from server.bots.adapters import adapter_for
@@ -118,3 +120,17 @@ def test_greedy_beats_three_random_bots() -> None:
     todo = matches("norenberc", ["greedy", "random", "random", "random"], 16, "strength", SMALL)
     greedy = summarize([p.record for p in run(todo)])[0]
     assert greedy.kind == "greedy" and greedy.share >= 0.75
+
+
+@settings(max_examples=40, deadline=None)
+@given(seats=st.integers(2, 5), steps=st.integers(0, 160), seed=st.text(min_size=1, max_size=6))
+def test_greedy_and_candidates_are_legal_on_random_reachable_states(
+    seats: int, steps: int, seed: str
+) -> None:
+    state = _play_to(seats, seed, steps)
+    if GAME.result(state) is not None:
+        return
+    for seat in GAME.to_act(state):
+        view = GAME.view(state, seat)
+        assert decide("greedy", "norenberc", view, seat, seed) in view["legal"]
+        assert all(c in view["legal"] for c in adapter_for("norenberc").candidates(view, seat))
