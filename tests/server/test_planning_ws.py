@@ -4,14 +4,20 @@ from __future__ import annotations
 
 import json
 import random
-from functools import partial
 from typing import Any
 
 import pytest
 
 import server.bots
 from server.settings import Settings
-from tests.support.play import play_round_robin, running_app, set_up_table, table_version
+from tests.support.play import (
+    blanked,
+    play_round_robin,
+    running_app,
+    seeded_table,
+    set_up_table,
+    step_all,
+)
 from tests.support.testclient import TestClient
 from tests.support.toy import TOY
 from tests.support.wsclient import WsClient
@@ -21,34 +27,9 @@ def _plan(value: int) -> dict[str, Any]:
     return {"type": "plan", "value": value}
 
 
-def _seeded_table(client: TestClient, seed: str, seats: int) -> tuple[str, list[str]]:
-    """A started toy table with a chosen seed (only the service can choose one)."""
-    service = client.app.state.service  # type: ignore[attr-defined]
-    create = partial(service.create_table, "toy", seats, {}, [], "P0", seed=seed)
-    data, token = client.portal.call(create)
-    tokens = [token]
-    for seat in range(1, seats):
-        joined = client.post(f"/api/tables/{data.id}/join", json={"name": f"P{seat}"})
-        tokens.append(joined.json()["token"])
-    auth = {"Authorization": f"Bearer {token}"}
-    assert client.post(f"/api/tables/{data.id}/start", headers=auth).status_code == 200
-    return data.id, tokens
-
-
-def _step(
-    client: TestClient, table_id: str, ws: WsClient, cmd: dict[str, Any], all_: list[WsClient]
-) -> None:
-    # Ids count per client, so two runs of the same moves send the same ids.
-    command_id = f"{ws.token and ws.token[:4]}-{len(ws.acks) + len(ws.errors)}"
-    assert ws.outcome(ws.command(cmd, command_id))["type"] == "ack"
-    version = table_version(client, table_id)
-    for other in all_:
-        other.sync(version)
-
-
 def _messages_of_a(client: TestClient, plan_of_b: int) -> tuple[list[str], list[str]]:
     """Seat A's messages before and after seat B's plan is revealed, table id blanked."""
-    table_id, tokens = _seeded_table(client, "same-seed-for-both", 3)
+    table_id, tokens = seeded_table(client, "toy", 3, "same-seed-for-both")
     a, b, c = (WsClient(client, table_id, t) for t in tokens)
     for ws in (a, b, c):
         ws.connect()
@@ -56,25 +37,17 @@ def _messages_of_a(client: TestClient, plan_of_b: int) -> tuple[list[str], list[
             a.read_until(lambda m: m["type"] == "patch")  # the presence change
     everyone = [a, b, c]
     # Planning order is 2, 1, 0; everyone may commit at once.
-    _step(client, table_id, a, _plan(2), everyone)
-    _step(client, table_id, b, _plan(plan_of_b), everyone)
-    _step(client, table_id, c, _plan(1), everyone)
-    _step(client, table_id, a, {"type": "collect"}, everyone)  # A's turn reveals A's plan
-    before = [_blank(m, table_id, tokens) for m in a.messages]
+    step_all(client, table_id, a, _plan(2), everyone)
+    step_all(client, table_id, b, _plan(plan_of_b), everyone)
+    step_all(client, table_id, c, _plan(1), everyone)
+    step_all(client, table_id, a, {"type": "collect"}, everyone)  # A's turn reveals A's plan
+    before = [blanked(m, table_id, tokens) for m in a.messages]
     a.messages.clear()
-    _step(client, table_id, b, {"type": "collect"}, everyone)  # B's turn reveals B's plan
-    after = [_blank(m, table_id, tokens) for m in a.messages]
+    step_all(client, table_id, b, {"type": "collect"}, everyone)  # B's turn reveals B's plan
+    after = [blanked(m, table_id, tokens) for m in a.messages]
     for ws in everyone:
         ws.close()
     return before, after
-
-
-def _blank(message: dict[str, Any], table_id: str, tokens: list[str]) -> str:
-    """The message as text with the random names of this run (table id, token prefixes) blanked."""
-    text = json.dumps(message).replace(table_id, "T")
-    for seat, token in enumerate(tokens):
-        text = text.replace(f'"{token[:4]}-', f'"seat{seat}-')
-    return text
 
 
 def test_seat_a_receives_identical_messages_whatever_b_planned_until_b_is_revealed(
@@ -95,13 +68,13 @@ def test_waiting_seats_plan_after_the_others_and_retracting_follows_the_rules(
     s0, s1, s2 = (WsClient(client, table_id, t).connect() for t in tokens)
     everyone = [s0, s1, s2]
     # Planning order 2, 1, 0. Seat 1 waits for seat 2.
-    _step(client, table_id, s1, {"type": "wait"}, everyone)
+    step_all(client, table_id, s1, {"type": "wait"}, everyone)
     assert s0.game["planning"] == ["planning", "waiting", "planning"]
     assert s1.outcome(s1.command(_plan(1)))["code"] in ("not_your_turn", "must_wait")
-    _step(client, table_id, s2, _plan(3), everyone)
-    _step(client, table_id, s2, {"type": "retract"}, everyone)  # nobody planned after it yet
-    _step(client, table_id, s2, _plan(2), everyone)
-    _step(client, table_id, s1, _plan(1), everyone)
+    step_all(client, table_id, s2, _plan(3), everyone)
+    step_all(client, table_id, s2, {"type": "retract"}, everyone)  # nobody planned after it yet
+    step_all(client, table_id, s2, _plan(2), everyone)
+    step_all(client, table_id, s1, _plan(1), everyone)
     # Seat 1 (waiting) planned after seat 2: seat 2 may no longer take its plan back.
     assert {"type": "retract"} not in s2.legal
     assert s2.outcome(s2.command({"type": "retract"}))["code"] in (
@@ -110,7 +83,7 @@ def test_waiting_seats_plan_after_the_others_and_retracting_follows_the_rules(
     )
     assert s0.game["planning"] == ["planning", "committed", "committed"]
     assert s0.game.get("my_plan") is None and "value" not in json.dumps(s0.game["planning"])
-    _step(client, table_id, s0, _plan(3), everyone)
+    step_all(client, table_id, s0, _plan(3), everyone)
     assert s0.game["phase"] == "action"
 
 

@@ -15,15 +15,25 @@ import pytest
 
 from server.commands import verify
 from server.settings import Settings
-from tests.support.play import pick, play_round_robin, running_app, set_up_table, table_version
+from tests.support.play import (
+    blanked,
+    pick,
+    play_round_robin,
+    running_app,
+    seeded_table,
+    set_up_table,
+    step_all,
+    table_version,
+)
+from tests.support.testclient import TestClient
 from tests.support.wsclient import WsClient
 
 
-def _play_some(players: dict[int, WsClient], client: object, table_id: str, moves: int) -> None:
+def _play_some(players: dict[int, WsClient], client: TestClient, table_id: str, moves: int) -> None:
     """Play ``moves`` random legal commands one at a time, everybody kept in sync."""
     rng = random.Random(moves)
     for _ in range(moves):
-        version = table_version(client, table_id)  # type: ignore[arg-type]
+        version = table_version(client, table_id)
         for ws in players.values():
             ws.sync(version)
         movers = [ws for ws in players.values() if any(c["type"] != "retract" for c in ws.legal)]
@@ -90,3 +100,34 @@ def test_spectators_and_opponents_never_see_talers(settings: Settings) -> None:
             assert talers[seat] is not None
             assert all(t is None for s, t in enumerate(talers) if s != seat)
         assert all(p["talers"] is None for p in spectator.game["players"])
+
+
+def _norenberc_messages_of_a(
+    client: TestClient, b_guilds: list[int]
+) -> tuple[list[str], list[str]]:
+    """Seat A's messages (as text) before and after its action that calls B's guild."""
+    table_id, tokens = seeded_table(client, "norenberc", 2, "one-seed-two-games")
+    a, b = WsClient(client, table_id, tokens[0]), WsClient(client, table_id, tokens[1])
+    a.connect()
+    b.connect()
+    a.read_until(lambda m: m["type"] == "patch")  # B's arrival
+    step_all(client, table_id, a, {"type": "plan", "guilds": [1]}, [a, b])
+    step_all(client, table_id, b, {"type": "plan", "guilds": b_guilds}, [a, b])
+    assert a.game["action"]["guild"] == 1  # A's brewers are called first; B's card is hidden
+    before = [blanked(m, table_id, tokens) for m in a.messages]
+    a.messages.clear()
+    step_all(client, table_id, a, {"type": "nothing"}, [a, b])
+    assert a.game["action"]["guild"] == b_guilds[0]  # now B's guild is called
+    after = [blanked(m, table_id, tokens) for m in a.messages]
+    a.close()
+    b.close()
+    return before, after
+
+
+def test_norenberc_seal_seat_a_sees_the_same_until_b_guild_is_called(settings: Settings) -> None:
+    with running_app(settings) as client:
+        before_2, after_2 = _norenberc_messages_of_a(client, [2])
+        before_3, after_3 = _norenberc_messages_of_a(client, [3])
+    assert len(before_2) >= 5
+    assert before_2 == before_3
+    assert after_2 != after_3

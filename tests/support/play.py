@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import partial
 from typing import Any
 
 from server.app import create_app
@@ -59,6 +61,40 @@ def set_up_table(
         )
         assert started.status_code == 200, started.text
     return table_id, tokens
+
+
+def seeded_table(client: TestClient, game: str, seats: int, seed: str) -> tuple[str, list[str]]:
+    """A started table with a chosen seed (only the service can choose one; HTTP cannot)."""
+    service = client.app.state.service  # type: ignore[attr-defined]
+    create = partial(service.create_table, game, seats, {}, [], "P0", seed=seed)
+    data, token = client.portal.call(create)
+    tokens = [token]
+    for seat in range(1, seats):
+        joined = client.post(f"/api/tables/{data.id}/join", json={"name": f"P{seat}"})
+        tokens.append(joined.json()["token"])
+    auth = {"Authorization": f"Bearer {token}"}
+    assert client.post(f"/api/tables/{data.id}/start", headers=auth).status_code == 200
+    return data.id, tokens
+
+
+def step_all(
+    client: TestClient, table_id: str, ws: WsClient, cmd: dict[str, Any], all_: list[WsClient]
+) -> None:
+    """``ws`` plays ``cmd`` (an id that counts per client, so reruns send the same ids), then
+    every client reads up to the new version."""
+    command_id = f"{ws.token and ws.token[:4]}-{len(ws.acks) + len(ws.errors)}"
+    assert ws.outcome(ws.command(cmd, command_id))["type"] == "ack"
+    version = table_version(client, table_id)
+    for other in all_:
+        other.sync(version)
+
+
+def blanked(message: dict[str, Any], table_id: str, tokens: list[str]) -> str:
+    """The message as text with this run's random names (table id, token prefixes) blanked."""
+    text = json.dumps(message).replace(table_id, "T")
+    for seat, token in enumerate(tokens):
+        text = text.replace(f'"{token[:4]}-', f'"seat{seat}-')
+    return text
 
 
 def table_version(client: TestClient, table_id: str) -> int:
