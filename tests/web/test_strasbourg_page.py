@@ -42,6 +42,12 @@ def shot(page: Any, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"strasbourg-{name}.png"), full_page=True)
 
 
+def assert_no_raw_keys(page: Any) -> None:
+    """Every label is translated: a missing string would show its key (``sb.…``)."""
+    text = page.inner_text("#layout")
+    assert not re.search(r"\b(sb|score|player|prompt)\.[a-z_]", text), text[:500]
+
+
 def create_in_lobby(page: Any, url: str) -> str:
     """Pick Strasbourg in the lobby (3–5 seats offered), create a 3-seat table with a
     greedy and a random bot, start it; returns the table id."""
@@ -83,6 +89,7 @@ class Player:
         if kind not in self.seen:
             self.seen.add(kind)
             shot(self.page, kind)
+            assert_no_raw_keys(self.page)
 
     def act(self) -> str:
         """One decision; returns which prompt it was."""
@@ -185,6 +192,31 @@ def test_a_person_plays_a_whole_strasbourg_game_in_the_browser(
     assert {"tasks", "draw", "stop", "stack", "seal", "reveal"} <= set(kinds), set(kinds)
     assert player.board_clicks > 0
     check_scores(page, live_server.url, table_id)
+    check_replay(page)
+    check_hungarian(new_page(viewport=PHONE), live_server.url, table_id)
+
+
+def check_replay(page: Any) -> None:
+    """The finished game steps back to its start; each step names its command in words."""
+    page.click("#replay-start")
+    page.wait_for_selector("#replay-step")
+    assert "Choosing task cards" in page.inner_text("#board")
+    page.click("#replay-next")
+    page.wait_for_selector("#replay-step:has-text('Step 1 of')")
+    assert page.inner_text("#replay-command").endswith("task card(s)")
+    page.click("#replay-stop")
+    page.wait_for_selector("#score-table")
+
+
+def check_hungarian(page: Any, url: str, table_id: str) -> None:
+    """A spectator in Hungarian: translated labels, the data note, no private holdings."""
+    page.goto(f"{url}/t/{table_id}?lang=hu")
+    page.wait_for_selector("#sb-grid")
+    assert "rekonstrukció" in page.inner_text("#sb-data-note")
+    assert "Tanács" in page.inner_text("#board")
+    assert_no_raw_keys(page)
+    assert page.locator("#prompt-card").count() == 0
+    shot(page, "hu-spectator")
 
 
 def check_scores(page: Any, url: str, table_id: str) -> None:
