@@ -69,7 +69,8 @@ async def list_tables(request: Request, service: Service) -> TableList:
 @router.get("/{table_id}")
 async def get_table(table_id: str, request: Request, service: Service) -> TableSummary:
     """One table's public summary."""
-    return summary(await service.get(table_id), request.app.state.hub.connected(table_id))
+    data = await service.get_stored(table_id)
+    return summary(data, request.app.state.hub.connected(table_id))
 
 
 @router.post("/{table_id}/join", status_code=201)

@@ -19,6 +19,12 @@ async def table_row(session: AsyncSession, table_id: str, lock: bool = False) ->
     return (await session.execute(query)).scalar_one_or_none()
 
 
+async def table_version(session: AsyncSession, table_id: str) -> int | None:
+    """The stored version of a table, or None when there is no such table."""
+    query = sa.select(TableRow.version).where(TableRow.id == table_id)
+    return (await session.execute(query)).scalar_one_or_none()
+
+
 async def seat_rows(session: AsyncSession, table_id: str) -> list[SeatRow]:
     query = sa.select(SeatRow).where(SeatRow.table_id == table_id).order_by(SeatRow.seat)
     return list((await session.execute(query)).scalars())

@@ -83,6 +83,15 @@ class TableService:
             data = await self._load(session, table_id)
         return self._remember(data)
 
+    async def get_stored(self, table_id: str) -> TableData:
+        """The table as stored now, even if another process changed it (one cheap query when
+        nothing changed). Raises ServiceError('unknown_table', 404)."""
+        async with self._sessions() as session:
+            version = await queries.table_version(session, table_id)
+        if version is None:
+            raise ServiceError("unknown_table", f"there is no table {table_id!r}", 404)
+        return await self.get(table_id, version)
+
     def at_version(self, table_id: str, version: int) -> TableData | None:
         """The table as it was at ``version``, if still held in memory."""
         return self._history.get(table_id, {}).get(version)

@@ -202,3 +202,37 @@ def test_the_app_never_creates_the_schema_itself(empty_database_url: str) -> Non
     assert _table_names(empty_database_url) == set()
     sources = [p.read_text() for p in (ROOT / "server").rglob("*.py")]
     assert not any("create_all(" in text for text in sources)
+
+
+async def test_a_process_reads_what_another_process_wrote(settings: Settings) -> None:
+    one, two = Instance(settings), Instance(settings)
+    try:
+        data, _ = await one.service.create_table("toy", 2, {}, [], "Ada")
+        assert (await one.service.get(data.id)).seats[1].name is None
+        await two.service.join(data.id, "Bea")
+        stored = await one.service.get_stored(data.id)
+        assert stored.version == 2 and stored.seats[1].name == "Bea"
+        with pytest.raises(ServiceError) as err:
+            await one.service.get_stored("missing")
+        assert err.value.code == "unknown_table"
+    finally:
+        await one.close()
+        await two.close()
+
+
+async def test_one_command_id_sent_to_two_processes_at_once_applies_once(
+    settings: Settings,
+) -> None:
+    one, two = Instance(settings), Instance(settings)
+    try:
+        table_id, _ = await _started_table(one.service, seats=2)
+        plan = {"type": "plan", "value": 3}
+        versions = await asyncio.gather(
+            one.service.submit(table_id, 0, plan, "twice"),
+            two.service.submit(table_id, 0, plan, "twice"),
+        )
+        assert versions[0] == versions[1]
+        assert len(await _rows(one, table_id)) == 1
+    finally:
+        await one.close()
+        await two.close()
