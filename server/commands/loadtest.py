@@ -41,6 +41,8 @@ import httpx
 import jsonpatch
 import websockets
 
+from server.realtime.pg_fanout import asyncpg_dsn
+
 HELP = "many concurrent tables over real websockets on 127.0.0.1; prints throughput and latency"
 
 PROBE_SESSIONS = 16  # parallel sessions of the INSERT+COMMIT probe (well under max_connections)
@@ -488,7 +490,7 @@ async def insert_commit_rate(dsn: str, seconds: float, connections: int) -> floa
     """
     import asyncpg
 
-    dsn = libpq_dsn(dsn)
+    dsn = asyncpg_dsn(dsn)
     table = f"gh_commit_probe_{secrets.token_hex(4)}"
     setup = await asyncpg.connect(dsn)
     await setup.execute(f"CREATE TABLE {table} (id bigserial PRIMARY KEY, body jsonb NOT NULL)")
@@ -513,19 +515,13 @@ async def _insert_loop(conn: Any, table: str, deadline: float) -> int:
     return done
 
 
-def libpq_dsn(url: str) -> str:
-    """``postgresql+asyncpg://…`` → ``postgresql://…`` (asyncpg and psycopg want the latter)."""
-    scheme, rest = url.split("://", 1)
-    return f"{scheme.split('+', 1)[0]}://{rest}"
-
-
 @contextlib.contextmanager
-def fresh_postgres(admin_url: str) -> Iterator[str]:
+def fresh_postgres(admin_url: str, prefix: str = "gh_load") -> Iterator[str]:
     """A new, empty database on ``admin_url``'s server, dropped afterwards; yields its URL."""
     import psycopg
 
-    admin = libpq_dsn(admin_url)
-    name = f"gh_load_{secrets.token_hex(4)}"
+    admin = asyncpg_dsn(admin_url)
+    name = f"{prefix}_{secrets.token_hex(4)}"
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
     try:
