@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from server.engine import Game, Rng, RuleError, get_game, seed_to_state
+from server.engine import Game, Rng, RuleError, game_names, get_game, seed_to_state
 
 HELP = "play random games with the engine and print a JSON summary"
 MAX_COMMANDS = 100_000
@@ -117,9 +117,15 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def bench(name: str = "norenberc", games_per_count: int = 40) -> None:
-    """Print games per second and apply/legal latency for every player count of ``name``."""
-    game = get_game(name)
+def bench(name: str | None = None, games_per_count: int = 40) -> None:
+    """Print games per second and apply/legal latency for every player count of ``name``
+    (every registered game when ``name`` is None)."""
+    for game_name in [name] if name else game_names():
+        _bench_game(get_game(game_name), games_per_count)
+
+
+def _bench_game(game: Game, games_per_count: int) -> None:
+    name = game.name
     for seats in range(game.min_seats, game.max_seats + 1):
         start = time.perf_counter()
         for i in range(games_per_count):
