@@ -65,8 +65,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     kinds = [k.strip() for k in args.bots.split(",") if k.strip()]
     try:
-        budget = Budget(iterations=args.mcts_iterations or None, seconds=args.mcts_seconds or None)
-        todo = matches(args.game, kinds, args.games, args.seed, budget)
+        todo = matches(args.game, kinds, args.games, args.seed, budget_from(args))
     except ValueError as exc:
         print(f"guildhall tournament: {exc}", file=sys.stderr)
         return 2
@@ -75,6 +74,19 @@ def run(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - started
     print(report(played, args, elapsed))
     return 0
+
+
+def budget_from(args: argparse.Namespace) -> Budget:
+    """The mcts budget the options ask for (0 iterations / seconds: no such limit).
+
+    Raises ValueError when neither limit is left.
+    """
+    return Budget(
+        iterations=args.mcts_iterations or None,
+        seconds=args.mcts_seconds or None,
+        horizon=args.mcts_horizon,
+        exploration=args.mcts_exploration,
+    )
 
 
 def _with_progress(games: Iterable[Played], show: bool, total: int) -> Iterable[Played]:

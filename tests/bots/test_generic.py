@@ -156,6 +156,29 @@ def test_tournament_command_prints_one_line_per_bot(capsys: pytest.CaptureFixtur
     assert [line.split()[0] for line in out.splitlines()[2:]] == ["greedy", "random"]
 
 
+def test_tournament_options_make_the_search_budget() -> None:
+    parser = argparse.ArgumentParser()
+    tournament_command.add_arguments(parser)
+    args = parser.parse_args(
+        [
+            "sealedbid",
+            "--bots",
+            "mcts,greedy",
+            "--mcts-iterations",
+            "7",
+            "--mcts-seconds",
+            "0",
+            "--mcts-horizon",
+            "9",
+            "--mcts-exploration",
+            "0.2",
+        ]
+    )
+    assert tournament_command.budget_from(args) == Budget(
+        iterations=7, seconds=None, horizon=9, exploration=0.2
+    )
+
+
 def test_tournament_command_rejects_an_unknown_bot(capsys: pytest.CaptureFixture[str]) -> None:
     parser = argparse.ArgumentParser()
     tournament_command.add_arguments(parser)
