@@ -12,14 +12,20 @@ from typing import Any
 
 import httpx
 import pytest
+from fastapi import FastAPI
+
+from server.api import pages
+from server.engine import get_game
 
 from .conftest import ARTIFACTS, ServerThread
+from .fake_table import FakeTable
 
 pytestmark = pytest.mark.browser
 DESKTOP = {"width": 1366, "height": 900}
 PHONE = {"width": 390, "height": 844}
 MAX_DECISIONS = 400
 DRAW_UP_TO = 4  # cards the person draws each round before stopping
+IDLE = "!document.querySelector('.sending')"
 
 
 @pytest.fixture(scope="module")
@@ -234,3 +240,116 @@ def check_scores(page: Any, url: str, table_id: str) -> None:
         "Total",
     ]
     shot(page, "final")
+
+
+# ---- the page against the real engine, websocket answered in the browser (FakeTable) ----
+
+
+class StrasbourgFake(FakeTable):
+    """``FakeTable`` serving Strasbourg: seats named in ``names`` are people, others bots."""
+
+    def __init__(self, names: list[str | None], seed: str, options: dict[str, Any]) -> None:
+        super().__init__(seats=len(names), seed=seed, names=names)
+        self.game = get_game("strasbourg")
+        self.options = {**self.game.default_options(), **options}
+        self.state = self.game.new(len(names), seed, self.options)
+        self.run_bots()
+
+    def doc(self, seat: int | None) -> dict[str, Any]:
+        doc = super().doc(seat)
+        doc["table"].update(game="strasbourg", title="Strasbourg")
+        return doc
+
+    def person_plays(self, seat: int, cmd: dict[str, Any]) -> None:
+        """Another person (not the browser) plays ``cmd``; every page gets its patch."""
+        self.play(seat, cmd)
+        self.broadcast()
+
+
+@pytest.fixture(scope="module")
+def pages_server() -> Iterator[ServerThread]:
+    app = FastAPI()
+    app.include_router(pages.router)
+    with ServerThread(app) as server:
+        yield server
+
+
+def open_fake(new_page: Any, server: ServerThread, fake: FakeTable) -> Any:
+    page = new_page(viewport=DESKTOP)
+    page.route_web_socket(re.compile(r".*/ws/tables/.*"), lambda ws: fake.attach(ws, 0))
+    page.route(
+        re.compile(r".*/api/tables/fake$"), lambda route: route.fulfill(json=fake.doc(0)["table"])
+    )
+    page.goto(f"{server.url}/t/fake#seat=tok0")
+    page.wait_for_selector("#conn[data-state=online]")
+    return page
+
+
+def sent(fake: FakeTable) -> list[dict[str, Any]]:
+    return [m["cmd"] for m in fake.received if m["type"] == "command"]
+
+
+def keep_first_task(page: Any, fake: StrasbourgFake) -> None:
+    page.wait_for_selector("#prompt-card input[type=checkbox]")
+    page.locator("#prompt-card input[type=checkbox]").first.check()
+    page.click("#confirm")
+    page.wait_for_selector("#sb-waiting")  # Bea still chooses
+    assert "Your tasks are chosen" in page.inner_text("#sb-waiting")
+    fake.person_plays(1, {"type": "keep", "tasks": fake.state["players"][1]["offer"][:1]})
+
+
+def test_stacks_are_split_with_the_card_picker_and_can_be_taken_back(
+    new_page: Any, pages_server: ServerThread
+) -> None:
+    fake = StrasbourgFake(["Ada", "Bea", None], "split", {})
+    page = open_fake(new_page, pages_server, fake)
+    keep_first_task(page, fake)
+    for _ in range(3):
+        page.wait_for_selector("#sb-draw:not([disabled])")
+        page.click("#sb-draw")
+        page.wait_for_function(IDLE)
+    page.click("#sb-stop")
+    page.wait_for_selector("#sb-make-stack")
+    hand = fake.state["players"][0]["hand"]
+    assert len(hand) == 3
+    # Bea's cards are hers: Ada's page shows none of Bea's drawn values or coins.
+    assert "hidden" in page.inner_text("#player-1")
+    page.click("#hand-0")
+    page.click("#hand-2")
+    assert page.inner_text("#draft-summary").startswith(f"New stack: {min(hand[0], hand[2])} +")
+    page.click("#hand-2")  # a misclick is undone by clicking again
+    page.click("#sb-make-stack")
+    page.wait_for_selector("#sb-rest-stack")
+    page.click("#sb-rest-stack")
+    page.wait_for_selector("#sb-seal")
+    page.click("#sb-seal")
+    page.wait_for_selector("#sb-retract")  # Bea has not planned: Ada may re-split
+    assert sent(fake)[-3:] == [
+        {"type": "stack", "cards": [hand[0]]},
+        {"type": "stack", "cards": sorted(hand[1:])},
+        {"type": "seal"},
+    ]
+    assert page.locator(".banner.mine").count() == 0
+    assert page.locator("#player-0 .sb-stack").count() == 2  # own stacks, with values
+    page.click("#sb-retract")
+    page.wait_for_selector("#sb-make-stack")
+    assert sent(fake)[-1] == {"type": "retract"}
+    shot(page, "resplit")
+
+
+def test_in_ordered_planning_a_later_seat_waits_and_is_told_for_whom(
+    new_page: Any, pages_server: ServerThread
+) -> None:
+    fake = StrasbourgFake(["Ada", "Bea", None], "ordered", {"planning": "ordered"})
+    page = open_fake(new_page, pages_server, fake)
+    keep_first_task(page, fake)
+    start = fake.state["start"]
+    page.wait_for_selector("#sb-stop")
+    if page.locator("#sb-wait").count() == 0:
+        assert start == 0  # the first seat in order never waits
+        return
+    page.click("#sb-wait")
+    page.wait_for_selector("#sb-waiting")
+    assert sent(fake)[-1] == {"type": "wait"}
+    assert "You plan after" in page.inner_text("#sb-waiting")
+    assert page.inner_text("#player-0 .plan-waiting") == "waits"

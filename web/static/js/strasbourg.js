@@ -22,7 +22,15 @@
   // the board shows these numbers along its edges.
   function cellName(cell) { return t("sb.cell", { r: cell[0], c: cell[1] }); }
   function sum(a) { return a.reduce(function (x, y) { return x + y; }, 0); }
-  function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
+  // Commands compare by content: a document built from patches may order keys differently.
+  function canon(v) {
+    if (Array.isArray(v)) return "[" + v.map(canon).join(",") + "]";
+    if (v && typeof v === "object") {
+      return "{" + Object.keys(v).sort().map(function (k) { return JSON.stringify(k) + ":" + canon(v[k]); }).join(",") + "}";
+    }
+    return JSON.stringify(v);
+  }
+  function same(a, b) { return canon(a) === canon(b); }
 
   function badge(seat, game, ctx) {
     return h("span", { class: "pbadge p" + seat, title: ctx.seatName(seat) },
@@ -47,7 +55,7 @@
 
   var draft = { key: null, cmd: null, picks: [] };
   function syncDraft(game) {
-    var key = JSON.stringify([game.phase, game.legal]);
+    var key = canon([game.phase, game.legal]);
     if (draft.key !== key) draft = { key: key, cmd: null, picks: [] };
   }
   function pick(ctx, cmd) { draft.cmd = cmd; ctx.rerender(); }
