@@ -36,23 +36,32 @@ router = APIRouter()
 def languages() -> dict[str, dict[str, str]]:
     """Every shipped dictionary by language code, read once.
 
-    Raises ValueError when a dictionary is not a flat JSON object of strings or lacks a
-    key that English has (a missing translation is a bug, not a fallback).
+    ``web/i18n/<lang>.json`` is the shared dictionary; each game may bring its own strings in
+    ``web/i18n/<game>/<lang>.json``, merged into that language. Raises ValueError when a file
+    is not a flat JSON object of strings, when two files define the same key, or when a
+    language lacks a key that English has (a missing translation is a bug, not a fallback).
     """
-    found: dict[str, dict[str, str]] = {}
-    # web/i18n/<lang>.json, then each game's web/i18n/<game>/<lang>.json merged into it.
-    for path in sorted(I18N_DIR.glob("*.json")) + sorted(I18N_DIR.glob("*/*.json")):
-        name = path.relative_to(I18N_DIR).as_posix()
-        strings = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(strings, dict) or not all(isinstance(v, str) for v in strings.values()):
-            raise ValueError(f"web/i18n/{name}: every value must be a string")
-        found.setdefault(path.stem, {}).update(strings)
+    found = {p.stem: _read_strings(p) for p in sorted(I18N_DIR.glob("*.json"))}
+    for extra in sorted(I18N_DIR.glob("*/*.json")):
+        if extra.stem not in found:
+            raise ValueError(f"{extra}: no shared dictionary web/i18n/{extra.stem}.json")
+        clash = sorted(set(found[extra.stem]) & set(strings := _read_strings(extra)))
+        if clash:
+            raise ValueError(f"{extra} repeats keys of another dictionary: {clash[:5]}")
+        found[extra.stem] = {**found[extra.stem], **strings}
     english = found[DEFAULT_LANG]
     for code, strings in found.items():
         missing = sorted(set(english) - set(strings))
         if missing:
-            raise ValueError(f"web/i18n/{code}.json (with game folders) lacks keys {missing[:5]}")
+            raise ValueError(f"language {code!r} lacks keys {missing[:5]}")
     return found
+
+
+def _read_strings(path: Path) -> dict[str, str]:
+    strings = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(strings, dict) or not all(isinstance(v, str) for v in strings.values()):
+        raise ValueError(f"{path}: must be a JSON object whose values are all strings")
+    return strings
 
 
 def pick_language(request: Request) -> str:

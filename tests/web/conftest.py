@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import socket
 import threading
@@ -22,12 +23,27 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+class ErrorLog(logging.Handler):
+    """Collects the server's log records at ERROR and above (tracebacks of failed requests)."""
+
+    def __init__(self) -> None:
+        super().__init__(level=logging.ERROR)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(self.format(record))
+
+
 class ServerThread:
-    """uvicorn serving ``app`` on a free port in a thread of this process."""
+    """uvicorn serving ``app`` on a free port in a thread of this process.
+
+    ``errors.lines`` holds every error the server logged (uvicorn and the app).
+    """
 
     def __init__(self, app: Any) -> None:
         import uvicorn
 
+        self.errors = ErrorLog()
         self.port = free_port()
         config = uvicorn.Config(
             app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on"
@@ -40,6 +56,9 @@ class ServerThread:
         return f"http://127.0.0.1:{self.port}"
 
     def __enter__(self) -> ServerThread:
+        # uvicorn's own loggers do not propagate to the root logger: watch both.
+        for name in ("", "uvicorn"):
+            logging.getLogger(name).addHandler(self.errors)
         self.thread.start()
         while not self.server.started:
             if not self.thread.is_alive():
@@ -50,6 +69,8 @@ class ServerThread:
     def __exit__(self, *exc: object) -> None:
         self.server.should_exit = True
         self.thread.join(timeout=10)
+        for name in ("", "uvicorn"):
+            logging.getLogger(name).removeHandler(self.errors)
 
 
 @pytest.fixture(scope="module")
@@ -75,6 +96,15 @@ class ConsoleErrors(list[str]):
             "console", lambda m: self.append(f"console: {m.text}") if m.type == "error" else None
         )
         page.on("pageerror", lambda e: self.append(f"pageerror: {e}"))
+        # The console names no URL for a failed request; this line does.
+        page.on(
+            "response",
+            lambda r: (
+                self.append(f"http {r.status}: {r.request.method} {r.url}")
+                if r.status >= 400
+                else None
+            ),
+        )
         return page
 
 

@@ -45,6 +45,14 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThre
         yield server
 
 
+@pytest.fixture(autouse=True)
+def no_server_errors(live_server: ServerThread) -> Iterator[None]:
+    """Every test here fails if the server logged an error while it ran."""
+    live_server.errors.lines.clear()
+    yield
+    assert live_server.errors.lines == []
+
+
 def create_from_lobby(page: Any, url: str) -> str:
     """Fill the lobby form for 3 players (two bots), create and start; returns the table id."""
     page.goto(url + "/")
@@ -64,6 +72,14 @@ def create_from_lobby(page: Any, url: str) -> str:
     page.wait_for_url(re.compile(r".*/t/[\w-]+#seat=.+"))
     page.wait_for_selector("#conn[data-state=online]")
     return invite.rsplit("/", 1)[1]
+
+
+def join_as(page: Any, name: str) -> None:
+    """Take a seat from the waiting room of an invite link."""
+    page.wait_for_selector("#conn[data-state=online]")
+    page.fill("#join-name", name)
+    page.click("#waiting-room button[type=submit]")
+    page.wait_for_url(re.compile(r".*#seat=.+"))
 
 
 def my_talers(page: Any) -> int:
@@ -206,9 +222,7 @@ def test_a_friend_joins_through_the_invite_link_and_both_see_their_own_seat(
     table_id = invite.rsplit("/", 1)[1]
     friend.click(f"#open-list a[href='/t/{table_id}']:has-text('Join')")
     friend.wait_for_url(invite)
-    friend.wait_for_selector("#join-name")
-    friend.fill("#join-name", "Bea")
-    friend.click("#waiting-room button[type=submit]")
+    join_as(friend, "Bea")
     friend.wait_for_url(re.compile(r".*#seat=.+"))
     friend.wait_for_selector("#waiting-room li:has-text('Bea')")
     assert "starts when Ada presses Start" in friend.inner_text("#waiting-room")
@@ -273,8 +287,7 @@ def test_two_people_play_a_whole_game_in_two_browsers(
     ada.wait_for_selector("#created-card:not([hidden])")
     bea = new_page(viewport=PHONE)
     bea.goto(ada.input_value("#invite-link"))
-    bea.fill("#join-name", "Bea")
-    bea.click("#waiting-room button[type=submit]")
+    join_as(bea, "Bea")
     bea.wait_for_selector("#waiting-room li:has-text('Bea')")
     ada.wait_for_selector("#joined-list li:has-text('Bea')")
     ada.click("#start-button")

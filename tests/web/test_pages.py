@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -101,8 +103,29 @@ def test_placeholders_match_between_languages() -> None:
 
 
 def test_dictionaries_are_valid_json_objects() -> None:
-    for path in pages.I18N_DIR.glob("*.json"):
+    for path in pages.I18N_DIR.glob("**/*.json"):
         assert isinstance(json.loads(path.read_text()), dict)
+
+
+def test_a_game_brings_its_strings_in_its_own_folder(tmp_path: Path, monkeypatch: Any) -> None:
+    (tmp_path / "chess").mkdir()
+    (tmp_path / "en.json").write_text('{"a": "A"}')
+    (tmp_path / "hu.json").write_text('{"a": "Á"}')
+    (tmp_path / "chess" / "en.json").write_text('{"chess.k": "king"}')
+    monkeypatch.setattr(pages, "I18N_DIR", tmp_path)
+    pages.languages.cache_clear()
+    try:
+        with pytest.raises(ValueError, match=re.escape("language 'hu' lacks keys ['chess.k']")):
+            pages.languages()
+        (tmp_path / "chess" / "hu.json").write_text('{"chess.k": "király"}')
+        pages.languages.cache_clear()
+        assert pages.languages()["hu"] == {"a": "Á", "chess.k": "király"}
+        (tmp_path / "chess" / "en.json").write_text('{"chess.k": "king", "a": "again"}')
+        pages.languages.cache_clear()
+        with pytest.raises(ValueError, match="repeats keys"):
+            pages.languages()
+    finally:
+        pages.languages.cache_clear()
 
 
 def finished_record(seed: str = "replay") -> tuple[dict[str, object], dict[str, object]]:

@@ -241,6 +241,10 @@
     var room = $("waiting-room");
     room.hidden = false;
     var me = mySeat();
+    // Polling redraws the room; skip unchanged redraws so a name being typed survives.
+    var key = JSON.stringify([table.seats, me, notice]);
+    if (room.dataset.key === key) return startWaitingPoll();
+    room.dataset.key = key;
     var free = table.seats.filter(function (s) { return !s.name && !s.bot; });
     var link = location.origin + "/t/" + tableId;
     replaceChildren(room, [
@@ -261,7 +265,8 @@
   }
 
   function joinForm() {
-    var input = h("input", { id: "join-name", required: true, maxlength: 24, value: localStorage.getItem("gh_name") || "" });
+    var typed = $("join-name") ? $("join-name").value : localStorage.getItem("gh_name") || "";
+    var input = h("input", { id: "join-name", "data-focus": "join-name", required: true, maxlength: 24, value: typed });
     return h("form", { class: "join", onsubmit: function (ev) {
       ev.preventDefault();
       localStorage.setItem("gh_name", input.value.trim());
