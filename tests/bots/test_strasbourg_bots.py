@@ -46,7 +46,8 @@ def test_every_bot_kind_plays_a_whole_game_with_legal_commands(seats: int) -> No
         state, _ = GAME.apply(state, seat, cmd)
         step += 1
     assert searched > 0
-    assert len(GAME.result(state)["scores"]) == seats
+    result = GAME.result(state)
+    assert result is not None and len(result["scores"]) == seats
 
 
 def _with_other_secrets_changed(state: State, viewer: int) -> State:
