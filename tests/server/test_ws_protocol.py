@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
 from server.settings import Settings
-from tests.support.play import running_app, set_up_table, table_version
+from tests.support.play import play_round_robin, running_app, set_up_table, table_version
 from tests.support.testclient import TestClient
 from tests.support.wsclient import WsClient
 
@@ -210,3 +211,17 @@ def test_the_server_restarting_between_two_moves_loses_nothing(settings: Setting
         assert a.game["phase"] == "action"
         a.close()
         b.close()
+
+
+def test_after_the_end_commands_are_refused_but_old_ids_still_answer(client: TestClient) -> None:
+    table_id, tokens = set_up_table(client, "toy", 2)
+    players = [WsClient(client, table_id, t).connect() for t in tokens]
+    first = players[0].outcome(players[0].command(_plan(1), "first"))
+    play_round_robin(client, table_id, dict(enumerate(players)), [], random.Random(1), 50)
+    version = table_version(client, table_id)
+    late = players[1].outcome(players[1].command({"type": "pass"}))
+    assert late["code"] == "finished"
+    players[0].send({"type": "command", "id": "first", "cmd": _plan(1)})
+    players[0].messages.clear()
+    assert players[0].read_until(lambda m: m["type"] in ("ack", "error")) == first
+    assert table_version(client, table_id) == version
