@@ -212,10 +212,12 @@ class Connection:
                 await self._push()
             except WebSocketDisconnect:
                 return
-            except Exception:  # a dead socket or a vanished table ends only this connection
-                log.info(
-                    "pushing to a connection of table %s stopped", self.table_id, exc_info=True
-                )
+            except Exception:
+                # Never go quiet while the socket stays open: close it, and the client
+                # reconnects with ``since`` and gets what it missed.
+                log.warning("pushing to table %s failed", self.table_id, exc_info=True)
+                with contextlib.suppress(Exception):
+                    await self.ws.close(code=1011)
                 return
 
     async def _push(self, snapshot: bool = False, since: int | None = None) -> None:
