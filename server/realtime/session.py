@@ -187,6 +187,13 @@ class Connection:
             version = await self.service.submit(self.table_id, self.seat, message.cmd, message.id)
         except (ServiceError, RuleError) as exc:
             return await self._error(exc.code, exc.message, message.id)
+        except Exception:
+            # An engine that fails on odd input is a bug, but one player's odd command must
+            # not end their connection; nothing was committed.
+            log.exception("command %r on table %s failed", message.cmd, self.table_id)
+            return await self._error(
+                "internal_error", "the server could not apply that", message.id
+            )
         # Bring this client's document up to date first, so an ack never outruns its patch.
         await self._push()
         await self._send(Ack(id=message.id, version=version).model_dump_json())
