@@ -405,8 +405,8 @@ class SeatedTable:
 async def create_table(client: httpx.AsyncClient, game: str, seats: int) -> SeatedTable:
     """Create a table, fill every seat with a named person, start it; HTTPError on refusal."""
     created = await post(client, "/api/tables", {"game": game, "seats": seats, "name": "p0"})
-    table_id = created.get("table_id") or created["id"]
-    tokens = {int(created.get("seat", 0)): created["token"]}
+    table_id = created["table_id"]
+    tokens = {int(created["seat"]): created["token"]}
     for i in range(1, seats):
         joined = await post(client, f"/api/tables/{table_id}/join", {"name": f"p{i}"})
         tokens[int(joined["seat"])] = joined["token"]
