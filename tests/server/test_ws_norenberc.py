@@ -131,3 +131,15 @@ def test_norenberc_seal_seat_a_sees_the_same_until_b_guild_is_called(settings: S
     assert len(before_2) >= 5
     assert before_2 == before_3
     assert after_2 != after_3
+
+
+def test_whole_norenberc_game_with_ordered_planning(settings: Settings) -> None:
+    with running_app(settings) as client:
+        table_id, tokens = set_up_table(client, "norenberc", 3, planning="ordered")
+        players = {s: WsClient(client, table_id, tokens[s]).connect() for s in range(3)}
+        status = players[0].game["planning"]["status"]
+        assert sorted(status) == ["planning", "waiting", "waiting"]
+        first = status.index("planning")
+        assert players[0].game["to_act"] == [first]
+        play_round_robin(client, table_id, players, [], random.Random(9), 5)
+        assert players[0].doc is not None and players[0].doc["table"]["status"] == "finished"
