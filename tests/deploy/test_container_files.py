@@ -150,3 +150,12 @@ def test_compose_app_publishes_the_port_it_serves_and_checks_healthz(compose: di
     assert mapping.rsplit(":", 1)[1] == port
     check = " ".join(app["healthcheck"]["test"])
     assert f"127.0.0.1:{port}/healthz" in check
+
+
+def test_compose_sets_only_variables_the_server_reads(compose: dict) -> None:
+    settings_source = (ROOT / "server" / "settings.py").read_text()
+    known = set(re.findall(r'env\.get\("([A-Z_]+)"', settings_source))
+    known |= set(re.findall(r'env\["([A-Z_]+)"\]', settings_source))
+    assert {"DATABASE_URL", "SECRET_KEY", "PUBLIC_URL", "PORT"} <= known
+    unknown = set(compose["services"]["app"]["environment"]) - known
+    assert not unknown, f"compose sets variables nothing reads: {sorted(unknown)}"
