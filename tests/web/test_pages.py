@@ -198,3 +198,30 @@ async def test_replay_of_an_unfinished_game_is_refused() -> None:
     async with await replay_client(None) as client:
         res = await client.get("/api/tables/t2/replay/0")
     assert res.status_code == 409 and res.json()["code"] == "not_finished"
+
+
+def test_every_name_the_client_builds_from_view_data_has_a_string() -> None:
+    from server.engine import get_game
+
+    english = pages.languages()["en"]
+    citizens = {
+        "councillor", "thief", "bailiff", "musician", "peddler", "chief_judge",
+        "nobleman", "tax_collector", "engraver", "apprentice", "foreman",
+    }  # fmt: skip
+    goods = ["beer", "pastry", "shoes", "paper", "cloth", "hats"]
+    wanted = {f"{prefix}.{c}" for c in citizens for prefix in ("citizen", "citizen_short", "power")}
+    wanted |= {f"guild.{g}" for g in range(1, 7)} | {f"window.cost.{w}" for w in range(1, 5)}
+    wanted |= {f"good.{g}" for g in goods} | {f"goods.{g}" for g in goods}
+    wanted |= {f"symbol.{s}" for s in ("star", "moon", "sun")} | {"disc.agent", "disc.moon"}
+    wanted |= {f"plan.status.{s}" for s in ("planning", "waiting", "committed", "out")}
+    wanted |= {f"conn.{s}" for s in ("connecting", "online", "offline", "unknown")}
+    wanted |= {f"bot.{k}" for k in ("human", "random", "greedy", "mcts")}
+    game = get_game("norenberc")
+    state = game.new(3, "names", game.default_options())
+    while game.result(state) is None:
+        seat = min(game.to_act(state))
+        state, _ = game.apply(state, seat, game.legal(state, seat)[0])
+    result = game.result(state)
+    assert result is not None
+    wanted |= {f"score.{category}" for category in result["breakdown"][0]}
+    assert sorted(wanted - set(english)) == []
