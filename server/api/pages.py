@@ -64,6 +64,11 @@ def _read_strings(path: Path) -> dict[str, str]:
     return strings
 
 
+# Read and check the dictionaries at import: a broken one stops the server at start-up
+# with the file and keys named, rather than on some player's first page.
+languages()
+
+
 def pick_language(request: Request) -> str:
     """The request's language: ``?lang=``, the ``gh_lang`` cookie, Accept-Language, else English."""
     shipped = languages()
