@@ -286,3 +286,22 @@ def test_in_ordered_planning_a_waiting_seat_is_told_whom_it_follows(open_table: 
     assert page.locator(".guild-cards").count() == 0  # no cards before Bea has planned
     assert page.inner_text("#plan-after").startswith("You plan after Bea, ")
     assert page.inner_text("#player-0 .ptag.plan-waiting") == "waiting"
+
+
+def test_cards_beyond_the_agents_in_hand_cannot_be_picked(open_table: Any) -> None:
+    fake = FakeTable(seed="agents")
+    page = open_table(fake)
+    for _ in range(60):  # play on until a planning turn with fewer agents than guilds
+        view = fake.game.view(fake.state, 0)
+        few = 0 < view["players"][0]["agents"]["hand"] < 4
+        if few and any(c["type"] == "plan" for c in view["legal"]):
+            break
+        page.evaluate(AUTOPLAY, ["nothing"])
+        page.wait_for_function(IDLE)
+    hand = fake.game.view(fake.state, 0)["players"][0]["agents"]["hand"]
+    assert 0 < hand < 4
+    cards = page.locator(".guild-cards .opt")
+    for i in range(hand):
+        cards.nth(i).click()
+    assert page.locator(".guild-cards .opt:disabled").count() == cards.count() - hand
+    assert not page.locator("#confirm").is_disabled()

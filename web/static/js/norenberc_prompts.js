@@ -102,14 +102,25 @@
       plans.length ? h("p", { class: "hint" }, t("plan.hint", { n: me.agents.hand })) : null,
       plans.length ? h("div", { class: "options guild-cards", role: "group", "aria-label": t("plan.cards") },
         offered.map(function (g) {
-          return option(h("span", null, h("span", { class: "gnum gb-" + g }, g), " ", guildName(g)),
-            picked.indexOf(g) >= 0, toggle(g), "plan-" + g);
+          var on = picked.indexOf(g) >= 0;
+          var el = option(h("span", null, h("span", { class: "gnum gb-" + g }, g), " ", guildName(g)),
+            on, toggle(g), "plan-" + g);
+          // A card that no listed plan adds to the picked ones (no agent left for it) is off.
+          if (!on && !extendsTo(plans, picked.concat([g]))) el.disabled = true;
+          return el;
         })) : null,
       h("div", { class: "options" },
         ofType(legal, "pass").length ? option(t("plan.pass"), draft.type === "pass", function () { choose(ctx, "pass"); }, "pass", t("plan.pass_hint")) : null,
         ofType(legal, "wait").length ? option(t("plan.wait"), draft.type === "wait", function () { choose(ctx, "wait"); }, "wait", t("plan.wait_hint")) : null),
       confirmRow(ctx, cmd, cmd ? describe(cmd, ctx) : ""),
     ];
+  }
+
+  // True when some listed plan holds every guild of ``guilds``.
+  function extendsTo(plans, guilds) {
+    return plans.some(function (c) {
+      return guilds.every(function (g) { return c.guilds.indexOf(g) >= 0; });
+    });
   }
 
   // A committed plan that may still be taken back (nobody waiting has planned after it).
