@@ -314,3 +314,32 @@ def test_two_people_play_a_whole_game_in_two_browsers(
         ada.locator("#score-table tr.total td").all_inner_texts()
         == bea.locator("#score-table tr.total td").all_inner_texts()
     )
+
+
+def test_a_table_in_ordered_planning_plans_one_seat_after_another(
+    new_page: Any, live_server: ServerThread
+) -> None:
+    page = new_page(viewport=DESKTOP)
+    page.goto(live_server.url + "/")
+    page.fill("#player-name", "Ada")
+    page.select_option("#seat-count", "3")
+    page.check("input[name=planning][value=ordered]")
+    page.click("#create-button")
+    page.wait_for_selector("#created-card:not([hidden])")
+    table_id = page.input_value("#invite-link").rsplit("/", 1)[1]
+    assert httpx.get(f"{live_server.url}/api/tables/{table_id}").json()["options"] == {
+        "planning": "ordered",
+        "promo": False,
+    }
+    page.click("#start-button")
+    page.wait_for_selector(".guild-cards .opt")  # the bots before Ada have planned
+    # Planning goes in reverse play order: unless Ada is last on the track (so she plans
+    # first), she started out waiting, and that is still her status as her cards open up.
+    last_on_track = page.locator(".track-list li").last.inner_text()
+    status = page.inner_text("#player-0 .ptag[class*=plan-]")
+    assert status == ("planning" if last_on_track.endswith("Ada") else "waiting")
+    page.locator(".guild-cards .opt").first.click()
+    page.click("#confirm")
+    page.wait_for_function(IDLE)  # acknowledged
+    assert page.locator(".notice.error").count() == 0
+    assert page.locator("#log li", has_text="Ada played 1 card").count() == 1
