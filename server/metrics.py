@@ -46,9 +46,11 @@ def record_error(code: str) -> None:
     _errors[code] += 1
 
 
-def record_fanout(event: str) -> None:
-    """One cross-process fan-out event: ``sent``, ``received``, ``send_failed``, ``reconnected``."""
-    _fanout[event] += 1
+def record_fanout(event: str, count: int = 1) -> None:
+    """Cross-process fan-out events: ``sent``, ``received``, ``send_failed``, ``reconnected``,
+    ``swept`` (a version found by the periodic sweep because its notification was lost)."""
+    if count:
+        _fanout[event] += count
 
 
 def render() -> str:

@@ -242,7 +242,7 @@ class Player:
     def __init__(
         self, ws_url: str, table_id: str, seat: int, token: str, seed: str, stats: Stats
     ) -> None:
-        self.url = f"{ws_url}/ws/tables/{table_id}"
+        self.urls = [f"{ws_url}/ws/tables/{table_id}"]
         self.table_id, self.seat = table_id, seat
         self.token = token
         self.rng = random.Random(seed)
@@ -255,6 +255,15 @@ class Player:
         self.errors_in_row = 0
         self.acked: dict[str, int] = {}  # command id -> version its ack named
         self.stale_version = -1  # a command refused at this version: wait for a newer one
+
+    @property
+    def url(self) -> str:
+        """Where the next connection goes; ``fail_over_to`` adds places to go after a loss."""
+        return self.urls[0]
+
+    def fail_over_to(self, ws_url: str) -> None:
+        """After a lost connection, try ``ws_url`` next (then the others, in turn)."""
+        self.urls.append(f"{ws_url}/ws/tables/{self.table_id}")
 
     @property
     def finished(self) -> bool:
@@ -288,6 +297,7 @@ class Player:
                 if not reconnect:
                     raise
                 self.stats.reconnects += 1
+                self.urls = [*self.urls[1:], self.urls[0]]
                 await asyncio.sleep(0.1)
 
     async def greet(self, ws: Any) -> None:

@@ -9,6 +9,12 @@ payload limit (8000 bytes) and hidden information are never a concern.
 A lost listening connection is reopened with a bounded back-off. Notifications sent while it
 was down are gone, so every subscribed table is then announced at its current version (read
 from ``tables``) and its receivers catch up instead of waiting for the table's next move.
+
+A notification can also be lost at the sender: a process killed between its commit and its
+``NOTIFY``. Every ``sweep_interval`` seconds one query reads the versions of the tables this
+process has listeners for, and announces any that moved on unnoticed; without it, clients on
+the other processes could wait for that version until the table's next change, which may be
+theirs to make.
 """
 
 from __future__ import annotations
@@ -64,7 +70,12 @@ class PostgresFanOut:
     """
 
     def __init__(
-        self, database_url: str, *, channel: str = CHANNEL, max_backoff: float = 5.0
+        self,
+        database_url: str,
+        *,
+        channel: str = CHANNEL,
+        max_backoff: float = 5.0,
+        sweep_interval: float = 2.0,
     ) -> None:
         self._dsn = asyncpg_dsn(database_url)
         self._channel = channel
@@ -75,6 +86,9 @@ class PostgresFanOut:
         self._notify_lock = asyncio.Lock()
         self._own_pid: int | None = None
         self._reconnect_task: asyncio.Task[None] | None = None
+        self._sweep_interval = sweep_interval
+        self._sweeper: asyncio.Task[None] | None = None
+        self._latest: dict[str, int] = {}  # newest version announced here, by table
         self._stopped = True
 
     # -- subscriptions -------------------------------------------------------------------
@@ -94,12 +108,14 @@ class PostgresFanOut:
         self._stopped = False
         await self._open_listener()
         await self._open_notifier()
+        self._sweeper = asyncio.ensure_future(self._sweep_forever())
 
     async def stop(self) -> None:
         """Stop reconnecting and close both connections; safe to call twice."""
         self._stopped = True
-        task, self._reconnect_task = self._reconnect_task, None
-        if task is not None:
+        tasks = [t for t in (self._reconnect_task, self._sweeper) if t is not None]
+        self._reconnect_task = self._sweeper = None
+        for task in tasks:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
@@ -132,7 +148,7 @@ class PostgresFanOut:
         logged, never raised: the command is already durable, and remote receivers catch up
         at the table's next version or when their clients ask for a snapshot.
         """
-        self.listeners.call(table_id, version)
+        self._announce(table_id, version)
         payload = encode_payload(table_id, version)
         for attempt in (1, 2):
             try:
@@ -161,7 +177,7 @@ class PostgresFanOut:
             log.warning("ignoring foreign payload on %s: %r", self._channel, payload[:100])
             return
         metrics.record_fanout("received")
-        self.listeners.call(*decoded)
+        self._announce(*decoded)
 
     # -- reconnecting --------------------------------------------------------------------
 
@@ -201,4 +217,40 @@ class PostgresFanOut:
             log.warning("could not read table versions after reconnecting: %s", exc)
             return
         for row in rows:
-            self.listeners.call(row["id"], row["version"])
+            self._announce(row["id"], row["version"])
+
+    # -- sweeping ------------------------------------------------------------------------
+
+    def _announce(self, table_id: str, version: int) -> None:
+        self._latest[table_id] = max(version, self._latest.get(table_id, version))
+        self.listeners.call(table_id, version)
+
+    async def _sweep_forever(self) -> None:
+        while not self._stopped:
+            await asyncio.sleep(self._sweep_interval)
+            try:
+                await self.sweep()
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+                log.warning("version sweep failed: %s", exc)
+
+    async def sweep(self) -> int:
+        """Announce every subscribed table whose stored version is newer than any announced
+        here; returns how many had been announced before (their notifications were lost)."""
+        tables = self.listeners.tables()
+        if not tables:
+            return 0
+        async with self._notify_lock:
+            if self._notify_conn is None or self._notify_conn.is_closed():
+                await self._open_notifier()
+            assert self._notify_conn is not None
+            rows = await self._notify_conn.fetch(VERSIONS_SQL, tables)
+        missed = 0
+        for row in rows:
+            known = self._latest.get(row["id"])
+            if known is not None and row["version"] <= known:
+                continue
+            # A table never announced here may still be new to a receiver: tell it, too.
+            missed += known is not None
+            self._announce(row["id"], row["version"])
+        metrics.record_fanout("swept", missed)
+        return missed

@@ -26,6 +26,7 @@ from server.commands.loadtest import (
     Stats,
     run_migrate,
     run_players,
+    running_servers,
     seat_players,
     server_env,
 )
@@ -112,6 +113,36 @@ async def test_games_survive_sigkill_at_random_points(kind: str, tmp_path: Path)
         context = f"CRASH_SEED={seed}, stats={stats}"
         assert kills == KILLS, context
         assert stats.reconnects >= KILLS, context
+        assert not [code for code in stats.errors if code.startswith("client:")], context
+        assert stats.finished_tables == TABLES, context
+        for players in tables:
+            check_table(url, players, published[players[0].table_id])
+
+
+@pytest.mark.slow
+@pytest.mark.postgres
+async def test_clients_of_a_killed_process_fail_over_to_the_other(tmp_path: Path) -> None:
+    seed = int(os.environ.get("CRASH_SEED", random.randrange(2**32)))
+    rng = random.Random(seed)
+    with (
+        fresh_database("gh_failover") as url,
+        running_servers(url, 2, tmp_path, GUILDHALL_BOT_DELAY="0") as (doomed, survivor),
+    ):
+        stats = Stats(tables=TABLES)
+        tables = await seat_players([doomed.url, survivor.url], TABLES, SEATS, GAME, stats)
+        for player in (p for row in tables for p in row):
+            player.fail_over_to(survivor.ws_url)
+        budget = Budget(stats, 10**6, time.monotonic() + 180)
+        play = asyncio.create_task(run_players(tables, budget, reconnect=True))
+        target = rng.randint(10, 60)
+        while stats.acked < target and not play.done():
+            await asyncio.sleep(0.005)
+        await asyncio.sleep(rng.uniform(0, 0.05))
+        doomed.kill()  # for good: its clients must carry on through the survivor
+        await play
+        published = await records(survivor, tables)
+        context = f"CRASH_SEED={seed}, stats={stats}"
+        assert stats.reconnects >= SEATS * TABLES // 2, context  # each client of the doomed one
         assert not [code for code in stats.errors if code.startswith("client:")], context
         assert stats.finished_tables == TABLES, context
         for players in tables:

@@ -169,3 +169,45 @@ async def test_publish_survives_a_killed_notify_connection(pair) -> None:
     await a.publish("t1", 2)
     await a.publish("t1", 3)
     assert await inbox.wait_for(3) == [("t1", 1), ("t1", 2), ("t1", 3)]
+
+
+@pytest.mark.postgres
+async def test_the_sweep_announces_a_version_whose_notification_was_lost(pair) -> None:
+    a, b, url = pair
+    inbox = Inbox()
+    b.subscribe("t1", inbox)
+    admin = await asyncpg.connect(url)
+    try:
+        await admin.execute("CREATE TABLE tables (id text PRIMARY KEY, version int NOT NULL)")
+        await admin.execute("INSERT INTO tables VALUES ('t1', 3)")
+        await a.publish("t1", 3)
+        await inbox.wait_for(1)
+        assert await b.sweep() == 0  # nothing was missed
+        swept = fanout_events("swept")
+        # A writer that died between its commit and its NOTIFY.
+        await admin.execute("UPDATE tables SET version = 4 WHERE id = 't1'")
+    finally:
+        await admin.close()
+    assert await b.sweep() == 1
+    assert inbox.got == [("t1", 3), ("t1", 4)]
+    assert await b.sweep() == 0
+    assert fanout_events("swept") == swept + 1
+
+
+@pytest.mark.postgres
+async def test_the_sweep_runs_by_itself() -> None:
+    with fresh_database("gh_sweep") as url:
+        admin = await asyncpg.connect(url)
+        await admin.execute("CREATE TABLE tables (id text PRIMARY KEY, version int NOT NULL)")
+        await admin.execute("INSERT INTO tables VALUES ('t1', 8)")
+        fanout = PostgresFanOut(url, sweep_interval=0.05)
+        inbox = Inbox()
+        fanout.subscribe("t1", inbox)
+        await fanout.start()
+        try:
+            assert await inbox.wait_for(1) == [("t1", 8)]
+            await admin.execute("UPDATE tables SET version = 9 WHERE id = 't1'")
+            assert (await inbox.wait_for(2))[1] == ("t1", 9)
+        finally:
+            await fanout.stop()
+            await admin.close()
