@@ -32,6 +32,7 @@
 
   TableConnection.prototype.connect = function () {
     var self = this;
+    if (this.closed) return; // a retry timer may outlive a connection given up on purpose
     this.status("connecting");
     var ws = new WebSocket(this.url());
     this.ws = ws;
@@ -58,6 +59,14 @@
     };
     // Errors are followed by close, which schedules the retry; nothing else to do here.
     ws.onerror = function () {};
+  };
+
+  // Give this connection up for good (the page opens another one, e.g. with a new token).
+  TableConnection.prototype.close = function () {
+    this.closed = true;
+    clearTimeout(this.retry);
+    clearInterval(this.pinger);
+    if (this.ws) this.ws.close();
   };
 
   TableConnection.prototype.status = function (state) {

@@ -403,10 +403,7 @@
   }
 
   function reconnect() {
-    if (conn) {
-      conn.closed = true;
-      if (conn.ws) conn.ws.close();
-    }
+    if (conn) conn.close();
     conn = new GH.TableConnection(tableId, token, {
       onDoc: function (d) { doc = d; rememberOnce(); render(); },
       onStatus: onStatus,
