@@ -20,12 +20,13 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from server import metrics
 from server.api import health, tables, ws
 from server.engine import RuleError
+from server.logs import configure_logging
 from server.realtime.fanout import FanOut, MemoryFanOut
 from server.realtime.hub import Hub
 from server.settings import Settings, load_settings
 from server.store.db import make_engine, make_sessionmaker
 from server.store.models import TableRow
-from server.tables import ServiceError, TableService
+from server.tables import ServiceError, TableData, TableService
 from server.tables.bots import BotRunner
 
 log = logging.getLogger(__name__)
@@ -34,6 +35,7 @@ log = logging.getLogger(__name__)
 def create_app(settings: Settings | None = None) -> FastAPI:
     """A Guildhall app for ``settings`` (default: from the environment)."""
     settings = settings or load_settings()
+    configure_logging(settings.log_format)
     app = FastAPI(
         title="Guildhall",
         summary="Rules-enforced Norenberc and Strasbourg for friends, self-hosted.",
@@ -42,6 +44,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.hub = Hub()
+    app.state.connection_cap = ws.ConnectionCap(settings.max_connections_per_ip)
     for router in (tables.router, health.router, ws.router, *_optional_routers()):
         app.include_router(router)
     _add_error_handlers(app)
@@ -72,14 +75,21 @@ def make_fanout(settings: Settings) -> FanOut:
 @asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     settings: Settings = app.state.settings
-    engine = make_engine(settings.database_url)
+    engine = make_engine(
+        settings.database_url,
+        pool_size=settings.db_pool_size,
+        max_overflow=settings.db_max_overflow,
+        pool_timeout=settings.db_pool_timeout,
+    )
     fanout = make_fanout(settings)
     await fanout.start()
     service = TableService(settings, make_sessionmaker(engine), fanout)
+    tracker = TableTracker()
+    service.on_change.append(tracker.changed)
     bots = BotRunner(service)
     app.state.service, app.state.bots = service, bots
     try:
-        await _resume_bots(engine, service)
+        await _resume_bots(engine, service, tracker)
         yield
     finally:
         await bots.stop()
@@ -87,12 +97,42 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         await engine.dispose()
 
 
-async def _resume_bots(engine: Any, service: TableService) -> None:
+class TableTracker:
+    """Follows table statuses seen by this process: logs starts and finishes and keeps the
+    ``guildhall_active_tables`` gauge equal to the tables playing.
+
+    The service's own count only covers the tables it holds in memory, which after a restart
+    is not every playing table; this runs after it on each change and sets the full count.
+    """
+
+    def __init__(self) -> None:
+        self.playing: set[str] = set()
+
+    def seed(self, playing: list[str]) -> None:
+        """Tables found playing in the database at start-up."""
+        self.playing.update(playing)
+        metrics.set_active_tables(len(self.playing))
+
+    def changed(self, data: TableData) -> None:
+        """Called with every new version of a table this process announces."""
+        fields = {"table_id": data.id, "version": data.version, "status": data.status}
+        if data.status == "playing" and data.id not in self.playing:
+            self.playing.add(data.id)
+            log.info("table started", extra=fields)
+        elif data.status == "finished":
+            # A finished table takes no further versions, so this is announced once (by
+            # whichever process committed the last command).
+            self.playing.discard(data.id)
+            log.info("table finished", extra=fields)
+        metrics.set_active_tables(len(self.playing))
+
+
+async def _resume_bots(engine: Any, service: TableService, tracker: TableTracker) -> None:
     """After a restart, let bots whose turn it is play on (they wake on changes otherwise)."""
     async with engine.connect() as conn:
         rows = await conn.execute(sa.select(TableRow.id).where(TableRow.status == "playing"))
         playing = [row[0] for row in rows]
-    metrics.set_active_tables(len(playing))
+    tracker.seed(playing)
     for table_id in playing:
         for callback in service.on_change:
             callback(await service.get(table_id))

@@ -10,6 +10,11 @@
 | ``GUILDHALL_MAX_MESSAGE_BYTES`` | ``16384`` | largest websocket frame accepted |
 | ``GUILDHALL_RATE_LIMIT`` | ``20`` | websocket messages per second per connection |
 | ``GUILDHALL_FANOUT`` | ``memory`` | ``memory`` or ``postgres`` (LISTEN/NOTIFY) |
+| ``GUILDHALL_MAX_CONNECTIONS_PER_IP`` | ``20`` | open websockets per client address |
+| ``GUILDHALL_LOG_FORMAT`` | ``text`` | ``text`` or ``json`` (one object per line) |
+| ``GUILDHALL_DB_POOL_SIZE`` | ``10`` | Postgres connections kept open |
+| ``GUILDHALL_DB_MAX_OVERFLOW`` | ``20`` | extra Postgres connections under load |
+| ``GUILDHALL_DB_POOL_TIMEOUT`` | ``30`` | seconds to wait for a free connection |
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from typing import Literal
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./data/guildhall.db"
 FanOutKind = Literal["memory", "postgres"]
+LogFormat = Literal["text", "json"]
 
 
 def normalize_database_url(url: str) -> str:
@@ -61,6 +67,11 @@ class Settings:
     max_message_bytes: int = 16384
     rate_limit: float = 20.0
     fanout: FanOutKind = "memory"
+    max_connections_per_ip: int = 20
+    log_format: LogFormat = "text"
+    db_pool_size: int = 10
+    db_max_overflow: int = 20
+    db_pool_timeout: float = 30.0
 
     def with_(self, **changes: object) -> Settings:
         """A copy with some fields changed (tests use it)."""
@@ -92,6 +103,20 @@ def _fanout(value: str) -> FanOutKind:
     return "postgres" if value == "postgres" else "memory"
 
 
+def _log_format(value: str) -> LogFormat:
+    if value not in ("text", "json"):
+        raise ValueError(f"GUILDHALL_LOG_FORMAT must be 'text' or 'json', not {value!r}")
+    return "json" if value == "json" else "text"
+
+
+def _at_least(name: str, value: str, least: int) -> int:
+    """``value`` as an int no smaller than ``least``; ValueError naming ``name`` otherwise."""
+    number = int(value)
+    if number < least:
+        raise ValueError(f"{name} must be at least {least}, not {number}")
+    return number
+
+
 def load_settings(env: Mapping[str, str] | None = None) -> Settings:
     """Settings from ``env`` (default: ``os.environ``). Raises ValueError on a malformed value."""
     env = os.environ if env is None else env
@@ -108,4 +133,15 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         max_message_bytes=int(env.get("GUILDHALL_MAX_MESSAGE_BYTES", "16384")),
         rate_limit=float(env.get("GUILDHALL_RATE_LIMIT", "20")),
         fanout=_fanout(env.get("GUILDHALL_FANOUT", "memory")),
+        max_connections_per_ip=_at_least(
+            "GUILDHALL_MAX_CONNECTIONS_PER_IP", env.get("GUILDHALL_MAX_CONNECTIONS_PER_IP", "20"), 1
+        ),
+        log_format=_log_format(env.get("GUILDHALL_LOG_FORMAT", "text")),
+        db_pool_size=_at_least(
+            "GUILDHALL_DB_POOL_SIZE", env.get("GUILDHALL_DB_POOL_SIZE", "10"), 1
+        ),
+        db_max_overflow=_at_least(
+            "GUILDHALL_DB_MAX_OVERFLOW", env.get("GUILDHALL_DB_MAX_OVERFLOW", "20"), 0
+        ),
+        db_pool_timeout=float(env.get("GUILDHALL_DB_POOL_TIMEOUT", "30")),
     )

@@ -40,6 +40,27 @@ from .views import Doc, build_doc, deliver, presence_ops
 
 log = logging.getLogger(__name__)
 
+# What a send raises once the client has gone: starlette's WebSocketDisconnect, its
+# RuntimeError after a close was sent, or the transport's OSError when the peer vanished.
+SEND_FAILURES = (WebSocketDisconnect, RuntimeError, OSError)
+
+
+async def send_quietly(
+    ws: WebSocket, text: str | None, close_code: int | None = None, reason: str = ""
+) -> bool:
+    """Send ``text`` (or, with ``close_code``, a close frame); False if the client has gone.
+
+    For the paths that end a connection anyway, where a departed client is not an error.
+    """
+    try:
+        if close_code is not None:
+            await ws.close(code=close_code, reason=reason)
+        elif text is not None:
+            await ws.send_text(text)
+    except SEND_FAILURES:
+        return False
+    return True
+
 
 class RateLimiter:
     """Token bucket: ``rate`` messages a second, bursts up to twice that."""
@@ -76,12 +97,15 @@ class Connection:
         self._send_lock = asyncio.Lock()
         self._limiter = RateLimiter(settings.rate_limit)
         self._pusher: asyncio.Task[None] | None = None
+        self.client = "unknown"
+        self._close_reason = "client left"
 
     # ------------------------------------------------------------ lifecycle
 
     async def run(self) -> None:
         """Serve the connection until the client goes away."""
         metrics.connection_opened()
+        log.info("connection opened", extra=self._fields())
         try:
             while True:
                 text = await self._receive()
@@ -93,6 +117,11 @@ class Connection:
         finally:
             await self._close()
             metrics.connection_closed()
+            log.info("connection closed", extra=self._fields(reason=self._close_reason))
+
+    def _fields(self, **more: Any) -> dict[str, Any]:
+        """Log context for this connection (never the seat token)."""
+        return {"table_id": self.table_id, "seat": self.seat, "client": self.client, **more}
 
     async def _receive(self) -> str | None:
         """The next frame as text; None when the client has gone."""
@@ -183,17 +212,24 @@ class Connection:
         if message.seat is not None and message.seat != self.seat:
             text = f"you hold seat {self.seat}, not seat {message.seat}"
             return await self._error("wrong_seat", text, message.id)
+        started = time.perf_counter()
+        fields = self._fields(command_id=message.id, command=message.cmd.get("type"))
         try:
             version = await self.service.submit(self.table_id, self.seat, message.cmd, message.id)
         except (ServiceError, RuleError) as exc:
+            log.info("command rejected", extra={**fields, "code": exc.code})
             return await self._error(exc.code, exc.message, message.id)
         except Exception:
             # An engine that fails on odd input is a bug, but one player's odd command must
             # not end their connection; nothing was committed.
-            log.exception("command %r on table %s failed", message.cmd, self.table_id)
+            log.exception(
+                "command failed: %r", message.cmd, extra={**fields, "code": "internal_error"}
+            )
             return await self._error(
                 "internal_error", "the server could not apply that", message.id
             )
+        latency_ms = round((time.perf_counter() - started) * 1000, 2)
+        log.info("command accepted", extra={**fields, "version": version, "latency_ms": latency_ms})
         # Bring this client's document up to date first, so an ack never outruns its patch.
         await self._push()
         await self._send(Ack(id=message.id, version=version).model_dump_json())
@@ -222,9 +258,9 @@ class Connection:
             except Exception:
                 # Never go quiet while the socket stays open: close it, and the client
                 # reconnects with ``since`` and gets what it missed.
-                log.warning("pushing to table %s failed", self.table_id, exc_info=True)
-                with contextlib.suppress(Exception):
-                    await self.ws.close(code=1011)
+                log.warning("push failed; closing", extra=self._fields(), exc_info=True)
+                self._close_reason = "push failed"
+                await send_quietly(self.ws, None, close_code=1011)
                 return
 
     async def _push(self, snapshot: bool = False, since: int | None = None) -> None:
@@ -241,7 +277,7 @@ class Connection:
             if delivery.ops == [] and base == data.version:
                 return
             self._doc, self._version = delivery.doc, data.version
-            await self.ws.send_text(delivery.text)
+            await self._send_unlocked(delivery.text)
 
     def _since_base(
         self, since: int, connected: frozenset[int]
@@ -265,4 +301,17 @@ class Connection:
 
     async def _send(self, text: str) -> None:
         async with self._send_lock:
+            await self._send_unlocked(text)
+
+    async def _send_unlocked(self, text: str) -> None:
+        """Send one frame; raises WebSocketDisconnect (only) if the client has gone.
+
+        A client may leave between any two sends, and the other task may already have closed
+        the socket; both end this connection the ordinary way instead of as a server error.
+        """
+        try:
             await self.ws.send_text(text)
+        except WebSocketDisconnect:
+            raise
+        except SEND_FAILURES as exc:
+            raise WebSocketDisconnect(code=1006, reason="client gone") from exc

@@ -10,8 +10,15 @@ from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async
 from server.settings import normalize_database_url, sqlite_path
 
 
-def make_engine(url: str) -> AsyncEngine:
-    """An async engine for ``url``; for SQLite the file's folder is created and WAL is on."""
+def make_engine(
+    url: str, pool_size: int = 10, max_overflow: int = 20, pool_timeout: float = 30.0
+) -> AsyncEngine:
+    """An async engine for ``url``; for SQLite the file's folder is created and WAL is on.
+
+    On Postgres the pool keeps ``pool_size`` connections, opens up to ``max_overflow`` more
+    under load, waits ``pool_timeout`` seconds for a free one (then raises TimeoutError from
+    SQLAlchemy), and checks each connection before use so a restarted database is survived.
+    """
     url = normalize_database_url(url)
     db_file = sqlite_path(url)
     if db_file is not None:
@@ -19,7 +26,13 @@ def make_engine(url: str) -> AsyncEngine:
         engine = create_async_engine(url, connect_args={"timeout": 30})
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         return engine
-    return create_async_engine(url, pool_pre_ping=True)
+    return create_async_engine(
+        url,
+        pool_size=pool_size,
+        max_overflow=max_overflow,
+        pool_timeout=pool_timeout,
+        pool_pre_ping=True,
+    )
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
