@@ -1,5 +1,6 @@
-"""Hardening seen from outside, against a real server process: frame and rate caps, hashed
-seat tokens, errors without stack traces, and the Prometheus metrics."""
+"""Hardening seen from outside, against a real server process: frame and rate caps, the
+per-address connection cap, hashed seat tokens, errors without stack traces, JSON logs
+without errors when clients vanish, and the Prometheus metrics."""
 
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ from tests.scale.client import Conn, metric
 pytestmark = pytest.mark.slow
 
 SECRET = "hardening-test-secret"
-MAX_BYTES, RATE = 2048, 5
+MAX_BYTES, RATE, CAP = 2048, 5, 4
 TRACE = re.compile(r"Traceback|File \"|\.py\", line|Exception\b")
 
 
@@ -42,6 +43,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerPro
         "GUILDHALL_MAX_MESSAGE_BYTES": str(MAX_BYTES),
         "GUILDHALL_RATE_LIMIT": str(RATE),
         "GUILDHALL_BOT_DELAY": "0",
+        "GUILDHALL_MAX_CONNECTIONS_PER_IP": str(CAP),
+        "GUILDHALL_LOG_FORMAT": "json",
     }
     with running_servers(f"sqlite+aiosqlite:///{db_file}", 1, workdir, **limits) as (one,):
         yield one, db_file
@@ -190,3 +193,93 @@ async def test_metrics_count_connections_commands_errors_and_latency(server) -> 
     assert metric(after, 'guildhall_command_seconds_bucket{le="+Inf"}') == count
     assert "guildhall_errors_total{code=" in after
     assert "# TYPE guildhall_active_tables gauge" in after
+
+
+async def opened_connections(proc: ServerProcess, count: float) -> None:
+    """Wait until the server counts ``count`` open websockets (it learns of closes async)."""
+    async with httpx.AsyncClient(base_url=proc.url, timeout=10) as client:
+        await metrics_once(client, lambda t: metric(t, "guildhall_connections") == count)
+
+
+async def test_connections_beyond_the_per_address_cap_are_refused(server) -> None:
+    proc, _ = server
+    table = await new_table(proc)
+    url = f"{proc.ws_url}/ws/tables/{table.id}"
+    held = [await websockets.connect(url) for _ in range(CAP)]
+    try:
+        async with websockets.connect(url) as refused:
+            error = json.loads(await refused.recv())
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                await refused.recv()
+        assert (error["type"], error["code"]) == ("error", "too_many_connections")
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4429
+        # A client that vanishes without a close frame gives its slot back too.
+        held.pop().transport.abort()
+        await opened_connections(proc, CAP - 1)
+        async with websockets.connect(url) as admitted:
+            await admitted.send(json.dumps({"type": "ping"}))
+            assert json.loads(await admitted.recv()) == {"type": "pong"}
+    finally:
+        for ws in held:
+            await ws.close()
+    await opened_connections(proc, 0)
+
+
+def log_entries(path: Path) -> tuple[list[dict[str, Any]], list[str]]:
+    """The server log split into the app's JSON records and every other line (uvicorn's)."""
+    entries, others = [], []
+    for line in path.read_text(errors="replace").splitlines():
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            others.append(line)
+            continue
+        if isinstance(entry, dict) and "level" in entry:
+            entries.append(entry)
+        else:
+            others.append(line)
+    return entries, others
+
+
+async def vanish_mid_game(proc: ServerProcess, round_: int) -> SeatedTable:
+    """Two players move; then one drops its connection (no close frame) while the other's
+    command is being answered, so the server pushes to a client that has just gone."""
+    table = await new_table(proc)
+    async with (
+        Conn(proc.ws_url, table.id, table.tokens[0]) as p0,
+        Conn(proc.ws_url, table.id, table.tokens[1]) as p1,
+    ):
+        for step in range(2 + round_ % 3):
+            actor, cmd = next((p, c) for p in (p0, p1) for c in p.legal if c["type"] not in SKIPPED)
+            reply = await actor.command(f"v{step}", cmd)
+            assert reply["type"] == "ack", reply
+            await p0.wait_version(reply["version"])
+            await p1.wait_version(reply["version"])
+        mover = next(p for p in (p0, p1) if any(c["type"] not in SKIPPED for c in p.legal))
+        leaver = p1 if mover is p0 else p0
+        cmd = next(c for c in mover.legal if c["type"] not in SKIPPED)
+        sending = asyncio.create_task(mover.command("last", cmd))
+        leaver._ws.transport.abort()
+        assert (await sending)["type"] == "ack"
+    return table
+
+
+async def test_clients_vanishing_mid_game_leave_no_error_in_the_json_log(server) -> None:
+    proc, _ = server
+    tables = [await vanish_mid_game(proc, i) for i in range(6)]
+    await opened_connections(proc, 0)
+    entries, others = log_entries(proc.log_path)
+    assert entries, "the server wrote no JSON log records"
+    assert [e for e in entries if e["level"] in ("ERROR", "CRITICAL")] == []
+    assert [line for line in others if re.search(r"ERROR|Traceback|Exception in ASGI", line)] == []
+    for entry in entries:
+        assert {"time", "level", "logger", "message"} <= set(entry), entry
+    ids = {t.id for t in tables}
+    closed = [
+        e for e in entries if e["message"] == "connection closed" and e.get("table_id") in ids
+    ]
+    assert len(closed) == 2 * len(tables)
+    accepted = [e for e in entries if e["message"] == "command accepted" and e["table_id"] in ids]
+    assert accepted and all(e["latency_ms"] >= 0 and e["seat"] in (0, 1) for e in accepted)
+    text = proc.log_path.read_text(errors="replace")
+    assert not any(token in text for t in tables for token in t.tokens)

@@ -12,11 +12,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from starlette.websockets import WebSocketDisconnect
+from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
 
 import tests.support.toy  # noqa: F401  (registers the "toy" game)
 from server.api.ws import TOO_MANY_CONNECTIONS_CLOSE, ConnectionCap
 from server.logs import JsonFormatter, TextFormatter, configure_logging
+from server.realtime.hub import Hub
+from server.realtime.session import Connection
 from server.settings import Settings, load_settings
 from server.store.db import make_engine
 from server.store.migrate import upgrade
@@ -259,3 +261,63 @@ async def test_the_postgres_pool_is_sized_from_the_arguments() -> None:
         assert pool._pre_ping  # type: ignore[attr-defined]
     finally:
         await engine.dispose()
+
+
+def test_the_active_tables_gauge_counts_tables_playing_before_a_restart(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'restart.db'}"
+    upgrade(url)
+    settings = Settings(database_url=url, secret_key="s", bot_delay=0.0, rate_limit=1000.0)
+    with running_app(settings) as first:
+        tables = [set_up_table(first, "toy", 2) for _ in range(2)]
+    with running_app(settings) as second:
+        assert metric(second.get("/metrics").text, "guildhall_active_tables") == 2
+        # A new version of one table must not make the gauge forget the other, which this
+        # process has not loaded since the restart.
+        table_id, tokens = tables[0]
+        ws = WsClient(second, table_id, tokens[0]).connect()
+        cmd = next(c for c in ws.legal if c["type"] != "retract")
+        assert ws.outcome(ws.command(cmd, "after-restart"))["type"] == "ack"
+        ws.close()
+        assert metric(second.get("/metrics").text, "guildhall_active_tables") == 2
+
+
+# ------------------------------------------------------------------ clients leaving mid-send
+
+
+class GoneSocket:
+    """A websocket whose client has gone: frames it sent are still queued, sends fail."""
+
+    def __init__(self, failure: Exception, queued: list[str]) -> None:
+        self.failure, self.queued, self.sends = failure, list(queued), 0
+
+    async def receive(self) -> dict[str, object]:
+        if self.queued:
+            return {"type": "websocket.receive", "text": self.queued.pop(0)}
+        return {"type": "websocket.disconnect", "code": 1006}
+
+    async def send_text(self, _text: str) -> None:
+        self.sends += 1
+        raise self.failure
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [
+        WebSocketDisconnected('Cannot call "send" once a close message has been sent.'),
+        WebSocketDisconnect(code=1006),
+        ConnectionResetError("peer gone"),
+    ],
+    ids=["after-close", "disconnect", "reset"],
+)
+async def test_sending_to_a_departed_client_ends_the_connection_quietly(
+    failure: Exception, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="server")
+    frames = ['{"type": "ping"}', '{"type": "snapshot_request"}', '{"type": "ping"}']
+    ws = GoneSocket(failure, frames)
+    settings = Settings(secret_key="s", rate_limit=1000.0)
+    connection = Connection(ws, "t1", None, Hub(), settings)  # type: ignore[arg-type]
+    await connection.run()  # returns instead of raising into the ASGI server
+    assert ws.sends == 1  # the first failed send ends it; later frames are not answered
+    assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
+    assert [r.getMessage() for r in caplog.records][-1] == "connection closed"
