@@ -6,7 +6,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
-    PORT=8000
+    PORT=8000 \
+    GUILDHALL_LOG_FORMAT=json
 
 # A fixed uid so that a bind-mounted data directory can be given to it on the host.
 RUN groupadd --system --gid 10001 guildhall \

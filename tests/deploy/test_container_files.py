@@ -15,6 +15,8 @@ from typing import Any
 import pytest
 import yaml
 
+from server.settings import load_settings
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -159,3 +161,13 @@ def test_compose_sets_only_variables_the_server_reads(compose: dict) -> None:
     assert {"DATABASE_URL", "SECRET_KEY", "PUBLIC_URL", "PORT"} <= known
     unknown = set(compose["services"]["app"]["environment"]) - known
     assert not unknown, f"compose sets variables nothing reads: {sorted(unknown)}"
+
+
+def test_image_and_compose_log_one_json_object_per_line(compose: dict) -> None:
+    env_lines = " ".join(instruction_args("ENV"))
+    assert re.search(r"(^|\s)GUILDHALL_LOG_FORMAT=json(\s|$)", env_lines), env_lines
+    app_env = compose["services"]["app"]["environment"]
+    assert app_env["GUILDHALL_LOG_FORMAT"] == "json"
+    # The value must be one the server accepts (it refuses to start on anything else).
+    settings = load_settings({"DATABASE_URL": "postgresql://u@h/db", "SECRET_KEY": "k", **app_env})
+    assert settings.log_format == "json"
