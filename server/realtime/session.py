@@ -16,7 +16,7 @@ import time
 from typing import Any
 
 from pydantic import ValidationError
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
 from server import metrics
 from server.engine import RuleError
@@ -41,8 +41,9 @@ from .views import Doc, build_doc, deliver, presence_ops
 log = logging.getLogger(__name__)
 
 # What a send raises once the client has gone: starlette's WebSocketDisconnect, its
-# RuntimeError after a close was sent, or the transport's OSError when the peer vanished.
-SEND_FAILURES = (WebSocketDisconnect, RuntimeError, OSError)
+# WebSocketDisconnected (a RuntimeError) after a close was already sent, or the transport's
+# OSError when the peer vanished.
+SEND_FAILURES = (WebSocketDisconnect, WebSocketDisconnected, OSError)
 
 
 async def send_quietly(
