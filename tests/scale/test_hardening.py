@@ -283,3 +283,25 @@ async def test_clients_vanishing_mid_game_leave_no_error_in_the_json_log(server)
     assert accepted and all(e["latency_ms"] >= 0 and e["seat"] in (0, 1) for e in accepted)
     text = proc.log_path.read_text(errors="replace")
     assert not any(token in text for t in tables for token in t.tokens)
+
+
+async def test_the_cap_counts_the_address_a_trusted_proxy_forwards(server) -> None:
+    # The server trusts 127.0.0.1 as a proxy (uvicorn's default), so X-Forwarded-For decides.
+    proc, _ = server
+    table = await new_table(proc)
+    url = f"{proc.ws_url}/ws/tables/{table.id}"
+
+    def behind_proxy(address: str) -> Any:
+        return websockets.connect(url, additional_headers={"X-Forwarded-For": address})
+
+    crowd = [await behind_proxy("203.0.113.7") for _ in range(CAP)]
+    try:
+        async with behind_proxy("203.0.113.7") as refused:
+            assert json.loads(await refused.recv())["code"] == "too_many_connections"
+        async with behind_proxy("198.51.100.2") as other:
+            await other.send(json.dumps({"type": "ping"}))
+            assert json.loads(await other.recv()) == {"type": "pong"}
+    finally:
+        for ws in crowd:
+            await ws.close()
+    await opened_connections(proc, 0)
