@@ -647,7 +647,14 @@ def measure(args: argparse.Namespace, kind: str, count: int) -> RunResult:
     with (
         tempfile.TemporaryDirectory(prefix="gh-load-") as tmp,
         database(args, kind, Path(tmp)) as url,
-        running_servers(url, count, Path(tmp), GUILDHALL_BOT_DELAY="0") as servers,
+        running_servers(
+            url,
+            count,
+            Path(tmp),
+            GUILDHALL_BOT_DELAY="0",
+            # Every simulated player connects from 127.0.0.1: lift the per-address cap.
+            GUILDHALL_MAX_CONNECTIONS_PER_IP=str(2 * args.tables * args.seats),
+        ) as servers,
     ):
         urls = [s.url for s in servers]
         result = asyncio.run(measured_play(args, urls, servers))

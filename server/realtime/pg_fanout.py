@@ -30,6 +30,15 @@ from server import metrics
 
 from .fanout import Listener, LocalListeners
 
+# What a lost or half-closed connection raises: a killed connection can leave asyncpg in the
+# middle of an operation, which it reports as an InternalClientError rather than an OSError.
+CONNECTION_ERRORS = (
+    OSError,
+    asyncpg.PostgresError,
+    asyncpg.InterfaceError,
+    asyncpg.InternalClientError,
+)
+
 log = logging.getLogger(__name__)
 
 CHANNEL = "guildhall_tables"
@@ -155,7 +164,7 @@ class PostgresFanOut:
                 await self._notify(payload)
                 metrics.record_fanout("sent")
                 return
-            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            except CONNECTION_ERRORS as exc:
                 log.warning("NOTIFY %s failed (attempt %d): %s", payload, attempt, exc)
                 self._notify_conn = None
         metrics.record_fanout("send_failed")
@@ -192,7 +201,7 @@ class PostgresFanOut:
         while not self._stopped:
             try:
                 await self._open_listener()
-            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            except CONNECTION_ERRORS as exc:
                 log.warning("LISTEN reconnect failed, retrying in %.2fs: %s", delay, exc)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, self._max_backoff)
@@ -213,7 +222,7 @@ class PostgresFanOut:
             return
         try:
             rows = await self._listen_conn.fetch(VERSIONS_SQL, tables)
-        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+        except CONNECTION_ERRORS as exc:
             log.warning("could not read table versions after reconnecting: %s", exc)
             return
         for row in rows:
@@ -230,7 +239,7 @@ class PostgresFanOut:
             await asyncio.sleep(self._sweep_interval)
             try:
                 await self.sweep()
-            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            except CONNECTION_ERRORS as exc:
                 log.warning("version sweep failed: %s", exc)
 
     async def sweep(self) -> int:

@@ -17,6 +17,7 @@ At the end ``replay`` re-derives the final state from (seats, seed, options, com
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -53,6 +54,15 @@ class Checks:
     # (e.g. taking back a sealed plan), so those paths are played too.
     optional_rate: float = 0.05
     max_commands: int = 20_000
+
+
+def playout_count(default: int) -> int:
+    """How many games a long random play-out runs: ``default`` times ``GUILDHALL_PLAYOUT_SCALE``.
+
+    The default sizes keep ``make test`` within the CI budget; raise the scale (e.g. ``10``)
+    for a soak run.
+    """
+    return max(1, round(default * float(os.environ.get("GUILDHALL_PLAYOUT_SCALE", "1"))))
 
 
 def json_roundtrip(value: Any) -> Any:
