@@ -52,7 +52,8 @@ def _unseen_pool(view: View) -> list[str]:
     guilds = range(1, len(view["guilds"]) + 1)
     pool = [t for g in guilds for t in comps.craftsmen[g] if t not in seen]
     judges = sum(g["judges"] for g in view["guilds"])
-    citizens = [t for t in comps.citizens if t not in seen]
+    promo = comps.promo if view["options"].get("promo") else []
+    citizens = [t for t in [*comps.citizens, *promo] if t not in seen]
     for t in [t for t in citizens if comps.tiles[t]["citizen"] == "chief_judge"][:judges]:
         citizens.remove(t)  # judges on houses are in sight (by count)
     return pool + citizens
@@ -177,6 +178,13 @@ def _choice(view: View, pool: list[str]) -> dict[str, Any] | None:
 
 def determinize(view: View, seat: int, rng: Rng) -> State:
     """An engine state consistent with ``view``, hidden parts sampled with ``rng``."""
+    state = _determinize(view, seat, rng)
+    if "prestige_previous" in view:  # the promo's duchess
+        state["prestige_previous"] = view["prestige_previous"]
+    return state
+
+
+def _determinize(view: View, seat: int, rng: Rng) -> State:
     pool = _unseen_pool(view)
     rng.shuffle(pool)
     talers = _sample_talers(view, seat, rng)

@@ -134,3 +134,23 @@ def test_greedy_and_candidates_are_legal_on_random_reachable_states(
         view = GAME.view(state, seat)
         assert decide("greedy", "norenberc", view, seat, seed) in view["legal"]
         assert all(c in view["legal"] for c in adapter_for("norenberc").candidates(view, seat))
+
+
+def test_bots_play_legally_and_determinize_faithfully_with_the_promo() -> None:
+    rng = Rng(seed_to_state("promo-det"))
+    for seats in (2, 4):
+        kinds = ["greedy", "mcts", "random", "greedy"][:seats]
+        state = GAME.new(seats, f"promo-{seats}", {"promo": True})
+        step = 0
+        while GAME.result(state) is None:
+            seat = min(GAME.to_act(state))
+            view = GAME.view(state, seat)
+            if step % 5 == 0:
+                sampled = determinize(view, seat, rng)
+                assert GAME.view(sampled, seat) == view
+                GAME.apply(sampled, seat, view["legal"][0])
+            kind = kinds[seat] if step % 7 == 0 or kinds[seat] != "mcts" else "greedy"
+            cmd = decide(kind, "norenberc", view, seat, f"p{step}", budget=SMALL)
+            assert cmd in GAME.legal(state, seat), (kind, cmd)
+            state, _ = GAME.apply(state, seat, cmd)
+            step += 1

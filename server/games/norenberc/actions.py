@@ -16,6 +16,7 @@ from .parsing import check_info, has_goods, int_field, multisets, parse_goods
 from .state import (
     Goods,
     State,
+    buy_price,
     describe_goods,
     describe_tile,
     good_of,
@@ -26,7 +27,7 @@ from .state import (
     order_index,
     ordered_goods,
     player,
-    price,
+    sell_price,
 )
 
 # (players, cards revealed at the guild) -> buying limit in the first turn of round 1
@@ -45,7 +46,7 @@ def do_sell(state: State, seat: int, guild: int, cmd: dict[str, Any], events: li
         raise RuleError("bad_command", f"sell at least 1 {good}, got {count}")
     if p["goods"].get(good, 0) < count:
         raise RuleError("no_goods", f"you have {p['goods'].get(good, 0)} {good}, not {count}")
-    total = count * price(state, guild)
+    total = count * sell_price(state, seat, guild)
     check_info(cmd, "total", total)
     move_goods(p["goods"], house(state, guild)["store"], {good: count})
     p["talers"] += total
@@ -55,7 +56,7 @@ def do_sell(state: State, seat: int, guild: int, cmd: dict[str, Any], events: li
 
 def legal_sell(state: State, seat: int, guild: int) -> list[dict[str, Any]]:
     have = player(state, seat)["goods"].get(good_of(guild), 0)
-    unit = price(state, guild)
+    unit = sell_price(state, seat, guild)
     return [{"type": "sell", "count": n, "total": n * unit} for n in range(1, have + 1)]
 
 
@@ -83,7 +84,7 @@ def do_buy(state: State, seat: int, guild: int, cmd: dict[str, Any], events: lis
             "storehouse_empty",
             f"the storehouse holds {describe_goods(store)}, not {describe_goods(goods)}",
         )
-    total = goods_count(goods) * price(state, guild)
+    total = goods_count(goods) * buy_price(state, seat, guild)
     p = player(state, seat)
     if total > p["talers"]:
         raise RuleError("cannot_afford", f"{describe_goods(goods)} cost {total} talers")
@@ -97,7 +98,7 @@ def do_buy(state: State, seat: int, guild: int, cmd: dict[str, Any], events: lis
 
 def legal_buy(state: State, seat: int, guild: int) -> list[dict[str, Any]]:
     store = ordered_goods(state, house(state, guild)["store"])
-    unit, talers = price(state, guild), player(state, seat)["talers"]
+    unit, talers = buy_price(state, seat, guild), player(state, seat)["talers"]
     limit = min(buy_limit(state, guild), talers // unit if unit else MAX_BUY)
     return [
         {"type": "buy", "goods": pick, "total": size * unit}

@@ -87,6 +87,10 @@ def _opens_choice(state: State, seat: int, citizen: str) -> bool:
         return bool(_swaps(state))
     if citizen == "peddler":
         return bool(player(state, seat)["goods"])
+    if citizen == "historian":
+        return bool(_exchanges(state, seat))
+    if citizen == "duchess":
+        return bool(_duchess_targets(state))
     return citizen == "chief_judge"
 
 
@@ -100,6 +104,10 @@ def _take_plain_citizen(state: State, seat: int, guest: str, events: list[Event]
         events.append(event("PowerDeclined", "the bailiff found no two tiles to swap"))
     elif citizen == "peddler":
         events.append(event("PowerDeclined", f"{{s{seat}}} has no good for the peddler"))
+    elif citizen == "historian":
+        events.append(event("PowerDeclined", "the historian found no crest to exchange"))
+    elif citizen == "duchess":
+        events.append(event("PowerDeclined", "the duchess found no guild to move the crest to"))
     if tile(guest)["symbol"] == "star" or citizen == "peddler":
         return_to_deck(state, guest, events)
     else:
@@ -237,6 +245,70 @@ def _do_judge(state: State, seat: int, cmd: dict[str, Any], events: list[Event])
     events.append(event("JudgePlaced", text))
 
 
+# --- promo: historian and duchess -----------------------------------------------------
+
+
+def _exchanges(state: State, seat: int) -> list[tuple[int, int]]:
+    """(give, take): one of ``seat``'s guild crests for a different guild's crest that is
+    still on that guild's house."""
+    crests = player(state, seat)["crests"]
+    mine = [g for g in guilds_in_play(state) if crests.get(str(g))]
+    left = [g for g in guilds_in_play(state) if house(state, g)["crests"] > 0]
+    return [(give, take) for give in mine for take in left if take != give]
+
+
+def legal_historian(state: State, seat: int) -> list[dict[str, Any]]:
+    return [{"type": "historian", "give": g, "take": t} for g, t in _exchanges(state, seat)]
+
+
+def _do_historian(state: State, seat: int, cmd: dict[str, Any], events: list[Event]) -> None:
+    raw = (cmd.get("give"), cmd.get("take"))
+    pick = next((pair for pair in _exchanges(state, seat) if pair == raw), None)
+    if pick is None or any(isinstance(v, bool) for v in raw):
+        raise RuleError(
+            "bad_exchange",
+            f"give one of your guild crests for another guild's crest still on its house, "
+            f"got give={raw[0]!r} take={raw[1]!r}",
+        )
+    give, take = pick
+    crests = player(state, seat)["crests"]
+    crests[str(give)] -= 1
+    if not crests[str(give)]:
+        del crests[str(give)]
+    house(state, give)["crests"] += 1
+    house(state, take)["crests"] -= 1
+    crests[str(take)] = crests.get(str(take), 0) + 1
+    text = (
+        f"{{s{seat}}}'s historian exchanged a crest of the {guild_name(give)} "
+        f"for one of the {guild_name(take)}"
+    )
+    events.append(event("CrestExchanged", text))
+
+
+def _duchess_targets(state: State) -> list[int]:
+    """Guilds the duchess may move the prestige crest to: not the current one, nor the
+    previous round's most prestigious guild."""
+    barred = {state["prestige_guild"], state.get("prestige_previous")}
+    return [g for g in guilds_in_play(state) if g not in barred]
+
+
+def legal_duchess(state: State) -> list[dict[str, Any]]:
+    return [{"type": "duchess", "guild": g} for g in _duchess_targets(state)]
+
+
+def _do_duchess(state: State, seat: int, cmd: dict[str, Any], events: list[Event]) -> None:
+    guild = cmd.get("guild")
+    if isinstance(guild, bool) or guild not in _duchess_targets(state):
+        raise RuleError(
+            "bad_guild",
+            f"move the prestige crest to another guild in play, not the previous round's "
+            f"most prestigious one; got {guild!r}",
+        )
+    state["prestige_guild"] = guild
+    text = f"{{s{seat}}}'s duchess made the {guild_name(guild)} the most prestigious guild"
+    events.append(event("PrestigeMoved", text))
+
+
 # --- choices ----------------------------------------------------------------------------
 
 _CHOICE_COMMANDS = {
@@ -244,12 +316,16 @@ _CHOICE_COMMANDS = {
     "bailiff": ("bailiff", "decline"),
     "peddler": ("peddler_good",),
     "chief_judge": ("judge_house",),
+    "historian": ("historian", "decline"),
+    "duchess": ("duchess", "decline"),
 }
 _HANDLERS = {
     "steal": _do_steal,
     "bailiff": _do_bailiff,
     "peddler_good": _do_peddler,
     "judge_house": _do_judge,
+    "historian": _do_historian,
+    "duchess": _do_duchess,
 }
 
 
@@ -264,6 +340,10 @@ def legal_choice(state: State, seat: int) -> list[dict[str, Any]]:
     if citizen == "peddler":
         goods = ordered_goods(state, player(state, seat)["goods"])
         return [{"type": "peddler_good", "good": g} for g in goods]
+    if citizen == "historian":
+        return [*legal_historian(state, seat), {"type": "decline"}]
+    if citizen == "duchess":
+        return [*legal_duchess(state), {"type": "decline"}]
     return [{"type": "judge_house", "guild": g} for g in guilds_in_play(state)]
 
 

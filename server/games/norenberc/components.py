@@ -3,7 +3,8 @@
 The rules code holds no tile tables: every craftsman value and the citizen mix come from
 the data file, which is a reconstruction an owner of the printed game may correct.
 Tiles are referred to by id everywhere in the state: ``c<guild>-<nn>`` for craftsmen,
-``t<nn>`` for citizens.
+``t<nn>`` for citizens (``t01``-``t26`` the base game, ``t27``-``t34`` the optional
+"Bonus Townsmen" promo tiles, which only join a game with the ``promo`` option).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ FORMAT = "norenberc-components/1"
 GUILD_COUNT = 6
 CRAFTSMEN_PER_GUILD = 11
 CITIZEN_COUNT = 26
+PROMO_COUNT = 8
 VALUE_RANGE = range(2, 8)
 
 # The symbol of each citizen type is a rule (when its power fires), so the data file must agree.
@@ -36,8 +38,19 @@ CITIZEN_SYMBOLS = {
     "apprentice": "sun",
     "foreman": "sun",
 }
-# Types whose printed number matters (musician talers, nobleman VP, foreman value).
-VALUED_CITIZENS = {"musician", "nobleman", "foreman"}
+# The "Bonus Townsmen" promo tiles. Merchant and haggler act while owned (kept like a moon
+# citizen); the jack of all trades scores at game end (sun).
+PROMO_SYMBOLS = {
+    "banker": "moon",
+    "jack_of_all_trades": "sun",
+    "historian": "star",
+    "merchant": "moon",
+    "haggler": "moon",
+    "duchess": "star",
+}
+# Types whose printed number matters (musician talers, nobleman VP, foreman value,
+# jack of all trades craftsman value).
+VALUED_CITIZENS = {"musician", "nobleman", "foreman", "jack_of_all_trades"}
 
 
 class DataError(ValueError):
@@ -49,7 +62,8 @@ class Components:
     """Everything the rules need from the data file.
 
     ``tiles`` maps a tile id to its public description (the dict a view shows);
-    ``craftsmen[g]`` lists guild ``g``'s craftsman ids; ``citizens`` lists citizen ids.
+    ``craftsmen[g]`` lists guild ``g``'s craftsman ids; ``citizens`` lists citizen ids;
+    ``promo`` lists the ids of the promo tiles (citizens too, used only with the option).
     """
 
     names: dict[int, str]
@@ -58,6 +72,7 @@ class Components:
     craftsmen: dict[int, list[str]]
     citizens: list[str]
     note: str
+    promo: list[str]
 
     def good_of(self, guild: int) -> str:
         """The name of the good guild ``guild`` makes (1 → ``"beer"``)."""
@@ -111,16 +126,22 @@ def _parse_guild(raw: Any, index: int, path: Path) -> dict[str, Any]:
     return {"name": raw["name"], "good": raw["good"], "craftsmen": parsed}
 
 
-def _parse_citizen(raw: Any, index: int, path: Path) -> dict[str, Any]:
-    where = f"citizens[{index}]"
+def _parse_citizen(
+    raw: Any,
+    index: int,
+    path: Path,
+    section: str = "citizens",
+    symbols: dict[str, str] = CITIZEN_SYMBOLS,
+) -> dict[str, Any]:
+    where = f"{section}[{index}]"
     _require(isinstance(raw, dict), path, where, "expected an object")
     kind, symbol, value = raw.get("citizen"), raw.get("symbol"), raw.get("value")
-    _require(kind in CITIZEN_SYMBOLS, path, where, f"unknown citizen {kind!r}")
+    _require(kind in symbols, path, where, f"unknown citizen {kind!r}")
     _require(
-        symbol == CITIZEN_SYMBOLS[kind],
+        symbol == symbols[kind],
         path,
         where,
-        f"{kind} must have symbol {CITIZEN_SYMBOLS[kind]}",
+        f"{kind} must have symbol {symbols[kind]}",
     )
     if kind in VALUED_CITIZENS:
         ok = isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 10
@@ -150,10 +171,30 @@ def parse(doc: Any, path: Path = DATA_PATH) -> Components:
     parsed_guilds = [_parse_guild(g, i, path) for i, g in enumerate(guilds)]
     goods = [g["good"] for g in parsed_guilds]
     _require(len(set(goods)) == GUILD_COUNT, path, "guilds", "goods must be distinct")
-    return _build(parsed_guilds, [_parse_citizen(c, i, path) for i, c in enumerate(citizens)], doc)
+    promo = doc.get("promo")
+    _require(
+        isinstance(promo, list) and len(promo) == PROMO_COUNT,
+        path,
+        "promo",
+        f"must list exactly {PROMO_COUNT} promo tiles",
+    )
+    promo_tiles = [_parse_citizen(c, i, path, "promo", PROMO_SYMBOLS) for i, c in enumerate(promo)]
+    _require(
+        {t["citizen"] for t in promo_tiles} == set(PROMO_SYMBOLS),
+        path,
+        "promo",
+        f"must hold every promo type ({', '.join(PROMO_SYMBOLS)})",
+    )
+    base = [_parse_citizen(c, i, path) for i, c in enumerate(citizens)]
+    return _build(parsed_guilds, base, promo_tiles, doc)
 
 
-def _build(guilds: list[dict[str, Any]], citizens: list[dict[str, Any]], doc: Any) -> Components:
+def _build(
+    guilds: list[dict[str, Any]],
+    citizens: list[dict[str, Any]],
+    promo: list[dict[str, Any]],
+    doc: Any,
+) -> Components:
     tiles: dict[str, dict[str, Any]] = {}
     craftsmen: dict[int, list[str]] = {}
     for number, guild in enumerate(guilds, start=1):
@@ -168,6 +209,11 @@ def _build(guilds: list[dict[str, Any]], citizens: list[dict[str, Any]], doc: An
         tile_id = f"t{i:02d}"
         tiles[tile_id] = citizen
         citizen_ids.append(tile_id)
+    promo_ids = []
+    for i, citizen in enumerate(promo, start=len(citizens) + 1):
+        tile_id = f"t{i:02d}"
+        tiles[tile_id] = citizen
+        promo_ids.append(tile_id)
     return Components(
         names={n: g["name"] for n, g in enumerate(guilds, start=1)},
         goods={n: g["good"] for n, g in enumerate(guilds, start=1)},
@@ -175,6 +221,7 @@ def _build(guilds: list[dict[str, Any]], citizens: list[dict[str, Any]], doc: An
         craftsmen=craftsmen,
         citizens=citizen_ids,
         note=str(doc.get("note", "")),
+        promo=promo_ids,
     )
 
 

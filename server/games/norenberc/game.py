@@ -25,7 +25,7 @@ class Norenberc:
         return dict(DEFAULT_OPTIONS)
 
     def new(self, seats: int, seed: str, options: dict[str, Any]) -> State:
-        """A fresh game; RuleError('bad_seats' / 'bad_option' / 'unsupported_option')."""
+        """A fresh game; RuleError('bad_seats' / 'bad_option')."""
         state = new_state(seats, seed, options)
         flow.open_turn(state)
         return state
@@ -86,6 +86,8 @@ COMMAND_KEYS: dict[str, set[str]] = {
     "decline": set(),
     "peddler_good": {"good"},
     "judge_house": {"guild"},
+    "historian": {"give", "take"},
+    "duchess": {"guild"},
 }
 
 

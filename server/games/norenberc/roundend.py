@@ -25,6 +25,7 @@ from .state import (
 )
 
 INCOME = 3
+BANKER_INCOME = 2  # per full 10 talers owned, per banker
 
 
 def end_round(state: State, events: list[Event]) -> None:
@@ -152,12 +153,15 @@ def _agents_home(state: State) -> None:
 
 
 def income_of(state: State, seat: int) -> int:
-    """Round-end income: 3, musicians, and 1 per own craftsman of each judged guild."""
+    """Round-end income: 3, musicians, 1 per own craftsman of each judged guild, and
+    (promo) 2 per full 10 talers owned before this income for each banker."""
     p = player(state, seat)
     amount = INCOME
     for t in p["citizens"]:
         if tile(t)["citizen"] == "musician":
             amount += tile(t)["value"]
+        elif tile(t)["citizen"] == "banker":
+            amount += BANKER_INCOME * (p["talers"] // 10)
     for guild in guilds_in_play(state):
         amount += len(house(state, guild)["judges"]) * len(craftsmen_of(state, seat, guild))
     return amount
@@ -202,6 +206,8 @@ def _refill_guest_rooms(state: State, events: list[Event]) -> None:
 
 def _new_prestige(state: State, events: list[Event]) -> None:
     guild = best_master(state, exclude=state["prestige_guild"])
+    if "prestige_previous" in state:
+        state["prestige_previous"] = state["prestige_guild"]
     place_prestige(state, guild)
     text = f"the {guild_name(guild)} are now the most prestigious guild"
     events.append(event("PrestigeMoved", text))

@@ -7,11 +7,15 @@ playing a game; ``result`` builds them from a finished state.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import product
 from typing import Any
 
 from .state import State, guilds_in_play, player, tile
 
 CATEGORIES = ("citizens", "majorities", "thirty", "all_guilds", "richest", "crests")
+# With the promo option the breakdown has one more category: merchant and haggler penalties.
+PROMO_CATEGORY = "promo"
+PROMO_PENALTY = {"merchant": -2, "haggler": -2}
 # distinct crests -> VP (0-2 score nothing, 7 or more score 20)
 CREST_VP = {3: 2, 4: 5, 5: 9, 6: 14}
 CREST_VP_MAX = 20
@@ -101,8 +105,11 @@ def _citizen_vp(h: Holdings, apprentice_places: int) -> int:
     return vp
 
 
-def score_holdings(holdings: list[Holdings], guilds: list[int]) -> list[dict[str, int]]:
-    """The per-category breakdown for every player (index = seat)."""
+def score_holdings(
+    holdings: list[Holdings], guilds: list[int], promo: bool = False
+) -> list[dict[str, int]]:
+    """The per-category breakdown for every player (index = seat); with ``promo`` the
+    ``promo`` category holds the merchant and haggler penalties."""
     seats = range(len(holdings))
     majorities = [0 for _ in seats]
     second_third = [0 for _ in seats]
@@ -136,7 +143,32 @@ def score_holdings(holdings: list[Holdings], guilds: list[int]) -> list[dict[str
                 "crests": crest_vp(distinct),
             }
         )
+        if promo:
+            breakdown[-1][PROMO_CATEGORY] = sum(PROMO_PENALTY.get(k, 0) for k, _ in h.citizens)
     return breakdown
+
+
+def place_jacks(holdings: list[Holdings], guilds: list[int], promo: bool = True) -> list[list[int]]:
+    """Count every jack of all trades as a craftsman of the guild that maximises its owner's
+    final score, seat by seat in seat order (ties: lower guild numbers). The chosen
+    (guild, value) pairs are added to the holdings' craftsmen; returns each seat's guilds."""
+    chosen: list[list[int]] = []
+    for seat, h in enumerate(holdings):
+        jacks = [int(v or 0) for kind, v in h.citizens if kind == "jack_of_all_trades"]
+        if not jacks:
+            chosen.append([])
+            continue
+        base = list(h.craftsmen)
+        best: tuple[int, list[int]] | None = None
+        for picks in product(guilds, repeat=len(jacks)):
+            h.craftsmen = base + list(zip(picks, jacks, strict=True))
+            total = sum(score_holdings(holdings, guilds, promo)[seat].values())
+            if best is None or total > best[0]:
+                best = (total, list(picks))
+        assert best is not None
+        h.craftsmen = base + list(zip(best[1], jacks, strict=True))
+        chosen.append(best[1])
+    return chosen
 
 
 def holdings_of(state: State, seat: int) -> Holdings:
@@ -167,6 +199,11 @@ def result(state: State) -> dict[str, Any] | None:
     if state["phase"] != "over":
         return None
     holdings = [holdings_of(state, s) for s in range(state["seats"])]
-    breakdown = score_holdings(holdings, guilds_in_play(state))
+    promo = bool(state["options"]["promo"])
+    jacks = place_jacks(holdings, guilds_in_play(state)) if promo else []
+    breakdown = score_holdings(holdings, guilds_in_play(state), promo)
     scores = [sum(b.values()) for b in breakdown]
-    return {"scores": scores, "breakdown": breakdown, "winners": winners(scores, holdings)}
+    outcome = {"scores": scores, "breakdown": breakdown, "winners": winners(scores, holdings)}
+    if promo:
+        outcome["jack_guilds"] = jacks
+    return outcome

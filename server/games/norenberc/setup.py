@@ -22,7 +22,7 @@ PLANNING_MODES = ("simultaneous", "ordered")
 
 
 def check_options(options: dict[str, Any]) -> dict[str, Any]:
-    """The full option dict for ``options``; RuleError('bad_option' / 'unsupported_option')."""
+    """The full option dict for ``options``; RuleError('bad_option')."""
     if not isinstance(options, dict):
         raise RuleError("bad_option", f"options must be an object, got {options!r}")
     unknown = sorted(set(options) - set(DEFAULT_OPTIONS))
@@ -36,8 +36,6 @@ def check_options(options: dict[str, Any]) -> dict[str, Any]:
         )
     if not isinstance(merged["promo"], bool):
         raise RuleError("bad_option", f"promo must be true or false, got {merged['promo']!r}")
-    if merged["promo"]:
-        raise RuleError("unsupported_option", "the Bonus Townsmen promo is not implemented")
     return merged
 
 
@@ -104,12 +102,18 @@ def new_state(seats: int, seed: str, options: dict[str, Any]) -> State:
         "called": [],
         "action": None,
     }
+    if opts["promo"]:
+        # The duchess may not move the prestige crest to the previous round's guild.
+        state["prestige_previous"] = None
     _deal(state, guild_count, citizen_count)
     return state
 
 
 def _deal(state: State, guild_count: int, citizen_count: int) -> None:
     citizens = list(comps().citizens)
+    if state["options"]["promo"]:
+        # The promo tiles are shuffled in with the 26 citizens before the draw.
+        citizens += comps().promo
     rng_shuffle(state, citizens)
     drawn = citizens[:citizen_count]
     for guild in range(1, guild_count + 1):

@@ -142,3 +142,18 @@ def describe_goods(goods: Goods) -> str:
 
 def craftsmen_of(state: State, seat: int, guild: int) -> list[str]:
     return [t for t in player(state, seat)["craftsmen"] if tile(t)["guild"] == guild]
+
+
+def owned_count(state: State, seat: int, citizen: str) -> int:
+    """How many citizens of type ``citizen`` ``seat`` owns."""
+    return sum(1 for t in player(state, seat)["citizens"] if tile(t)["citizen"] == citizen)
+
+
+def sell_price(state: State, seat: int, guild: int) -> int:
+    """What ``seat`` gets for one good at ``guild``: the price, +1 per merchant owned."""
+    return price(state, guild) + owned_count(state, seat, "merchant")
+
+
+def buy_price(state: State, seat: int, guild: int) -> int:
+    """What ``seat`` pays for one good at ``guild``: the price, -1 per haggler, at least 1."""
+    return max(1, price(state, guild) - owned_count(state, seat, "haggler"))

@@ -140,7 +140,7 @@ def build_view(
     result: dict[str, Any] | None,
 ) -> dict[str, Any]:
     """The view for ``seat`` (None: spectator); the caller supplies the derived parts."""
-    return {
+    view = {
         "game": "norenberc",
         "seat": seat,
         "seats": state["seats"],
@@ -162,3 +162,7 @@ def build_view(
         "legal": legal,
         "result": result,
     }
+    if "prestige_previous" in state:
+        # Promo: the duchess may not move the prestige crest to this guild.
+        view["prestige_previous"] = state["prestige_previous"]
+    return view

@@ -27,5 +27,5 @@ def test_selfplay_is_repeatable_per_seed() -> None:
 def test_selfplay_reports_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["selfplay", "norenberc", "--players", "7"]) == 2
     assert json.loads(capsys.readouterr().out)["error"] == "bad_seats"
-    assert main(["selfplay", "norenberc", "--options", '{"promo": true}']) == 2
-    assert json.loads(capsys.readouterr().out)["error"] == "unsupported_option"
+    assert main(["selfplay", "norenberc", "--options", '{"promo": "yes"}']) == 2
+    assert json.loads(capsys.readouterr().out)["error"] == "bad_option"

@@ -81,7 +81,6 @@ def test_default_options_and_option_errors() -> None:
         ({"colour": 1}, "bad_option"),
         ({"planning": "fast"}, "bad_option"),
         ({"promo": "yes"}, "bad_option"),
-        ({"promo": True}, "unsupported_option"),
     ]:
         with pytest.raises(RuleError) as err:
             GAME.new(3, "s", options)

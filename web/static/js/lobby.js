@@ -17,7 +17,15 @@
     return games.filter(function (g) { return g.name === name; })[0] || { min_seats: 2, max_seats: 5 };
   }
 
+  // The Bonus Townsmen promo exists only for Norenberc.
+  function fillPromo() {
+    var box = $("promo"), offered = $("game").value === "norenberc";
+    box.disabled = !offered;
+    if (!offered) box.checked = false;
+  }
+
   function fillSeatCounts() {
+    fillPromo();
     var g = currentGame(), select = $("seat-count"), keep = Number(select.value) || 3;
     select.innerHTML = "";
     for (var n = g.min_seats; n <= g.max_seats; n++) {

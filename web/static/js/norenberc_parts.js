@@ -133,6 +133,8 @@
       case "decline": return t("cmd.decline");
       case "peddler_good": return t("cmd.peddler", { good: goodName(cmd.good, 1) });
       case "judge_house": return t("cmd.judge", { guild: guildName(cmd.guild) });
+      case "historian": return t("cmd.historian", { give: guildName(cmd.give), take: guildName(cmd.take) });
+      case "duchess": return t("cmd.duchess", { guild: guildName(cmd.guild) });
       default: return JSON.stringify(cmd);
     }
   }

@@ -242,7 +242,8 @@
     return { el: h("div", { class: "step" }, parts), cmd: cmd };
   }
 
-  // Citizen choices after a hire: thief, bailiff, peddler, chief judge (or decline).
+  // Citizen choices after a hire: thief, bailiff, peddler, chief judge, and the promo's
+  // historian and duchess (or decline).
   function choicePrompt(game, legal, ctx) {
     var citizen = game.action.choice.citizen;
     var p = draft.picks;
@@ -286,8 +287,23 @@
       })));
       cmd = houses.filter(function (c) { return c.guild === p.guild; })[0] || cmd;
     }
+    var exchanges = ofType(legal, "historian");
+    if (exchanges.length) {
+      steps.push(h("h3", null, t("historian.pick")), h("div", { class: "options" }, exchanges.map(function (c) {
+        return option(describe(c, ctx, game), p.give === c.give && p.take === c.take,
+          pick({ give: c.give, take: c.take, decline: undefined }), "historian-" + c.give + "-" + c.take);
+      })));
+      cmd = exchanges.filter(function (c) { return c.give === p.give && c.take === p.take; })[0] || cmd;
+    }
+    var moves = ofType(legal, "duchess");
+    if (moves.length) {
+      steps.push(h("h3", null, t("duchess.pick")), h("div", { class: "options" }, moves.map(function (c) {
+        return option(guildName(c.guild), p.guild === c.guild, pick({ guild: c.guild, decline: undefined }), "duchess-" + c.guild);
+      })));
+      cmd = moves.filter(function (c) { return c.guild === p.guild; })[0] || cmd;
+    }
     if (declines.length) {
-      steps.push(h("div", { class: "options" }, option(t("choice.decline"), p.decline, pick({ decline: true, victim: undefined, tiles: undefined }), "decline")));
+      steps.push(h("div", { class: "options" }, option(t("choice.decline"), p.decline, pick({ decline: true, victim: undefined, tiles: undefined, give: undefined, take: undefined, guild: undefined }), "decline")));
       if (p.decline) cmd = declines[0];
     }
     return [
