@@ -119,23 +119,6 @@
     });
   }
 
-  // An absent friend's seat can go to a bot; two clicks, so a slip hands nothing over.
-  var botOfferOpen = null;
-  function botOffer(seat, seatInfo, game, ctx) {
-    if (seatInfo.bot || seatInfo.connected || ctx.mySeat === null || seat === ctx.mySeat || game.phase === "over") {
-      return null;
-    }
-    if (botOfferOpen !== seat) {
-      return h("button", { type: "button", class: "small-btn", "data-focus": "bot-offer-" + seat,
-        onclick: function () { botOfferOpen = seat; ctx.rerender(); } }, t("player.to_bot"));
-    }
-    return h("span", { class: "bot-offer" }, t("player.to_bot_sure", { name: ctx.seatName(seat) }), " ",
-      h("button", { type: "button", class: "small-btn", id: "bot-yes-" + seat, "data-focus": "bot-yes-" + seat,
-        onclick: function () { botOfferOpen = null; ctx.handToBot(seat); } }, t("player.to_bot_yes")),
-      h("button", { type: "button", class: "small-btn", "data-focus": "bot-no-" + seat,
-        onclick: function () { botOfferOpen = null; ctx.rerender(); } }, t("prompt.cancel")));
-  }
-
   function hasCrests(p) {
     return p.prestige_crests > 0 || Object.keys(p.guild_crests).length > 0;
   }
@@ -165,7 +148,7 @@
       h("header", null, badge(p.seat, game, ctx),
         me ? h("span", { class: "you" }, t("player.you")) : null,
         seatInfo.bot || seatInfo.connected ? null : h("span", { class: "offline-tag" }, t("player.offline")),
-        botOffer(p.seat, seatInfo, game, ctx),
+        GH.botOffer(p.seat, seatInfo, game, ctx),
         acting ? h("span", { class: "ptag acting-tag" }, t("player.acting")) : null,
         planningTag(p, game)),
       h("dl", null,

@@ -231,24 +231,6 @@
     });
   }
 
-  // An absent player's seat can go to a bot so the game goes on; two clicks, so a slip
-  // hands nothing over (the same offer as on every game's table).
-  var botOfferOpen = null;
-  function botOffer(seat, seatInfo, game, ctx) {
-    if (seatInfo.bot || seatInfo.connected || ctx.mySeat === null || seat === ctx.mySeat || game.phase === "over") {
-      return null;
-    }
-    if (botOfferOpen !== seat) {
-      return h("button", { type: "button", class: "small-btn", "data-focus": "bot-offer-" + seat,
-        onclick: function () { botOfferOpen = seat; ctx.rerender(); } }, t("player.to_bot"));
-    }
-    return h("span", { class: "bot-offer" }, t("player.to_bot_sure", { name: ctx.seatName(seat) }), " ",
-      h("button", { type: "button", class: "small-btn", id: "bot-yes-" + seat,
-        onclick: function () { botOfferOpen = null; ctx.handToBot(seat); } }, t("player.to_bot_yes")),
-      h("button", { type: "button", class: "small-btn",
-        onclick: function () { botOfferOpen = null; ctx.rerender(); } }, t("prompt.cancel")));
-  }
-
   function playerCard(p, game, ctx) {
     var meSeat = ctx.mySeat === p.seat;
     var me = meSeat ? game.me : null;
@@ -260,7 +242,7 @@
       h("header", null, badge(p.seat, game, ctx),
         meSeat ? h("span", { class: "you" }, t("player.you")) : null,
         seatInfo.bot || seatInfo.connected || !ctx.table ? null : h("span", { class: "offline-tag" }, t("player.offline")),
-        ctx.table ? botOffer(p.seat, seatInfo, game, ctx) : null,
+        ctx.table ? GH.botOffer(p.seat, seatInfo, game, ctx) : null,
         game.start_player === p.seat ? h("span", { class: "ptag", title: t("sb.start_player") }, "★") : null,
         acting ? h("span", { class: "ptag acting-tag" }, t("player.acting")) : null,
         planningTag(p, game)),

@@ -451,6 +451,24 @@
     pollTable();
   }
 
+  // An absent player's seat can go to a bot so the game goes on. Two clicks, so a slip hands
+  // nothing over. Shared by every game's player cards.
+  var botOfferOpen = null;
+  GH.botOffer = function (seat, seatInfo, game, ctx) {
+    if (seatInfo.bot || seatInfo.connected || ctx.mySeat === null || seat === ctx.mySeat || game.phase === "over") {
+      return null;
+    }
+    if (botOfferOpen !== seat) {
+      return h("button", { type: "button", class: "small-btn", "data-focus": "bot-offer-" + seat,
+        onclick: function () { botOfferOpen = seat; ctx.rerender(); } }, t("player.to_bot"));
+    }
+    return h("span", { class: "bot-offer" }, t("player.to_bot_sure", { name: ctx.seatName(seat) }), " ",
+      h("button", { type: "button", class: "small-btn", id: "bot-yes-" + seat, "data-focus": "bot-yes-" + seat,
+        onclick: function () { botOfferOpen = null; ctx.handToBot(seat); } }, t("player.to_bot_yes")),
+      h("button", { type: "button", class: "small-btn", "data-focus": "bot-no-" + seat,
+        onclick: function () { botOfferOpen = null; ctx.rerender(); } }, t("prompt.cancel")));
+  };
+
   GH.games = GH.games || {};
   document.addEventListener("DOMContentLoaded", init);
 })(window.GH);
