@@ -10,7 +10,10 @@ one seat's view, sampling what the view hides:
   the heuristic would pick for them, with some noise;
 - the guest deck: as many tiles as it holds, drawn from the tiles no one can see (craftsmen
   of the guilds in play and citizens that are nowhere in sight). Tiles that left the game
-  are not in the view, so they may be drawn too; the deck's size is always exact.
+  (the view's ``gone``) are in sight, so they are never drawn; they go back into the box in
+  their order. The deck's size is always exact.
+
+An open citizen choice is rebuilt with the real hired tile and ``to_front`` (both public).
 """
 
 from __future__ import annotations
@@ -42,6 +45,10 @@ def _visible_tiles(view: View) -> set[str]:
         seen.update(_ids(g["guests"]))
     for p in view["players"]:
         seen.update(_ids(p["craftsmen"]) + _ids(p["citizens"]))
+    seen.update(_ids(view["gone"]))
+    choice = view["action"]["choice"] if view["action"] else None
+    if choice is not None:
+        seen.add(choice["tile"])
     return seen
 
 
@@ -165,15 +172,17 @@ def _action_plans(
     return plans, called
 
 
-def _choice(view: View, pool: list[str]) -> dict[str, Any] | None:
-    """The open citizen choice; the hired tile is any unseen citizen of that type."""
+def _choice(view: View) -> dict[str, Any] | None:
+    """The open citizen choice, with the hired tile and ``to_front`` the view shows."""
     shown = view["action"]["choice"]
     if shown is None:
         return None
-    comps = components()
-    tile = next(t for t in pool if comps.tiles[t].get("citizen") == shown["citizen"])
-    pool.remove(tile)
-    return {"seat": shown["seat"], "citizen": shown["citizen"], "tile": tile, "to_front": False}
+    return {
+        "seat": shown["seat"],
+        "citizen": shown["citizen"],
+        "tile": shown["tile"],
+        "to_front": shown["to_front"],
+    }
 
 
 def determinize(view: View, seat: int, rng: Rng) -> State:
@@ -193,7 +202,7 @@ def _determinize(view: View, seat: int, rng: Rng) -> State:
     called: list[int] = []
     if view["phase"] == "action":
         plans, called = _action_plans(view, seat, _PlanGuesser(view, talers, rng))
-        choice = _choice(view, pool)
+        choice = _choice(view)
         a = view["action"]
         action = {"guild": a["guild"], "cards": list(a["cards"]), "acted": list(a["acted"])}
         action["choice"] = choice
@@ -211,7 +220,7 @@ def _determinize(view: View, seat: int, rng: Rng) -> State:
         "prestige_crest": view["phase"] != "over",
         "prestige_left": view["prestige_crests_left"],
         "deck": deck,
-        "box": pool[view["guest_deck"] :],
+        "box": _ids(view["gone"]),
         "houses": [_house(g, j) for g, j in zip(view["guilds"], _judge_ids(view), strict=True)],
         "players": [_player(p, talers[s], cards[s]) for s, p in enumerate(view["players"])],
         "planning": _planning_record(view, seat, _PlanGuesser(view, talers, rng))

@@ -154,3 +154,51 @@ def test_bots_play_legally_and_determinize_faithfully_with_the_promo() -> None:
             assert cmd in GAME.legal(state, seat), (kind, cmd)
             state, _ = GAME.apply(state, seat, cmd)
             step += 1
+
+
+def _with_tiles_gone(seats: int, seed: str) -> State:
+    """A state reached by random commands in which some tiles have left the game."""
+    state = GAME.new(seats, seed, GAME.default_options())
+    rng = Rng(seed_to_state(seed))
+    while not state["box"] or GAME.result(state) is not None:
+        assert GAME.result(state) is None, "the game ended before a tile left"
+        seat = min(GAME.to_act(state))
+        state, _ = GAME.apply(state, seat, rng.choice(GAME.legal(state, seat)))
+    return state
+
+
+def test_a_tile_that_left_the_game_is_never_sampled_into_the_guest_deck() -> None:
+    rng = Rng(seed_to_state("gone"))
+    for seats in (2, 3, 4, 5):
+        state = _with_tiles_gone(seats, f"gone-{seats}")
+        seat = min(GAME.to_act(state))
+        view = GAME.view(state, seat)
+        gone = [t["id"] for t in view["gone"]]
+        assert gone == state["box"] != []
+        for _ in range(60):
+            sampled = determinize(view, seat, rng)
+            assert not set(gone) & set(sampled["deck"])
+            assert sampled["box"] == gone
+            assert len(sampled["deck"]) == len(state["deck"])
+            assert GAME.view(sampled, seat) == view
+
+
+def test_an_open_choice_is_rebuilt_with_the_real_tile_and_move_to_the_front() -> None:
+    rng = Rng(seed_to_state("choice"))
+    found = 0
+    for n in range(400):
+        state = _play_to(4, f"choice-{n}", 30 + n % 60)
+        action = state["action"]
+        if not action or action["choice"] is None:
+            continue
+        found += 1
+        seat = action["choice"]["seat"]
+        view = GAME.view(state, seat)
+        for _ in range(5):
+            sampled = determinize(view, seat, rng)
+            assert sampled["action"]["choice"] == action["choice"]
+            assert sampled["action"]["choice"]["tile"] not in sampled["deck"]
+            assert GAME.view(sampled, seat) == view
+        if found == 5:
+            break
+    assert found, "no open citizen choice was reached"

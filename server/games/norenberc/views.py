@@ -1,8 +1,9 @@
 """Per-seat views: one allowlist, built fresh from the state (schema in docs/norenberc.md).
 
 Hidden from everyone but the owner: talers (until the game is over) and the sealed plan of a
-turn's guilds not yet called. Hidden from all: the guest deck's contents and order, the box
-and the generator.
+turn's guilds not yet called. Hidden from all: the guest deck's contents and order, the
+citizens drawn at setup that never entered play, and the generator. Tiles that left the game
+(``gone``, the state's ``box``) left it openly and are shown.
 """
 
 from __future__ import annotations
@@ -116,7 +117,12 @@ def _action_view(state: State, actor: int | None) -> dict[str, Any] | None:
         "actor": actor,
         "choice": None
         if choice is None
-        else {"seat": choice["seat"], "citizen": choice["citizen"]},
+        else {
+            "seat": choice["seat"],
+            "citizen": choice["citizen"],
+            "tile": choice["tile"],
+            "to_front": choice["to_front"],
+        },
     }
 
 
@@ -153,6 +159,7 @@ def build_view(
         "prestige_guild": state["prestige_guild"],
         "prestige_crests_left": state["prestige_left"],
         "guest_deck": len(state["deck"]),
+        "gone": [tile_view(t) for t in state["box"]],
         "guilds": [_guild_view(state, g) for g in guilds_in_play(state)],
         "players": [_player_view(state, s, seat) for s in range(state["seats"])],
         "planning": _planning_view(state),

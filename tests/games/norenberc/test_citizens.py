@@ -61,7 +61,12 @@ def test_thief_takes_two_goods_from_one_player_who_is_paid_by_the_bank() -> None
     check_state(state)
     state, events = hire(state, 1, to_front=True)
     assert GAME.to_act(state) == {0}
-    assert GAME.view(state, 1)["action"]["choice"] == {"seat": 0, "citizen": "thief"}
+    assert GAME.view(state, 1)["action"]["choice"] == {
+        "seat": 0,
+        "citizen": "thief",
+        "tile": citizen("thief"),
+        "to_front": True,
+    }  # the hire was public: the tile and the move to the front are shown to all
     assert "MovedToFront" not in types(events)  # after the power, in the rulebook's order
     legal = GAME.legal(state, 0)
     assert {"type": "decline"} in legal

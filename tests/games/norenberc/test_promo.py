@@ -295,7 +295,12 @@ def test_historian_exchanges_a_guild_crest_for_another_still_on_its_house() -> N
     state["houses"][2]["crests"] = 0
     state["houses"][3]["crests"] = 0
     state, _ = hire(state, 2)
-    assert GAME.view(state, 1)["action"]["choice"] == {"seat": 0, "citizen": "historian"}
+    assert GAME.view(state, 1)["action"]["choice"] == {
+        "seat": 0,
+        "citizen": "historian",
+        "tile": promo("historian"),
+        "to_front": False,
+    }
     legal = GAME.legal(state, 0)
     assert legal == [{"type": "historian", "give": 1, "take": 2}, {"type": "decline"}]
     assert error(state, 0, {"type": "nothing"}) == "choice_pending"
@@ -332,7 +337,12 @@ def test_duchess_moves_the_prestige_crest_but_not_to_last_rounds_guild() -> None
     state["prestige_guild"] = 1
     state["prestige_previous"] = 3
     state, _ = hire(state, 2)
-    assert GAME.view(state, 2)["action"]["choice"] == {"seat": 0, "citizen": "duchess"}
+    assert GAME.view(state, 2)["action"]["choice"] == {
+        "seat": 0,
+        "citizen": "duchess",
+        "tile": promo("duchess"),
+        "to_front": False,
+    }
     assert GAME.legal(state, 0) == [
         {"type": "duchess", "guild": 2},
         {"type": "duchess", "guild": 4},

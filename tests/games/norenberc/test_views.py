@@ -5,11 +5,13 @@ from __future__ import annotations
 import copy
 import json
 
-from .helpers import GAME, act, fresh, plan_all
+from server.games.norenberc.components import components
+
+from .helpers import GAME, act, finish_round, fresh, plan_all
 
 PUBLIC_KEYS = {
     "game", "seat", "seats", "options", "data_note", "phase", "round", "turn", "play_order",
-    "prestige_guild", "prestige_crests_left", "guest_deck", "guilds", "players", "planning",
+    "prestige_guild", "prestige_crests_left", "guest_deck", "gone", "guilds", "players", "planning",
     "action", "my_plan", "to_act", "legal", "result",
 }  # fmt: skip
 
@@ -78,3 +80,53 @@ def test_everyones_talers_are_shown_once_the_game_is_over() -> None:
     view = GAME.view(state, None)
     assert [p["talers"] for p in view["players"]] == [25, 25]
     assert view["result"] == GAME.result(state)
+
+
+def _after_a_round_with_a_master_leaving() -> dict:
+    """A 3-player game after round 1 in which nobody had the first guild's good."""
+    state = fresh(3, "gone")
+    good = components().good_of(1)
+    for p in state["players"]:
+        p["goods"].pop(good)
+    state["houses"][0]["store"][good] += 3
+    state, _ = finish_round(state)
+    return state
+
+
+def test_tiles_that_left_the_game_are_listed_for_everyone_in_order() -> None:
+    start = fresh(3, "gone")
+    assert all(GAME.view(start, v)["gone"] == [] for v in (0, 1, 2, None))
+    master = start["houses"][0]["master"][0]
+    window_one = [h["guests"][0] for h in start["houses"] if h["guests"][0] is not None]
+    state = _after_a_round_with_a_master_leaving()
+    assert state["box"] == [master, *window_one]
+    for viewer in (0, 1, 2, None):
+        gone = GAME.view(state, viewer)["gone"]
+        assert [t["id"] for t in gone] == state["box"]
+        assert gone[0] == {"id": master, **components().tiles[master]}
+
+
+def test_citizens_left_unseen_at_setup_are_never_listed() -> None:
+    state = _after_a_round_with_a_master_leaving()
+    comps = components()
+    in_play = set(state["deck"]) | set(state["box"])
+    for h in state["houses"]:
+        in_play |= {t for t in h["guests"] if t}
+    unseen = [t for t in comps.citizens if t not in in_play]
+    assert unseen  # 12 of the 26 citizens were drawn for 3 players
+    listed = {t["id"] for t in GAME.view(state, None)["gone"]}
+    assert not listed & set(unseen)
+
+
+def test_gone_and_the_view_stay_identical_whatever_another_seats_hidden_information_is() -> None:
+    state = _after_a_round_with_a_master_leaving()
+    state, _ = act(state, 1, {"type": "plan", "guilds": [2, 3]})
+    other = copy.deepcopy(state)
+    other["players"][1]["talers"] += 40
+    other["planning"]["plans"][1] = [1, 4]
+    other["deck"].reverse()
+    other["rng"] += 1
+    for viewer in (0, 2, None):
+        assert GAME.view(state, viewer)["gone"] != []
+        assert dump(GAME.view(state, viewer)) == dump(GAME.view(other, viewer))
+    assert dump(GAME.view(state, 1)) != dump(GAME.view(other, 1))
