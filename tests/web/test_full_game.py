@@ -205,9 +205,8 @@ def check_replay(page: Any) -> None:
     page.wait_for_selector("#score-table")
 
 
-def test_a_friend_joins_through_the_invite_link_and_both_see_their_own_seat(
-    new_page: Any, live_server: ServerThread
-) -> None:
+def create_two_person_table(new_page: Any, live_server: ServerThread) -> Any:
+    """Ada's desktop page, after creating a two-person table (seat 1 for a friend) in the lobby."""
     host = new_page(viewport=DESKTOP)
     host.goto(live_server.url + "/")
     host.fill("#player-name", "Ada")
@@ -215,6 +214,13 @@ def test_a_friend_joins_through_the_invite_link_and_both_see_their_own_seat(
     host.select_option("#seat-kind-1", "human")
     host.click("#create-button")
     host.wait_for_selector("#created-card:not([hidden])")
+    return host
+
+
+def test_a_friend_joins_through_the_invite_link_and_both_see_their_own_seat(
+    new_page: Any, live_server: ServerThread
+) -> None:
+    host = create_two_person_table(new_page, live_server)
     invite = host.input_value("#invite-link")
 
     friend = new_page(viewport=PHONE)
@@ -247,13 +253,7 @@ def test_a_friend_joins_through_the_invite_link_and_both_see_their_own_seat(
 def test_an_absent_friend_can_be_replaced_by_a_bot(
     new_page: Any, live_server: ServerThread
 ) -> None:
-    host = new_page(viewport=DESKTOP)
-    host.goto(live_server.url + "/")
-    host.fill("#player-name", "Ada")
-    host.select_option("#seat-count", "2")
-    host.select_option("#seat-kind-1", "human")
-    host.click("#create-button")
-    host.wait_for_selector("#created-card:not([hidden])")
+    host = create_two_person_table(new_page, live_server)
     table_id = host.input_value("#invite-link").rsplit("/", 1)[1]
     joined = httpx.post(f"{live_server.url}/api/tables/{table_id}/join", json={"name": "Bea"})
     assert joined.status_code == 201
