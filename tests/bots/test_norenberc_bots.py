@@ -16,20 +16,15 @@ from server.bots.stats import summarize
 from server.bots.tournament import matches, run
 from server.engine import Rng, State, get_game, seed_to_state
 
+from .playing import play_to, random_policy
+
 GAME = get_game("norenberc")
 SMALL = Budget(iterations=6, horizon=12)
 
 
 def _play_to(seats: int, seed: str, steps: int) -> State:
     """A state reached by ``steps`` random commands (stopping early at the end)."""
-    state = GAME.new(seats, seed, GAME.default_options())
-    rng = Rng(seed_to_state(seed))
-    for _ in range(steps):
-        if GAME.result(state) is not None:
-            break
-        seat = min(GAME.to_act(state))
-        state, _ = GAME.apply(state, seat, rng.choice(GAME.legal(state, seat)))
-    return state
+    return play_to(GAME, seats, seed, steps, random_policy)
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4, 5])

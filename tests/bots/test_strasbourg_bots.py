@@ -10,23 +10,22 @@ from server.bots.adapters import adapter_for
 from server.bots.stats import summarize
 from server.bots.strasbourg import choose
 from server.bots.tournament import matches, run
-from server.engine import Rng, State, get_game, seed_to_state
+from server.engine import Command, Game, Rng, State, get_game, seed_to_state
 from server.games.strasbourg.rules import clone
+
+from .playing import play_to
 
 GAME = get_game("strasbourg")
 SMALL = Budget(iterations=6, horizon=12)
 
 
+def _heuristic(game: Game, state: State, seat: int, rng: Rng) -> Command:
+    return choose(game.view(state, seat), seat, rng)
+
+
 def _play_to(seats: int, seed: str, steps: int) -> State:
     """A state reached by ``steps`` heuristic commands (stopping early at the end)."""
-    state = GAME.new(seats, seed, GAME.default_options())
-    rng = Rng(seed_to_state(seed))
-    for _ in range(steps):
-        if GAME.result(state) is not None:
-            break
-        seat = min(GAME.to_act(state))
-        state, _ = GAME.apply(state, seat, choose(GAME.view(state, seat), seat, rng))
-    return state
+    return play_to(GAME, seats, seed, steps, _heuristic)
 
 
 @pytest.mark.parametrize("seats", [3, 4, 5])
