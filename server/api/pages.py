@@ -19,7 +19,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 
-from server.engine import get_game, is_visible
+from server.engine import get_game, is_visible, log_entry
 from server.tables import ServiceError
 
 WEB_DIR = Path(__file__).resolve().parents[2] / "web"
@@ -129,11 +129,11 @@ def replay_steps(record: dict[str, Any]) -> list[dict[str, Any]]:
     """
     game = get_game(record["game"])
     state = game.new(record["seats"], record["seed"], record["options"])
-    log: list[dict[str, str]] = []
+    log: list[dict[str, Any]] = []
     steps: list[dict[str, Any]] = [{"view": game.view(state, None), "log": []}]
     for entry in record["commands"]:
         state, events = game.apply(state, entry["seat"], entry["cmd"])
-        log = log + [{"type": e["type"], "text": e["text"]} for e in events if is_visible(e, None)]
+        log = log + [log_entry(e) for e in events if is_visible(e, None)]
         steps.append({"view": game.view(state, None), "log": log})
     return steps
 

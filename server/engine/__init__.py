@@ -4,7 +4,7 @@ Imports nothing from the web, the database or any particular game.
 """
 
 from .errors import RuleError
-from .game import Command, Event, Game, Result, State, View, event, is_visible
+from .game import Command, Event, Game, Result, State, View, event, is_visible, log_entry
 from .registry import game_names, get_game, register_game
 from .rng import Rng, seed_to_state
 
@@ -21,6 +21,7 @@ __all__ = [
     "game_names",
     "get_game",
     "is_visible",
+    "log_entry",
     "register_game",
     "seed_to_state",
 ]

@@ -5,6 +5,9 @@ bool, None) so that they can be stored, sent and replayed exactly.
 
 Seats are the integers ``0 .. seats-1``. The engine knows no player names:
 event texts refer to seats as ``{s0}``, ``{s1}`` … and the client substitutes names.
+Each event also carries ``params``, the values its text was made of (seats as integers,
+guilds, goods and tiles as data), so that a client can render the line in the reader's
+language from a template keyed by the event type; the English ``text`` is the fallback.
 """
 
 from __future__ import annotations
@@ -17,11 +20,17 @@ View = dict[str, Any]
 
 
 class Event(TypedDict):
-    """One log entry. ``to`` is None when everyone may see it, else the seats that may."""
+    """One log entry. ``to`` is None when everyone may see it, else the seats that may.
+
+    ``params`` holds exactly what ``text`` says, never more: a seat that may read the
+    event may read every value in it. ``params["variant"]``, when present, names which of
+    several phrasings of the same event type applies.
+    """
 
     type: str
     text: str
     to: list[int] | None
+    params: dict[str, Any]
 
 
 class Result(TypedDict):
@@ -32,13 +41,34 @@ class Result(TypedDict):
     winners: list[int]
 
 
-def event(type_: str, text: str, to: list[int] | None = None) -> Event:
+def event(
+    type_: str,
+    text: str,
+    to: list[int] | None = None,
+    *,
+    params: dict[str, Any] | None = None,
+) -> Event:
     """Build a log entry; pass ``to`` for an entry only some seats may read.
 
-    >>> event("GoodsSold", "{s1} sold 2 beer for 8 talers")
-    {'type': 'GoodsSold', 'text': '{s1} sold 2 beer for 8 talers', 'to': None}
+    >>> event("GoodsSold", "{s1} sold 2 beer for 8 talers",
+    ...       params={"seat": 1, "goods": {"beer": 2}, "total": 8})["params"]
+    {'seat': 1, 'goods': {'beer': 2}, 'total': 8}
     """
-    return {"type": type_, "text": text, "to": None if to is None else sorted(to)}
+    return {
+        "type": type_,
+        "text": text,
+        "to": None if to is None else sorted(to),
+        "params": dict(params or {}),
+    }
+
+
+def log_entry(ev: Event | dict[str, Any]) -> dict[str, Any]:
+    """What a reader of the log receives: the event without its audience.
+
+    Events stored before ``params`` existed get an empty ``params``; the client then
+    shows their English text.
+    """
+    return {"type": ev["type"], "text": ev["text"], "params": ev.get("params") or {}}
 
 
 def is_visible(ev: Event, seat: int | None) -> bool:

@@ -14,7 +14,7 @@ from typing import Any
 import jsonpatch
 from jsonpointer import escape
 
-from server.engine import get_game, is_visible
+from server.engine import get_game, is_visible, log_entry
 from server.tables.data import TableData
 
 Doc = dict[str, Any]
@@ -59,7 +59,7 @@ def build_doc(data: TableData, seat: int | None, connected: frozenset[int]) -> D
         },
         "you": {"seat": seat},
         "game": None if data.state is None else game.view(data.state, seat),
-        "log": [{"type": e["type"], "text": e["text"]} for e in data.log if is_visible(e, seat)],
+        "log": [log_entry(e) for e in data.log if is_visible(e, seat)],
     }
 
 

@@ -502,7 +502,10 @@ def _table_data(
 ) -> TableData:
     log: list[Event] = []
     for command in commands:
-        log.extend(Event(type=e["type"], text=e["text"], to=e.get("to")) for e in command.events)
+        log.extend(
+            Event(type=e["type"], text=e["text"], to=e.get("to"), params=e.get("params") or {})
+            for e in command.events
+        )
     return TableData(
         id=row.id,
         game=row.game,

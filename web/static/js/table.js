@@ -35,6 +35,37 @@
     return String(text).replace(/\{s(\d+)\}/g, function (whole, n) { return seatName(Number(n)); });
   }
 
+  // A log line in the page's language: the template "log.<type>" (or the game's own
+  // prefix), with ".<variant>" when the event names one, filled from the event's params.
+  // {name} inserts a value as it is; {name:format} passes it through a formatter: the
+  // shared ones below or the game renderer's logFormats. An event without params, a
+  // missing template, a missing value or an unknown formatter falls back to the
+  // engine's English text, so a line is never lost.
+  var sharedLogFormats = {
+    seat: function (seat) { return seatName(seat); },
+    seats: function (list) { return list.map(seatName).join(", "); },
+    list: function (list) { return list.join(", "); },
+  };
+
+  function logText(e) {
+    var renderer = GH.games && doc && doc.table ? GH.games[doc.table.game] : null;
+    var params = e.params;
+    var key = ((renderer && renderer.logPrefix) || "log.") + e.type +
+      (params && params.variant ? "." + params.variant : "");
+    if (!params || !GH.has(key)) return fillNames(e.text);
+    var formats = (renderer && renderer.logFormats) || {};
+    var complete = true;
+    var text = t(key).replace(/\{(\w+)(?::(\w+))?\}/g, function (whole, name, format) {
+      if (!Object.prototype.hasOwnProperty.call(params, name)) { complete = false; return whole; }
+      var value = params[name];
+      if (!format) return String(value);
+      var fn = formats[format] || sharedLogFormats[format];
+      if (!fn) { complete = false; return whole; }
+      return String(fn(value, params));
+    });
+    return complete ? text : fillNames(e.text);
+  }
+
   function mySeat() {
     var you = doc && doc.you;
     return you && typeof you.seat === "number" ? you.seat : null;
@@ -148,7 +179,7 @@
     all.slice(first).forEach(function (e, i) {
       var glow = !replay && first + i >= fresh.from && elapsed < FRESH_MS;
       ol.appendChild(h("li", { class: "log-" + e.type + (glow ? " fresh" : ""),
-        style: glow ? "animation-delay: -" + elapsed + "ms" : null }, fillNames(e.text)));
+        style: glow ? "animation-delay: -" + elapsed + "ms" : null }, logText(e)));
     });
     ol.scrollTop = ol.scrollHeight;
   }
