@@ -198,8 +198,17 @@ def test_a_person_plays_a_whole_strasbourg_game_in_the_browser(
     assert {"tasks", "draw", "stop", "stack", "seal", "reveal"} <= set(kinds), set(kinds)
     assert player.board_clicks > 0
     check_scores(page, live_server.url, table_id)
+    check_english_log(page)
     check_replay(page)
     check_hungarian(new_page(viewport=PHONE), live_server.url, table_id)
+
+
+def check_english_log(page: Any) -> None:
+    """Log lines come from the sb.log.* templates: names in place of seats, English words."""
+    log = page.inner_text("#log")
+    assert "The game is over after five rounds" in log
+    assert re.search(r"^Ada scored \d+ for council members$", log, re.M), log[-500:]
+    assert "{" not in log and "sb." not in log
 
 
 def check_replay(page: Any) -> None:
@@ -222,6 +231,9 @@ def check_hungarian(page: Any, url: str, table_id: str) -> None:
     assert "Tanács" in page.inner_text("#board")
     assert_no_raw_keys(page)
     assert page.locator("#prompt-card").count() == 0
+    log = page.inner_text("#log")
+    assert "A játék 5 forduló után véget ért" in log and "Sorrend: " in log
+    assert "The game is over" not in log and "Ranking" not in log and "{" not in log
     shot(page, "hu-spectator")
 
 

@@ -45,14 +45,20 @@ def place_on_council(state: State, seat: int, key: str) -> Event:
     """Put a member of ``seat`` on council seat ``key``, returning any previous occupant."""
     before = state["council"][key]
     state["council"][key] = seat
-    back = "" if before is None or before == seat else f" (returning {{s{before}}}'s member)"
-    return event("CouncilSeatTaken", f"{{s{seat}}} took the {COUNCIL_NAMES[key]} seat{back}")
+    text = f"{{s{seat}}} took the {COUNCIL_NAMES[key]} seat"
+    if before is None or before == seat:
+        return event("CouncilSeatTaken", text, params={"seat": seat, "council": key})
+    return event(
+        "CouncilSeatTaken",
+        f"{text} (returning {{s{before}}}'s member)",
+        params={"variant": "back", "seat": seat, "council": key, "returned": before},
+    )
 
 
 def _take_good(state: State, seat: int, guild: str) -> Event:
     state["players"][seat]["goods"][guild] += 1
     good = components().guilds[guild].good
-    return event("GoodTaken", f"{{s{seat}}} took a {good}")
+    return event("GoodTaken", f"{{s{seat}}} took a {good}", params={"seat": seat, "guild": guild})
 
 
 def resolve_influence(state: State) -> list[Event]:
@@ -63,17 +69,23 @@ def resolve_influence(state: State) -> list[Event]:
     totals = {s: sum(cards) for s, cards in enumerate(inf["revealed"]) if cards is not None}
     ranking = rank(totals, inf["start"], n)
     state["ranking"] = ranking
-    events = [
-        event(
+    if ranking:
+        ranked = event(
             "StepRanked",
-            "Ranking: "
-            + (", ".join(f"{{s{s}}} {totals[s]}" for s in ranking) or "everyone passed"),
+            "Ranking: " + ", ".join(f"{{s{s}}} {totals[s]}" for s in ranking),
+            params={"ranking": list(ranking), "totals": [totals[s] for s in ranking]},
         )
-    ]
+    else:
+        ranked = event("StepRanked", "Ranking: everyone passed", params={"variant": "none"})
+    events = [ranked]
     if ranking and ranking[0] != state["start"]:
         state["start"] = ranking[0]
         events.append(
-            event("StartingPlayerChanged", f"{{s{ranking[0]}}} is the new starting player")
+            event(
+                "StartingPlayerChanged",
+                f"{{s{ranking[0]}}} is the new starting player",
+                params={"seat": ranking[0]},
+            )
         )
     events += _step_effects(state, ranking)
     slots = action_slots(state["step"], n)
@@ -220,12 +232,19 @@ def _build(state: State, seat: int, cmd: Command, choice: dict[str, Any]) -> lis
         event(
             "MemberPlaced",
             f"{{s{seat}}} placed a member on {guild} space ({r},{c}) for {price} coins",
+            params={"seat": seat, "guild": choice["guild"], "r": r, "c": c, "price": price},
         )
     ]
 
 
 def _decline(state: State, seat: int, cmd: Command, choice: dict[str, Any]) -> list[Event]:
-    return [event("PlacementDeclined", f"{{s{seat}}} placed no member in the city")]
+    return [
+        event(
+            "PlacementDeclined",
+            f"{{s{seat}}} placed no member in the city",
+            params={"seat": seat},
+        )
+    ]
 
 
 def _apprentice_good(state: State, seat: int, cmd: Command, choice: dict[str, Any]) -> list[Event]:
@@ -237,29 +256,47 @@ def _sell(state: State, seat: int, cmd: Command, choice: dict[str, Any]) -> list
     player = state["players"][seat]
     player["goods"][guild.key] -= 1
     player["coins"] += guild.good_value
-    return [event("GoodSold", f"{{s{seat}}} sold a {guild.good} for {guild.good_value} coins")]
+    return [
+        event(
+            "GoodSold",
+            f"{{s{seat}}} sold a {guild.good} for {guild.good_value} coins",
+            params={"seat": seat, "guild": guild.key, "value": guild.good_value},
+        )
+    ]
 
 
 def _done(state: State, seat: int, cmd: Command, choice: dict[str, Any]) -> list[Event]:
-    return [event("SellingDone", f"{{s{seat}}} finished selling")]
+    return [event("SellingDone", f"{{s{seat}}} finished selling", params={"seat": seat})]
 
 
 def _return_card(state: State, seat: int, cmd: Command, choice: dict[str, Any]) -> list[Event]:
     cards = state["influence"]["revealed"][seat]
     cards.remove(cmd["card"])
     state["players"][seat]["deck"].append(cmd["card"])  # the deck's top is index 0
-    return [event("CardReturned", f"{{s{seat}}} put a {cmd['card']} at the bottom of their deck")]
+    return [
+        event(
+            "CardReturned",
+            f"{{s{seat}}} put a {cmd['card']} at the bottom of their deck",
+            params={"seat": seat, "card": cmd["card"]},
+        )
+    ]
 
 
 def _return_none(state: State, seat: int, cmd: Command, choice: dict[str, Any]) -> list[Event]:
-    return [event("CardNotReturned", f"{{s{seat}}} kept no card of their stack")]
+    return [
+        event("CardNotReturned", f"{{s{seat}}} kept no card of their stack", params={"seat": seat})
+    ]
 
 
 def _chapel(state: State, seat: int, cmd: Command, choice: dict[str, Any]) -> list[Event]:
     state["chapels"].append(cmd["site"])
     r, c = components().chapel_sites[cmd["site"]]
     return [
-        event("ChapelBuilt", f"{{s{seat}}} built a chapel at the corner below-right of ({r},{c})")
+        event(
+            "ChapelBuilt",
+            f"{{s{seat}}} built a chapel at the corner below-right of ({r},{c})",
+            params={"seat": seat, "r": r, "c": c},
+        )
     ]
 
 
@@ -267,7 +304,14 @@ def _edifice(state: State, seat: int, cmd: Command, choice: dict[str, Any]) -> l
     r, c = cmd["cell"]
     index = edifice_of_round(state)
     state["built"].append([r, c, index])
-    return [event("EdificeBuilt", f"{{s{seat}}} built the {edifice_name(index)} at ({r},{c})")]
+    key = components().edifices[index].key
+    return [
+        event(
+            "EdificeBuilt",
+            f"{{s{seat}}} built the {edifice_name(index)} at ({r},{c})",
+            params={"seat": seat, "edifice": key, "r": r, "c": c},
+        )
+    ]
 
 
 _DECISIONS: dict[str, Any] = {

@@ -28,7 +28,13 @@ def start_round(state: State, round_: int) -> list[Event]:
     order = clockwise(state["start"], state["seats"])
     ordered = state["options"]["planning"] == "ordered"
     state["planning"] = pl.open_planning(state["seats"], order, order, all_wait=ordered)
-    return [event("RoundStarted", f"Round {round_ + 1} began: everyone plans influence stacks")]
+    return [
+        event(
+            "RoundStarted",
+            f"Round {round_ + 1} began: everyone plans influence stacks",
+            params={"round": round_ + 1},
+        )
+    ]
 
 
 def end_planning(state: State) -> list[Event]:
@@ -37,12 +43,14 @@ def end_planning(state: State) -> list[Event]:
     for seat, player in enumerate(state["players"]):
         player["stacks"] = pl.plan_of(p, seat)
     state["planning"] = None
-    sizes = "; ".join(
-        f"{{s{seat}}} {[len(s) for s in player['stacks']]}"
-        for seat, player in enumerate(state["players"])
-    )
+    counts = [[len(s) for s in player["stacks"]] for player in state["players"]]
+    sizes = "; ".join(f"{{s{seat}}} {sizes}" for seat, sizes in enumerate(counts))
     return [
-        event("PlanningEnded", f"Influence stacks are down (card counts: {sizes})"),
+        event(
+            "PlanningEnded",
+            f"Influence stacks are down (card counts: {sizes})",
+            params={"sizes": counts},
+        ),
         *begin_step(state, 0),
     ]
 
@@ -68,7 +76,11 @@ def _begin_influence(state: State) -> list[Event]:
         "passed": [False] * n,
     }
     events = [
-        event("StepStarted", f"Step {STEPS[state['step']]}: influence, {{s{state['start']}}} first")
+        event(
+            "StepStarted",
+            f"Step {STEPS[state['step']]}: influence, {{s{state['start']}}} first",
+            params={"step": state["step"], "seat": state["start"]},
+        )
     ]
     return events + auto_pass(state)
 
@@ -83,7 +95,13 @@ def auto_pass(state: State) -> list[Event]:
     while inf["queue"] and not state["players"][inf["queue"][0]]["stacks"]:
         seat = inf["queue"].pop(0)
         inf["passed"][seat] = True
-        events.append(event("Passed", f"{{s{seat}}} passed (no stack left)"))
+        events.append(
+            event(
+                "Passed",
+                f"{{s{seat}}} passed (no stack left)",
+                params={"variant": "no_stack", "seat": seat},
+            )
+        )
     if not inf["queue"]:
         events += resolve_influence(state)
     return events
@@ -95,7 +113,13 @@ def _seat_holder_builds(state: State, seat_key: str, kind: str) -> list[Event]:
     state["influence"] = None
     state["choices"] = [{"seat": holder, "kind": kind, "guild": None, "role": None}]
     what = "a chapel" if kind == "chapel" else "this round's edifice"
-    return [event("StepStarted", f"Step {STEPS[state['step']]}: {{s{holder}}} places {what}")]
+    return [
+        event(
+            "StepStarted",
+            f"Step {STEPS[state['step']]}: {{s{holder}}} places {what}",
+            params={"variant": kind, "step": state["step"], "seat": holder},
+        )
+    ]
 
 
 def finish_step(state: State) -> list[Event]:
@@ -114,24 +138,37 @@ def council_phase(state: State) -> list[Event]:
     events = []
     for seat, count in enumerate(counts):
         state["players"][seat]["prestige"] += count
-        events.append(event("CouncilScored", f"{{s{seat}}} scored {count} for council members"))
+        events.append(
+            event(
+                "CouncilScored",
+                f"{{s{seat}}} scored {count} for council members",
+                params={"seat": seat, "count": count},
+            )
+        )
     best = max(counts)
     for seat in range(n):
         if counts[seat] == best and best > 0:
             state["players"][seat]["privileges"] += 1
-            events.append(event("PrivilegeGained", f"{{s{seat}}} received a privilege"))
+            events.append(
+                event("PrivilegeGained", f"{{s{seat}}} received a privilege", params={"seat": seat})
+            )
     for seat, player in enumerate(state["players"]):
         unused = sum(len(stack) for stack in player["stacks"])
         if unused:
             events.append(
-                event("StacksDiscarded", f"{{s{seat}}} discarded {unused} unrevealed card(s)")
+                event(
+                    "StacksDiscarded",
+                    f"{{s{seat}}} discarded {unused} unrevealed card(s)",
+                    params={"seat": seat, "count": unused},
+                )
             )
         player["out"] += unused
         player["stacks"] = []
     if state["round"] + 1 < ROUNDS:
         return events + start_round(state, state["round"] + 1)
     state["phase"] = "over"
-    return [*events, event("GameEnded", "The game is over after five rounds")]
+    ended = event("GameEnded", "The game is over after five rounds", params={"rounds": ROUNDS})
+    return [*events, ended]
 
 
 def edifice_of_round(state: State) -> int:

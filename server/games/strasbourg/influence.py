@@ -34,12 +34,14 @@ def apply_influence(state: State, seat: int, cmd: Command) -> list[Event]:
         cards = state["players"][seat]["stacks"].pop(cmd["stack"])
         inf["revealed"][seat] = cards
         text = f"{{s{seat}}} turned over {cards} ({sum(cards)} influence)"
-        events = [event("StackRevealed", text)]
+        params = {"seat": seat, "revealed": list(cards), "influence": sum(cards)}
+        events = [event("StackRevealed", text, params=params)]
     elif cmd["type"] == "pass":
         inf["passed"][seat] = True
-        events = [event("Passed", f"{{s{seat}}} passed")]
+        events = [event("Passed", f"{{s{seat}}} passed", params={"seat": seat})]
     else:
         state["players"][seat]["privileges"] -= 1
         inf["queue"].append(seat)
-        events = [event("PrivilegeUsed", f"{{s{seat}}} gave up a privilege to decide later")]
+        text = f"{{s{seat}}} gave up a privilege to decide later"
+        events = [event("PrivilegeUsed", text, params={"seat": seat})]
     return events + auto_pass(state)

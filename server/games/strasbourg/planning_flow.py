@@ -68,7 +68,7 @@ def legal_planning(state: State, seat: int) -> list[Command]:
 def apply_keep(state: State, seat: int, cmd: Command) -> list[Event]:
     """Seal the kept tasks; once every seat has chosen, round 1 begins."""
     state["planning"] = pl.commit(state["planning"], seat, cmd["tasks"])
-    events = [event("TasksChosen", f"{{s{seat}}} chose their task cards")]
+    events = [event("TasksChosen", f"{{s{seat}}} chose their task cards", params={"seat": seat})]
     if not pl.is_complete(state["planning"]):
         return events
     for s, player in enumerate(state["players"]):
@@ -86,7 +86,7 @@ def _draw(state: State, seat: int, cmd: Command) -> list[Event]:
     player = state["players"][seat]
     card = player["deck"].pop(0)
     player["hand"].append(card)
-    return [event("CardDrawn", f"you drew a {card}", to=[seat])]
+    return [event("CardDrawn", f"you drew a {card}", to=[seat], params={"drawn": card})]
 
 
 def _stop(state: State, seat: int, cmd: Command) -> list[Event]:
@@ -94,7 +94,10 @@ def _stop(state: State, seat: int, cmd: Command) -> list[Event]:
     player["stopped"] = True
     events = [
         event(
-            "DrawingStopped", f"you stopped drawing with {len(player['hand'])} card(s)", to=[seat]
+            "DrawingStopped",
+            f"you stopped drawing with {len(player['hand'])} card(s)",
+            to=[seat],
+            params={"held": len(player["hand"])},
         )
     ]
     if not player["hand"]:
@@ -104,7 +107,13 @@ def _stop(state: State, seat: int, cmd: Command) -> list[Event]:
 
 def _wait(state: State, seat: int, cmd: Command) -> list[Event]:
     state["planning"] = pl.wait(state["planning"], seat)
-    return [event("PlanningWaited", f"{{s{seat}}} waits to plan after the players before them")]
+    return [
+        event(
+            "PlanningWaited",
+            f"{{s{seat}}} waits to plan after the players before them",
+            params={"seat": seat},
+        )
+    ]
 
 
 def _stack(state: State, seat: int, cmd: Command) -> list[Event]:
@@ -112,7 +121,14 @@ def _stack(state: State, seat: int, cmd: Command) -> list[Event]:
     for card in cmd["cards"]:
         player["hand"].remove(card)
     player["building"].append(list(cmd["cards"]))
-    return [event("StackFormed", f"you formed a stack {cmd['cards']}", to=[seat])]
+    return [
+        event(
+            "StackFormed",
+            f"you formed a stack {cmd['cards']}",
+            to=[seat],
+            params={"stack": list(cmd["cards"])},
+        )
+    ]
 
 
 def _seal(state: State, seat: int, cmd: Command) -> list[Event]:
@@ -121,7 +137,11 @@ def _seal(state: State, seat: int, cmd: Command) -> list[Event]:
     state["planning"] = pl.commit(state["planning"], seat, stacks)
     sizes = [len(s) for s in stacks]
     events = [
-        event("StacksSealed", f"{{s{seat}}} put down {len(stacks)} stack(s) of {sizes} card(s)")
+        event(
+            "StacksSealed",
+            f"{{s{seat}}} put down {len(stacks)} stack(s) of {sizes} card(s)",
+            params={"seat": seat, "count": len(stacks), "sizes": sizes},
+        )
     ]
     if pl.is_complete(state["planning"]):
         events += end_planning(state)
@@ -133,7 +153,13 @@ def _retract(state: State, seat: int, cmd: Command) -> list[Event]:
     stacks = pl.plan_of(state["planning"], seat)
     state["planning"] = pl.retract(state["planning"], seat)
     player["hand"] = sorted(card for stack in stacks for card in stack)
-    return [event("StacksRetracted", f"{{s{seat}}} took their stacks back to split them again")]
+    return [
+        event(
+            "StacksRetracted",
+            f"{{s{seat}}} took their stacks back to split them again",
+            params={"seat": seat},
+        )
+    ]
 
 
 _PLANNING: dict[str, Any] = {

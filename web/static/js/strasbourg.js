@@ -46,6 +46,31 @@
   function cardChip(v, extra) {
     return h("span", { class: "sb-card" + (extra ? " " + extra : ""), title: t("sb.card_value", { v: v }) }, v);
   }
+  // Edifices are named by the dictionary when it knows the key, else by the data file's
+  // name (the view sends it; the last game shown remembers the names for the log).
+  var edificeNames = {};
+  function edificeName(e) {
+    return GH.has("sb.edifice." + e.key) ? t("sb.edifice." + e.key) : e.name;
+  }
+  function rememberGame(game, ctx) {
+    if (ctx && ctx.seatName) logSeatName = ctx.seatName;
+    if (game && game.round_cards) game.round_cards.forEach(function (rc) { edificeNames[rc.edifice.key] = rc.edifice.name; });
+  }
+  var logSeatName = function (seat) { return t("seat.n", { n: seat + 1 }); };
+  function brackets(list) { return "[" + list.join(", ") + "]"; }
+
+  // Formatters of the log templates (sb.log.<type>): {name:format} in a template.
+  var LOG_FORMATS = {
+    guild: function (value, params) { return guildName(value); },
+    good: function (value, params) { return t("sb.good." + value); },
+    council_seat: function (value, params) { return t("sb.council_of." + value); },
+    edifice: function (value, params) { return edificeName({ key: value, name: edificeNames[value] || value }); },
+    step: function (value, params) { return STEP_LETTERS.charAt(value); },
+    brackets: function (value, params) { return brackets(value); },
+    ranking: function (value, params) { return value.map(function (s, i) { return logSeatName(s) + " " + params.totals[i]; }).join(", "); },
+    stack_sizes: function (value, params) { return value.map(function (sizes, s) { return logSeatName(s) + " " + brackets(sizes); }).join("; "); },
+  };
+
   function isMyTurn(game, seat) {
     return !!game && seat !== null && game.legal && game.legal.length > 0 && game.to_act.indexOf(seat) >= 0;
   }
@@ -63,6 +88,7 @@
   // ---- board ------------------------------------------------------------------------
 
   function board(game, ctx) {
+    rememberGame(game, ctx);
     if (!game) return null;
     if (!ctx.readOnly) syncDraft(game);
     showDataNote(game);
@@ -114,7 +140,7 @@
         h("ol", { class: "sb-rc-guilds" }, rc.guilds.map(function (g, k) {
           return h("li", null, h("span", { class: "muted" }, "BDF"[k] + " "), guildTag(g, game));
         })),
-        h("div", { class: "sb-rc-edifice" }, "⌂ ", rc.edifice.name, " ", h("span", { class: "muted" }, t("sb.points", { n: rc.edifice.value }))));
+        h("div", { class: "sb-rc-edifice" }, "⌂ ", edificeName(rc.edifice), " ", h("span", { class: "muted" }, t("sb.points", { n: rc.edifice.value }))));
     }));
   }
 
@@ -141,12 +167,12 @@
         var price = game.board.prices[r][c];
         var label = (g ? guildName(g) : t("sb.building_space")) + " " + cellName([r, c]) +
           (price !== null ? ", " + t("sb.price", { p: price }) : "") +
-          (who !== null ? ", " + ctx.seatName(who) : "") + (ed ? ", " + ed.name : "");
+          (who !== null ? ", " + ctx.seatName(who) : "") + (ed ? ", " + edificeName(ed) : "");
         var body = [
           h("span", { class: "sb-letter", "aria-hidden": "true" }, g ? letter : ""),
           price !== null ? h("span", { class: "sb-price", "aria-hidden": "true" }, price) : null,
           who !== null ? h("span", { class: "sb-member p" + who, "aria-hidden": "true" }, SEAT_MARK[who]) : null,
-          ed ? h("span", { class: "sb-edifice", "aria-hidden": "true" }, ed.name) : null,
+          ed ? h("span", { class: "sb-edifice", "aria-hidden": "true" }, edificeName(ed)) : null,
         ];
         var cls = "sb-cell " + (g ? "sb-g-" + g : "sb-space") + (cmd ? " can" : "") + (chosen ? " picked" : "");
         cells.push(cmd
@@ -497,5 +523,7 @@
     isMyTurn: isMyTurn,
     playerBadge: badge,
     describe: function (cmd, ctx) { return describe(cmd, ctx, ctx.game); },
+    logPrefix: "sb.log.",
+    logFormats: LOG_FORMATS,
   };
 })(window.GH);

@@ -1,0 +1,163 @@
+"""The Strasbourg log events carry params the browser renders from per-language templates
+(``sb.log.<type>[.<variant>]`` in web/i18n/strasbourg/*.json, formatters in
+web/static/js/strasbourg.js). Seeded random games check every event they produce."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .helpers import GAME
+
+ROOT = Path(__file__).resolve().parents[3]
+DICTS = {
+    lang: json.loads((ROOT / "web" / "i18n" / "strasbourg" / f"{lang}.json").read_text("utf-8"))
+    for lang in ("en", "hu")
+}
+JS = (ROOT / "web" / "static" / "js" / "strasbourg.js").read_text("utf-8")
+LOG_FORMATS = set(
+    re.findall(
+        r"^\s*(\w+): function \(", re.search(r"var LOG_FORMATS = \{(.*?)\n  \};", JS, re.S)[1], re.M
+    )
+)
+SHARED_FORMATS = {"seat", "seats", "list"}
+PLACEHOLDER = re.compile(r"\{(\w+)(?::(\w+))?\}")
+# Values only the seat that may read the event knows: never in a public event.
+PRIVATE_PARAMS = {"drawn", "held", "stack"}
+PRIVATE_TYPES = {"CardDrawn", "DrawingStopped", "StackFormed"}
+# Params a template may leave out because a formatter of another param reads them, or
+# because the English sentence spells the value out ("after five rounds").
+READ_BY_FORMATTER = {("StepRanked", "totals"), ("GameEnded", "rounds")}
+
+
+def _brackets(values: list[int]) -> str:
+    return "[" + ", ".join(str(v) for v in values) + "]"
+
+
+def _english(value: Any, fmt: str, params: dict[str, Any]) -> str:
+    """What the browser's formatter writes with the English dictionary, seats as {sN}."""
+    en = DICTS["en"]
+    out = {
+        "seat": lambda: f"{{s{value}}}",
+        "guild": lambda: en[f"sb.guild.{value}"],
+        "good": lambda: en[f"sb.good.{value}"],
+        "council_seat": lambda: en[f"sb.council_of.{value}"],
+        "edifice": lambda: en[f"sb.edifice.{value}"],
+        "step": lambda: "ABCDEFGHI"[value],
+        "brackets": lambda: _brackets(value),
+        "ranking": lambda: ", ".join(
+            f"{{s{s}}} {total}" for s, total in zip(value, params["totals"], strict=True)
+        ),
+        "stack_sizes": lambda: "; ".join(f"{{s{s}}} {_brackets(v)}" for s, v in enumerate(value)),
+    }
+    return str(out[fmt]())
+
+
+def _key(ev: dict[str, Any]) -> str:
+    variant = ev["params"].get("variant")
+    return f"sb.log.{ev['type']}" + (f".{variant}" if variant else "")
+
+
+def _render_english(ev: dict[str, Any]) -> str:
+    params = ev["params"]
+
+    def fill(m: re.Match[str]) -> str:
+        name, fmt = m[1], m[2]
+        return str(params[name]) if fmt is None else _english(params[name], fmt, params)
+
+    return PLACEHOLDER.sub(fill, DICTS["en"][_key(ev)])
+
+
+def _random_game(seats: int, seed: int, planning: str) -> list[dict[str, Any]]:
+    """Every event of one game played with uniformly random legal commands."""
+    rng = random.Random(seed)
+    state = GAME.new(seats, f"log-{seed}", {"planning": planning})
+    events: list[dict[str, Any]] = []
+    while GAME.result(state) is None:
+        acting = sorted(GAME.to_act(state))
+        extra = [s for s in range(seats) if s not in acting and GAME.legal(state, s)]
+        seat = rng.choice(extra) if extra and rng.random() < 0.1 else rng.choice(acting)
+        state, new = GAME.apply(state, seat, rng.choice(GAME.legal(state, seat)))
+        events += new
+    return events
+
+
+GAMES = [
+    (seats, seed, "ordered" if seed % 2 else "simultaneous")
+    for seats in (3, 4, 5)
+    for seed in range(4)
+]
+
+
+@pytest.fixture(scope="module")
+def all_events() -> list[dict[str, Any]]:
+    return [ev for seats, seed, planning in GAMES for ev in _random_game(seats, seed, planning)]
+
+
+def test_params_are_json_and_consistent_per_type_and_variant(
+    all_events: list[dict[str, Any]],
+) -> None:
+    names: dict[str, set[str]] = {}
+    for ev in all_events:
+        assert isinstance(ev["params"], dict)
+        assert json.loads(json.dumps(ev["params"])) == ev["params"]
+        shape = set(ev["params"])
+        assert names.setdefault(_key(ev), shape) == shape, (ev, names[_key(ev)])
+    # Together the games reach every type and variant that has a template.
+    assert set(names) == {k for k in DICTS["en"] if k.startswith("sb.log.")}
+
+
+def test_public_events_carry_no_private_values(all_events: list[dict[str, Any]]) -> None:
+    for ev in all_events:
+        if ev["type"] in PRIVATE_TYPES:
+            assert ev["to"] is not None and len(ev["to"]) == 1, ev
+        else:
+            assert ev["to"] is None, ev
+            assert not PRIVATE_PARAMS & set(ev["params"]), ev
+
+
+def test_params_hold_only_what_the_text_says(all_events: list[dict[str, Any]]) -> None:
+    """Each param is shown by the English template (directly or through a formatter)."""
+    for ev in all_events:
+        used = {m[1] for m in PLACEHOLDER.finditer(DICTS["en"][_key(ev)])}
+        for name in set(ev["params"]) - {"variant"} - used:
+            assert (ev["type"], name) in READ_BY_FORMATTER, (ev, name)
+
+
+def test_english_templates_render_the_engine_text(all_events: list[dict[str, Any]]) -> None:
+    seen = set()
+    for ev in all_events:
+        assert _render_english(ev) == ev["text"], ev
+        seen.add(_key(ev))
+    assert len(seen) >= 25
+
+
+def test_templates_exist_in_every_language_with_known_formats() -> None:
+    assert DICTS["en"].keys() == DICTS["hu"].keys()
+    assert {"guild", "good", "step", "brackets", "ranking", "stack_sizes"} <= LOG_FORMATS
+    templates = [k for k in DICTS["en"] if k.startswith("sb.log.")]
+    assert len(templates) == 34
+    for lang, strings in DICTS.items():
+        for key in templates:
+            en_names = {m[1] for m in PLACEHOLDER.finditer(DICTS["en"][key])}
+            for m in PLACEHOLDER.finditer(strings[key]):
+                assert m[2] is None or m[2] in LOG_FORMATS | SHARED_FORMATS, (lang, key)
+                assert m[1] in en_names or (key, m[1]) == ("sb.log.GameEnded", "rounds")
+
+
+def test_council_seat_returning_a_member_names_both_seats() -> None:
+    from server.games.strasbourg.actions import place_on_council
+
+    state = GAME.new(3, "log-council", {})
+    state["council"]["bakers"] = 2
+    ev = place_on_council(state, 0, "bakers")
+    assert ev["params"] == {"variant": "back", "seat": 0, "council": "bakers", "returned": 2}
+    assert ev["text"] == "{s0} took the Bakers' seat (returning {s2}'s member)"
+    assert _render_english(ev) == ev["text"]
+    again = place_on_council(state, 0, "bakers")
+    assert again["params"] == {"seat": 0, "council": "bakers"}
