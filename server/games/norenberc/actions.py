@@ -28,6 +28,7 @@ from .state import (
     ordered_goods,
     player,
     sell_price,
+    tile_params,
 )
 
 # (players, cards revealed at the guild) -> buying limit in the first turn of round 1
@@ -50,7 +51,9 @@ def do_sell(state: State, seat: int, guild: int, cmd: dict[str, Any], events: li
     check_info(cmd, "total", total)
     move_goods(p["goods"], house(state, guild)["store"], {good: count})
     p["talers"] += total
-    events.append(event("GoodsSold", f"{{s{seat}}} sold {count} {good} for {total} talers"))
+    text = f"{{s{seat}}} sold {count} {good} for {total} talers"
+    params = {"seat": seat, "goods": {good: count}, "total": total}
+    events.append(event("GoodsSold", text, params=params))
     return True
 
 
@@ -92,7 +95,8 @@ def do_buy(state: State, seat: int, guild: int, cmd: dict[str, Any], events: lis
     move_goods(store, p["goods"], goods)
     p["talers"] -= total
     text = f"{{s{seat}}} bought {describe_goods(goods)} for {total} talers"
-    events.append(event("GoodsBought", text))
+    params = {"seat": seat, "goods": dict(goods), "total": total}
+    events.append(event("GoodsBought", text, params=params))
     return True
 
 
@@ -147,7 +151,14 @@ def do_hire(state: State, seat: int, guild: int, cmd: dict[str, Any], events: li
     text = (
         f"{{s{seat}}} hired {describe_tile(guest)} from window {window} of the {guild_name(guild)}"
     )
-    events.append(event("GuestHired", f"{text}, paying {describe_goods(payment)}"))
+    params = {
+        "seat": seat,
+        "tile": tile_params(guest),
+        "window": window,
+        "guild": guild,
+        "payment": dict(payment),
+    }
+    events.append(event("GuestHired", f"{text}, paying {describe_goods(payment)}", params=params))
     return citizens.take_guest(state, seat, guest, to_front, events)
 
 
@@ -196,7 +207,8 @@ def legal_hire(state: State, seat: int, guild: int) -> list[dict[str, Any]]:
 def do_nothing(
     state: State, seat: int, guild: int, cmd: dict[str, Any], events: list[Event]
 ) -> bool:
-    events.append(event("DidNothing", f"{{s{seat}}} did nothing at the {guild_name(guild)}"))
+    text = f"{{s{seat}}} did nothing at the {guild_name(guild)}"
+    events.append(event("DidNothing", text, params={"seat": seat, "guild": guild}))
     return True
 
 

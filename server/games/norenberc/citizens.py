@@ -32,6 +32,7 @@ from .state import (
     price,
     rng_shuffle,
     tile,
+    tile_params,
 )
 
 CHOICE_COMMANDS = ("steal", "bailiff", "decline", "peddler_good", "judge_house")
@@ -39,22 +40,31 @@ CHOICE_COMMANDS = ("steal", "bailiff", "decline", "peddler_good", "judge_house")
 Location = tuple[str, int, int]
 
 
+# Why an agent is gained: the event's variant and the English words for it.
+AGENT_REASONS = {"symbol": "agent symbol", "councillor": "councillor"}
+
+
 def gain_agent(state: State, seat: int, why: str, events: list[Event]) -> None:
-    """One agent from the supply to ``seat``'s hand, if the supply of its colour has one."""
+    """One agent from the supply to ``seat``'s hand, if the supply of its colour has one.
+
+    ``why`` is a key of AGENT_REASONS.
+    """
+    reason = AGENT_REASONS[why]
     if agent_supply(state, seat) <= 0:
-        events.append(event("AgentGained", f"{{s{seat}}} has all 8 agents: none gained ({why})"))
+        text = f"{{s{seat}}} has all 8 agents: none gained ({reason})"
+        events.append(event("AgentGained", text, params={"seat": seat, "variant": why + "_full"}))
         return
     player(state, seat)["hand"] += 1
-    events.append(event("AgentGained", f"{{s{seat}}} gained an agent ({why})"))
+    text = f"{{s{seat}}} gained an agent ({reason})"
+    events.append(event("AgentGained", text, params={"seat": seat, "variant": why}))
 
 
 def return_to_deck(state: State, tile_id: str, events: list[Event]) -> None:
     """Shuffle a citizen back into the guest deck."""
     state["deck"].append(tile_id)
     rng_shuffle(state, state["deck"])
-    events.append(
-        event("CitizenReturned", f"{describe_tile(tile_id)} went back into the guest deck")
-    )
+    text = f"{describe_tile(tile_id)} went back into the guest deck"
+    events.append(event("CitizenReturned", text, params={"tile": tile_params(tile_id)}))
 
 
 def take_guest(state: State, seat: int, guest: str, to_front: bool, events: list[Event]) -> bool:
@@ -65,7 +75,7 @@ def take_guest(state: State, seat: int, guest: str, to_front: bool, events: list
     if t["kind"] == "craftsman":
         p["craftsmen"].append(guest)
         if t["agent"]:
-            gain_agent(state, seat, "agent symbol", events)
+            gain_agent(state, seat, "symbol", events)
     elif _opens_choice(state, seat, t["citizen"]):
         state["action"]["choice"] = {
             "seat": seat,
@@ -98,20 +108,24 @@ def _take_plain_citizen(state: State, seat: int, guest: str, events: list[Event]
     citizen = tile(guest)["citizen"]
     if citizen == "councillor":
         gain_agent(state, seat, "councillor", events)
-    elif citizen == "thief":
-        events.append(event("PowerDeclined", "the thief found no other player with goods"))
-    elif citizen == "bailiff":
-        events.append(event("PowerDeclined", "the bailiff found no two tiles to swap"))
-    elif citizen == "peddler":
-        events.append(event("PowerDeclined", f"{{s{seat}}} has no good for the peddler"))
-    elif citizen == "historian":
-        events.append(event("PowerDeclined", "the historian found no crest to exchange"))
-    elif citizen == "duchess":
-        events.append(event("PowerDeclined", "the duchess found no guild to move the crest to"))
+    elif citizen in _POWER_UNUSABLE:
+        text = _POWER_UNUSABLE[citizen].format(seat=f"{{s{seat}}}")
+        params = {"seat": seat, "citizen": citizen, "variant": "unusable_" + citizen}
+        events.append(event("PowerDeclined", text, params=params))
     if tile(guest)["symbol"] == "star" or citizen == "peddler":
         return_to_deck(state, guest, events)
     else:
         player(state, seat)["citizens"].append(guest)
+
+
+# A citizen whose power finds nothing to act on, and the English line for it.
+_POWER_UNUSABLE = {
+    "thief": "the thief found no other player with goods",
+    "bailiff": "the bailiff found no two tiles to swap",
+    "peddler": "{seat} has no good for the peddler",
+    "historian": "the historian found no crest to exchange",
+    "duchess": "the duchess found no guild to move the crest to",
+}
 
 
 def complete_hire(state: State, seat: int, to_front: bool, events: list[Event]) -> None:
@@ -120,11 +134,13 @@ def complete_hire(state: State, seat: int, to_front: bool, events: list[Event]) 
     bonus = sum(house(state, guild)["roof"])
     if bonus:
         player(state, seat)["talers"] += bonus
-        events.append(event("BonusPaid", f"{{s{seat}}} received {bonus} talers from the roof"))
+        text = f"{{s{seat}}} received {bonus} talers from the roof"
+        events.append(event("BonusPaid", text, params={"seat": seat, "n": bonus}))
     if to_front:
         state["order"].remove(seat)
         state["order"].insert(0, seat)
-        events.append(event("MovedToFront", f"{{s{seat}}} moved to the top of the play order"))
+        text = f"{{s{seat}}} moved to the top of the play order"
+        events.append(event("MovedToFront", text, params={"seat": seat}))
 
 
 # --- thief ------------------------------------------------------------------------------
@@ -166,7 +182,9 @@ def _do_steal(state: State, seat: int, cmd: dict[str, Any], events: list[Event])
     move_goods(owned, player(state, seat)["goods"], loot)
     player(state, victim)["talers"] += paid
     text = f"{{s{seat}}}'s thief took {describe_goods(loot)} from {{s{victim}}}"
-    events.append(event("GoodsStolen", f"{text}, who was paid {paid} talers by the bank"))
+    params = {"seat": seat, "victim": victim, "goods": dict(loot), "paid": paid}
+    text = f"{text}, who was paid {paid} talers by the bank"
+    events.append(event("GoodsStolen", text, params=params))
 
 
 # --- bailiff ----------------------------------------------------------------------------
@@ -212,7 +230,8 @@ def _do_bailiff(state: State, seat: int, cmd: dict[str, Any], events: list[Event
             _put(state, a[1], b[0])
             _put(state, b[1], a[0])
             text = f"{{s{seat}}}'s bailiff swapped {describe_tile(a[0])} and {describe_tile(b[0])}"
-            events.append(event("TilesSwapped", text))
+            params = {"seat": seat, "tiles": [tile_params(a[0]), tile_params(b[0])]}
+            events.append(event("TilesSwapped", text, params=params))
             return
     raise RuleError(
         "bad_tiles",
@@ -233,7 +252,8 @@ def _do_peddler(state: State, seat: int, cmd: dict[str, Any], events: list[Event
     move_goods(p["goods"], {}, {good: 1})
     p["peddlers"][peddler] = good
     p["citizens"].append(peddler)
-    events.append(event("PeddlerLoaded", f"{{s{seat}}} put 1 {good} on the peddler"))
+    text = f"{{s{seat}}} put 1 {good} on the peddler"
+    events.append(event("PeddlerLoaded", text, params={"seat": seat, "good": good}))
 
 
 def _do_judge(state: State, seat: int, cmd: dict[str, Any], events: list[Event]) -> None:
@@ -242,7 +262,7 @@ def _do_judge(state: State, seat: int, cmd: dict[str, Any], events: list[Event])
         raise RuleError("unknown_guild", f"guild {guild!r} is not in play")
     house(state, guild)["judges"].append(state["action"]["choice"]["tile"])
     text = f"{{s{seat}}} placed a chief judge on the {guild_name(guild)}' house"
-    events.append(event("JudgePlaced", text))
+    events.append(event("JudgePlaced", text, params={"seat": seat, "guild": guild}))
 
 
 # --- promo: historian and duchess -----------------------------------------------------
@@ -282,7 +302,8 @@ def _do_historian(state: State, seat: int, cmd: dict[str, Any], events: list[Eve
         f"{{s{seat}}}'s historian exchanged a crest of the {guild_name(give)} "
         f"for one of the {guild_name(take)}"
     )
-    events.append(event("CrestExchanged", text))
+    params = {"seat": seat, "give": give, "take": take}
+    events.append(event("CrestExchanged", text, params=params))
 
 
 def _duchess_targets(state: State) -> list[int]:
@@ -306,7 +327,8 @@ def _do_duchess(state: State, seat: int, cmd: dict[str, Any], events: list[Event
         )
     state["prestige_guild"] = guild
     text = f"{{s{seat}}}'s duchess made the {guild_name(guild)} the most prestigious guild"
-    events.append(event("PrestigeMoved", text))
+    params = {"seat": seat, "guild": guild, "variant": "duchess"}
+    events.append(event("PrestigeMoved", text, params=params))
 
 
 # --- choices ----------------------------------------------------------------------------
@@ -355,7 +377,9 @@ def apply_choice(state: State, seat: int, cmd: dict[str, Any], events: list[Even
         allowed = " or ".join(_CHOICE_COMMANDS[choice["citizen"]])
         raise RuleError("choice_pending", f"answer the {choice['citizen']} first: {allowed}")
     if kind == "decline":
-        events.append(event("PowerDeclined", f"{{s{seat}}} did not use the {choice['citizen']}"))
+        text = f"{{s{seat}}} did not use the {choice['citizen']}"
+        params = {"seat": seat, "citizen": choice["citizen"], "variant": "declined"}
+        events.append(event("PowerDeclined", text, params=params))
     else:
         _HANDLERS[kind](state, seat, cmd, events)
     if tile(choice["tile"])["symbol"] == "star":

@@ -68,12 +68,15 @@ def apply_planning(state: State, seat: int, cmd: dict[str, Any], events: list[Ev
     p = state["planning"]
     if kind == "retract":
         state["planning"] = sealed.retract(p, seat)
-        events.append(event("PlanRetracted", f"{{s{seat}}} took back their plan"))
+        events.append(
+            event("PlanRetracted", f"{{s{seat}}} took back their plan", params={"seat": seat})
+        )
         return
     _check_may_plan(state, seat)
     if kind == "wait":
         state["planning"] = sealed.wait(p, seat)
-        events.append(event("Waited", f"{{s{seat}}} waits to plan after the others"))
+        text = f"{{s{seat}}} waits to plan after the others"
+        events.append(event("Waited", text, params={"seat": seat}))
         return
     plan = [] if kind == "pass" else parse_plan(state, seat, cmd.get("guilds"))
     state["planning"] = sealed.commit(p, seat, plan)
@@ -84,12 +87,14 @@ def apply_planning(state: State, seat: int, cmd: dict[str, Any], events: list[Ev
 
 def _log_commit(seat: int, plan: list[int], events: list[Event]) -> None:
     if not plan:
-        events.append(event("Passed", f"{{s{seat}}} passed"))
+        events.append(event("Passed", f"{{s{seat}}} passed", params={"seat": seat}))
         return
     n = len(plan)
-    events.append(event("PlanCommitted", f"{{s{seat}}} played {n} card{'s' * (n > 1)}"))
+    # Public: only how many cards; which guilds stays sealed until they are called.
+    text = f"{{s{seat}}} played {n} card{'s' * (n > 1)}"
+    events.append(event("PlanCommitted", text, params={"seat": seat, "n": n}))
     names = ", ".join(guild_name(g) for g in plan)
-    events.append(event("PlanSealed", f"your plan: {names}", to=[seat]))
+    events.append(event("PlanSealed", f"your plan: {names}", to=[seat], params={"guilds": plan}))
 
 
 def end_planning(state: State, events: list[Event]) -> None:
@@ -98,11 +103,14 @@ def end_planning(state: State, events: list[Event]) -> None:
     for seat in state["order"]:
         if state["planning"]["eligible"][seat] and not plans[seat]:
             player(state, seat)["disc"] = "moon"
-            events.append(event("DiscFlipped", f"{{s{seat}}} is out for the rest of the round"))
+            text = f"{{s{seat}}} is out for the rest of the round"
+            params = {"seat": seat, "variant": "passed"}
+            events.append(event("DiscFlipped", text, params=params))
     state["plans"] = plans
     state["planning"] = None
     state["phase"] = "action"
-    events.append(event("PlanningEnded", "all plans are in; the guilds are called in order"))
+    text = "all plans are in; the guilds are called in order"
+    events.append(event("PlanningEnded", text, params={}))
     advance(state, events)
 
 
@@ -137,9 +145,8 @@ def _call_guild(state: State, guild: int, events: list[Event]) -> None:
     state["called"].append(guild)
     state["action"] = {"guild": guild, "cards": cards, "acted": [], "choice": None}
     who = ", ".join(f"{{s{s}}}" for s in cards)
-    events.append(
-        event("GuildCalled", f"the {guild_name(guild)} are called: {who} revealed a card")
-    )
+    text = f"the {guild_name(guild)} are called: {who} revealed a card"
+    events.append(event("GuildCalled", text, params={"guild": guild, "seats": cards}))
 
 
 def finish_action(state: State, seat: int, events: list[Event]) -> None:
@@ -168,14 +175,19 @@ def _end_phase(state: State, events: list[Event]) -> None:
         p = player(state, seat)
         if p["disc"] == "agent" and p["hand"] == 0:
             p["disc"] = "moon"
-            events.append(event("DiscFlipped", f"{{s{seat}}} has no agent left for this round"))
+            text = f"{{s{seat}}} has no agent left for this round"
+            params = {"seat": seat, "variant": "no_agent"}
+            events.append(event("DiscFlipped", text, params=params))
     if all(p["disc"] == "moon" for p in state["players"]):
         roundend.end_round(state, events)
         if state["phase"] == "over":
             return
         open_turn(state)
-        events.append(event("RoundStarted", f"round {state['round']} begins"))
+        text = f"round {state['round']} begins"
+        events.append(event("RoundStarted", text, params={"round": state["round"]}))
         return
     state["turn"] += 1
     open_turn(state)
-    events.append(event("TurnStarted", f"turn {state['turn']} of round {state['round']} begins"))
+    text = f"turn {state['turn']} of round {state['round']} begins"
+    params = {"turn": state["turn"], "round": state["round"]}
+    events.append(event("TurnStarted", text, params=params))

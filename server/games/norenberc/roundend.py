@@ -5,6 +5,8 @@ After round 4 the steps stop after income and the game is over.
 
 from __future__ import annotations
 
+from typing import Any
+
 from server.engine import Event, event
 
 from .citizens import gain_agent, return_to_deck
@@ -22,6 +24,7 @@ from .state import (
     order_index,
     player,
     tile,
+    tile_params,
 )
 
 INCOME = 3
@@ -30,7 +33,9 @@ BANKER_INCOME = 2  # per full 10 talers owned, per banker
 
 def end_round(state: State, events: list[Event]) -> None:
     """Run the round end on ``state``; sets phase 'over' after round 4."""
-    events.append(event("RoundEnded", f"round {state['round']} ends"))
+    events.append(
+        event("RoundEnded", f"round {state['round']} ends", params={"round": state["round"]})
+    )
     for guild in guilds_in_play(state):
         _favourite_step(state, guild, events)
     _return_peddlers(state, events)
@@ -41,7 +46,7 @@ def end_round(state: State, events: list[Event]) -> None:
         state["prestige_guild"] = None
         state["planning"] = state["plans"] = state["action"] = None
         state["called"] = []
-        events.append(event("GameEnded", "the game is over; final scores are in"))
+        events.append(event("GameEnded", "the game is over; final scores are in", params={}))
         return
     for p in state["players"]:
         p["disc"] = "agent"
@@ -81,15 +86,20 @@ def _favourite_step(state: State, guild: int, events: list[Event]) -> None:
     h = house(state, guild)
     seat, revealed = favourite(state, guild)
     if revealed:
-        money = ", ".join(f"{{s{s}}} {player(state, s)['talers']}" for s in revealed)
-        events.append(event("MoneyRevealed", f"tie at the {guild_name(guild)}: talers {money}"))
+        amounts = [{"seat": s, "n": player(state, s)["talers"]} for s in revealed]
+        money = ", ".join(f"{{s{a['seat']}}} {a['n']}" for a in amounts)
+        text = f"tie at the {guild_name(guild)}: talers {money}"
+        events.append(event("MoneyRevealed", text, params={"guild": guild, "talers": amounts}))
     if seat is None:
         state["box"].extend(h["master"])
-        events.append(event("MasterLeft", f"nobody has {good_of(guild)}: the master leaves"))
+        text = f"nobody has {good_of(guild)}: the master leaves"
+        events.append(event("MasterLeft", text, params={"guild": guild, "good": good_of(guild)}))
         h["master"] = []
         if guild == state["prestige_guild"] and state["prestige_crest"]:
             state["prestige_crest"] = False
-            events.append(event("PrestigeLost", "the prestige crest leaves the game"))
+            events.append(
+                event("PrestigeLost", "the prestige crest leaves the game", params={"guild": guild})
+            )
         return
     _reward_favourite(state, guild, seat, events)
 
@@ -119,14 +129,22 @@ def _reward_favourite(state: State, guild: int, seat: int, events: list[Event]) 
         p["crests"][str(guild)] = p["crests"].get(str(guild), 0) + 1
     text = f"{{s{seat}}} is the favourite of the {guild_name(guild)}: gave 1 {good_of(guild)}"
     text += f", took {won}" + (" and a guild crest" if crest else " (no guild crest left)")
-    events.append(event("FavouriteChosen", text))
+    params = {
+        "seat": seat,
+        "guild": guild,
+        "good": good_of(guild),
+        "tiles": [tile_params(t) for t in tiles],
+        "variant": "crest" if crest else "no_crest",
+    }
+    events.append(event("FavouriteChosen", text, params=params))
     for t in tiles:
         if tile(t)["agent"]:
-            gain_agent(state, seat, "agent symbol", events)
+            gain_agent(state, seat, "symbol", events)
     if guild == state["prestige_guild"] and state["prestige_crest"]:
         state["prestige_crest"] = False
         p["prestige"] += 1
-        events.append(event("PrestigeAwarded", f"{{s{seat}}} took the prestige crest"))
+        text = f"{{s{seat}}} took the prestige crest"
+        events.append(event("PrestigeAwarded", text, params={"seat": seat, "guild": guild}))
 
 
 def _return_peddlers(state: State, events: list[Event]) -> None:
@@ -137,7 +155,11 @@ def _return_peddlers(state: State, events: list[Event]) -> None:
                 move_goods({good: 1}, p["goods"], {good: 1})
             p["citizens"].remove(peddler)
             what = f"1 {good}" if good is not None else "no good"
-            events.append(event("PeddlerReturned", f"{{s{seat}}}'s peddler gave back {what}"))
+            params: dict[str, Any] = {"seat": seat, "variant": "empty"}
+            if good is not None:
+                params.update(good=good, variant="good")
+            text = f"{{s{seat}}}'s peddler gave back {what}"
+            events.append(event("PeddlerReturned", text, params=params))
             return_to_deck(state, peddler, events)
         p["peddlers"] = {}
 
@@ -172,8 +194,9 @@ def _income(state: State, events: list[Event]) -> None:
     for seat in range(state["seats"]):
         amount = income_of(state, seat)
         player(state, seat)["talers"] += amount
-        paid.append(f"{{s{seat}}} {amount}")
-    events.append(event("IncomePaid", "income: " + ", ".join(paid)))
+        paid.append({"seat": seat, "n": amount})
+    text = "income: " + ", ".join(f"{{s{a['seat']}}} {a['n']}" for a in paid)
+    events.append(event("IncomePaid", text, params={"talers": paid}))
 
 
 # --- steps 5–7: masters, guest rooms, prestige ------------------------------------------
@@ -185,7 +208,8 @@ def _new_masters(state: State, events: list[Event]) -> None:
         if h["queue"]:
             h["master"] = h["queue"].pop(0)
             text = f"new master of the {guild_name(guild)}: {describe_tile(h['master'][0])}"
-            events.append(event("MasterRevealed", text))
+            params = {"guild": guild, "tile": tile_params(h["master"][0])}
+            events.append(event("MasterRevealed", text, params=params))
 
 
 def _refill_guest_rooms(state: State, events: list[Event]) -> None:
@@ -201,7 +225,9 @@ def _refill_guest_rooms(state: State, events: list[Event]) -> None:
             if guests[window] is None and state["deck"]:
                 guests[window] = state["deck"].pop()
         shown = ", ".join(describe_tile(t) if t else "empty" for t in guests)
-        events.append(event("GuestsRefilled", f"guests of the {guild_name(guild)}: {shown}"))
+        text = f"guests of the {guild_name(guild)}: {shown}"
+        params = {"guild": guild, "guests": [tile_params(t) if t else None for t in guests]}
+        events.append(event("GuestsRefilled", text, params=params))
 
 
 def _new_prestige(state: State, events: list[Event]) -> None:
@@ -210,4 +236,4 @@ def _new_prestige(state: State, events: list[Event]) -> None:
         state["prestige_previous"] = state["prestige_guild"]
     place_prestige(state, guild)
     text = f"the {guild_name(guild)} are now the most prestigious guild"
-    events.append(event("PrestigeMoved", text))
+    events.append(event("PrestigeMoved", text, params={"guild": guild, "variant": "round"}))

@@ -134,6 +134,11 @@ def describe_tile(tile_id: str) -> str:
     return f"a {name}" + (f" ({t['value']})" if t["value"] is not None else "")
 
 
+def tile_params(tile_id: str) -> dict[str, Any]:
+    """A tile as event params carry it: its id and public description (a copy)."""
+    return {"id": tile_id, **tile(tile_id)}
+
+
 def describe_goods(goods: Goods) -> str:
     """ "2 beer and 1 shoes" for event texts."""
     parts = [f"{n} {g}" for g, n in goods.items()]

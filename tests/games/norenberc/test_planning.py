@@ -39,8 +39,16 @@ def test_everyone_plans_at_once_and_plans_stay_sealed_until_called() -> None:
     state, events = act(state, 1, {"type": "plan", "guilds": [2, 4]})
     public = [e for e in events if e["to"] is None]
     assert [e["text"] for e in public] == ["{s1} played 2 cards"]
+    assert [e["params"] for e in public] == [{"seat": 1, "n": 2}]  # no guild in a public event
     private = [e for e in events if e["to"] is not None]
-    assert private == [{"type": "PlanSealed", "text": "your plan: bakers, printers", "to": [1]}]
+    assert private == [
+        {
+            "type": "PlanSealed",
+            "text": "your plan: bakers, printers",
+            "to": [1],
+            "params": {"guilds": [2, 4]},
+        }
+    ]
     other, _ = act(fresh(3), 1, {"type": "plan", "guilds": [1, 3]})
     for viewer in (0, 2, None):
         view = GAME.view(state, viewer)
