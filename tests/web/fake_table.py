@@ -14,11 +14,12 @@ from typing import Any
 
 import jsonpatch
 
-from server.engine import get_game, is_visible
+from server.engine import Event, get_game, is_visible, log_entry
 
 
 class FakeTable:
-    """One Norenberc table: seat 0 is the browser, every other seat a random bot."""
+    """One table (Norenberc unless ``game`` says otherwise): seat 0 is the browser, every
+    other seat a random bot."""
 
     def __init__(
         self,
@@ -26,12 +27,13 @@ class FakeTable:
         seed: str = "web-test",
         names: list[str | None] | None = None,
         options: dict[str, Any] | None = None,
+        game: str = "norenberc",
     ) -> None:
-        self.game = get_game("norenberc")
+        self.game = get_game(game)
         self.options = {**self.game.default_options(), **(options or {})}
         self.state = self.game.new(seats, seed, self.options)
         self.names = names or ["Ada"] + [None] * (seats - 1)
-        self.events: list[dict[str, Any]] = []
+        self.events: list[Event] = []
         self.version = 1
         self.rng = random.Random(seed)
         self.sockets: list[Any] = []
@@ -58,8 +60,8 @@ class FakeTable:
         return {
             "table": {
                 "id": "fake",
-                "game": "norenberc",
-                "title": "Norenberc",
+                "game": self.game.name,
+                "title": self.game.title,
                 "status": status,
                 "version": self.version,
                 "seed_sha256": "0" * 64,
@@ -68,9 +70,7 @@ class FakeTable:
             },
             "you": {"seat": seat},
             "game": self.game.view(self.state, seat),
-            "log": [
-                {"type": e["type"], "text": e["text"]} for e in self.events if is_visible(e, seat)
-            ],
+            "log": [log_entry(e) for e in self.events if is_visible(e, seat)],
         }
 
     def play(self, seat: int, cmd: dict[str, Any]) -> None:

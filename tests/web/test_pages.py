@@ -94,12 +94,15 @@ def test_every_string_key_used_by_the_client_exists_in_english() -> None:
     assert sorted(used - set(english)) == []
 
 
+PLACEHOLDER = r"\{(\w+(?::\w+)?)\}"  # {name} or, in log templates, {name:format}
+
+
 def test_placeholders_match_between_languages() -> None:
     shipped = pages.languages()
     for key, text in shipped["en"].items():
-        wanted = set(re.findall(r"\{(\w+)\}", text))
+        wanted = set(re.findall(PLACEHOLDER, text))
         for code, strings in shipped.items():
-            assert set(re.findall(r"\{(\w+)\}", strings[key])) == wanted, (code, key)
+            assert set(re.findall(PLACEHOLDER, strings[key])) == wanted, (code, key)
 
 
 def test_dictionaries_are_valid_json_objects() -> None:

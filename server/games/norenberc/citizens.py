@@ -110,7 +110,9 @@ def _take_plain_citizen(state: State, seat: int, guest: str, events: list[Event]
         gain_agent(state, seat, "councillor", events)
     elif citizen in _POWER_UNUSABLE:
         text = _POWER_UNUSABLE[citizen].format(seat=f"{{s{seat}}}")
-        params = {"seat": seat, "citizen": citizen, "variant": "unusable_" + citizen}
+        params: dict[str, Any] = {"variant": "unusable_" + citizen}
+        if "{seat}" in _POWER_UNUSABLE[citizen]:
+            params["seat"] = seat
         events.append(event("PowerDeclined", text, params=params))
     if tile(guest)["symbol"] == "star" or citizen == "peddler":
         return_to_deck(state, guest, events)

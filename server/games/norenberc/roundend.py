@@ -97,9 +97,7 @@ def _favourite_step(state: State, guild: int, events: list[Event]) -> None:
         h["master"] = []
         if guild == state["prestige_guild"] and state["prestige_crest"]:
             state["prestige_crest"] = False
-            events.append(
-                event("PrestigeLost", "the prestige crest leaves the game", params={"guild": guild})
-            )
+            events.append(event("PrestigeLost", "the prestige crest leaves the game", params={}))
         return
     _reward_favourite(state, guild, seat, events)
 
@@ -144,7 +142,7 @@ def _reward_favourite(state: State, guild: int, seat: int, events: list[Event]) 
         state["prestige_crest"] = False
         p["prestige"] += 1
         text = f"{{s{seat}}} took the prestige crest"
-        events.append(event("PrestigeAwarded", text, params={"seat": seat, "guild": guild}))
+        events.append(event("PrestigeAwarded", text, params={"seat": seat}))
 
 
 def _return_peddlers(state: State, events: list[Event]) -> None:

@@ -167,7 +167,7 @@ def council_phase(state: State) -> list[Event]:
     if state["round"] + 1 < ROUNDS:
         return events + start_round(state, state["round"] + 1)
     state["phase"] = "over"
-    ended = event("GameEnded", "The game is over after five rounds", params={"rounds": ROUNDS})
+    ended = event("GameEnded", f"The game is over after {ROUNDS} rounds", params={"rounds": ROUNDS})
     return [*events, ended]
 
 

@@ -61,12 +61,13 @@
       h("div", { class: "queue" },
         h("span", { class: "label" }, t("house.queue")),
         g.queue.map(function (stack) {
-          return h("span", { class: "stack" + (stack.length > 1 ? " double" : ""), title: stack.length > 1 ? t("house.stack") : null }, stack.map(function (tl) { return tileEl(tl, "small"); }));
+          return h("span", { class: "stack" + (stack.length > 1 ? " double" : ""), title: stack.length > 1 ? t("house.stack") : null }, stack.map(function (tl) { return tileEl(tl, "small" + (isDraftTile(tl) ? " picked" : "")); }));
         })),
       h("ol", { class: "guests", "aria-label": t("house.guests") },
         g.guests.map(function (tl, i) {
           return h("li", { class: "window" + (isDraftWindow(g, i + 1, game) ? " picked" : "") },
-            h("span", { class: "wcost" }, windowCost(i + 1)), tileEl(tl), hireShortcut(g, i + 1, game, ctx));
+            h("span", { class: "wcost" }, windowCost(i + 1)), tileEl(tl, isDraftTile(tl) ? "picked" : ""),
+            hireShortcut(g, i + 1, game, ctx));
         })),
       h("div", { class: "store" },
         h("span", { class: "label" }, t("house.storehouse")), goodsChips(g.storehouse)),
@@ -93,6 +94,12 @@
         mark(seat), " ", ctx.seatName(seat), " ",
         h("span", { class: "muted" }, done ? "✓" : now ? t("house.acting") : ""));
     }));
+  }
+
+  // A tile the bailiff choice being assembled would swap.
+  function isDraftTile(tl) {
+    var draft = N.draft();
+    return !!tl && draft.type === "choice" && !!draft.picks.tiles && draft.picks.tiles.indexOf(tl.id) >= 0;
   }
 
   function isDraftWindow(g, w, game) {
@@ -198,8 +205,11 @@
     var a = game.action;
     var guild = guildName(a.guild);
     if (a.choice) {
-      var who = a.choice.seat === ctx.mySeat ? t("status.you") : ctx.seatName(a.choice.seat);
-      return { text: where + t("status.choice", { who: who, citizen: t("citizen." + a.choice.citizen, { v: "" }) }), mine: mine };
+      var citizen = t("citizen." + a.choice.citizen, { v: "" }).trim();
+      var chooser = a.choice.seat === ctx.mySeat
+        ? t("status.choice_you", { citizen: citizen })
+        : t("status.choice", { who: ctx.seatName(a.choice.seat), citizen: citizen });
+      return { text: where + chooser, mine: mine };
     }
     if (mine) return { text: where + t("status.act_you", { guild: guild }), mine: true };
     return { text: where + t("status.act_wait", { name: ctx.seatName(a.actor), guild: guild }), mine: false };
@@ -219,5 +229,7 @@
     isMyTurn: isMyTurn,
     playerBadge: badge,
     describe: N.describe,
+    logPrefix: "log.",
+    logFormats: N.LOG_FORMATS,
   };
 })(window.GH);

@@ -98,22 +98,73 @@
     return out;
   }
 
+  // ---- the game log ------------------------------------------------------------------
+
+  function andList(parts) {
+    if (!parts.length) return t("none");
+    if (parts.length === 1) return parts[0];
+    return parts.slice(0, -1).join(", ") + t("log.and") + parts[parts.length - 1];
+  }
+
+  function goodsList(goods) {
+    return andList(GOODS.filter(function (g) { return goods && goods[g]; }).map(function (g) {
+      return goods[g] + " " + goodName(g, goods[g]);
+    }));
+  }
+
+  // Formatters of the log templates (log.<type>): {name:format} in a template.
+  var LOG_FORMATS = {
+    guild: function (value) { return guildName(value); },
+    guilds: function (value) { return value.map(guildName).join(", "); },
+    good: function (value) { return goodName(value, 1); },
+    goods: function (value) { return goodsList(value); },
+    tile: function (value) { return tileLabel(value); },
+    tiles: function (value) { return andList(value.map(tileLabel)); },
+    guests: function (value) { return value.map(tileLabel).join(", "); },
+    citizen: function (value) { return t("citizen." + value, { v: "" }).trim(); },
+    talers: function (value) { return t(value === 1 ? "unit.taler" : "unit.talers", { n: value }); },
+    cards: function (value) { return t(value === 1 ? "unit.card" : "unit.cards", { n: value }); },
+    amounts: function (value, params, seatName) { return value.map(function (a) { return seatName(a.seat) + " " + a.n; }).join(", "); },
+  };
+
   // ---- describing a command (confirm line, replay) ----------------------------------
 
-  // "Brewers craftsman 3 (Bakers, window 2)": a tile and where it lies now.
-  function tileWhere(game, id) {
+  // Where a tile of the workshops or guest rooms lies now: {tile, guild, window (null in a
+  // workshop)}, or null.
+  function locate(game, id) {
     var found = null;
     (game ? game.guilds : []).forEach(function (g) {
       g.queue.forEach(function (stack) {
-        stack.forEach(function (tl) {
-          if (tl.id === id) found = t("where.workshop", { tile: tileLabel(tl), guild: guildName(g.guild) });
-        });
+        stack.forEach(function (tl) { if (tl.id === id) found = { tile: tl, guild: g.guild, window: null }; });
       });
       g.guests.forEach(function (tl, i) {
-        if (tl && tl.id === id) found = t("where.window", { tile: tileLabel(tl), guild: guildName(g.guild), n: i + 1 });
+        if (tl && tl.id === id) found = { tile: tl, guild: g.guild, window: i + 1 };
       });
     });
-    return found || id;
+    return found;
+  }
+
+  function placeText(at, label) {
+    return at.window === null
+      ? t("where.workshop", { tile: label, guild: guildName(at.guild) })
+      : t("where.window", { tile: label, guild: guildName(at.guild), n: at.window });
+  }
+
+  // "Brewers craftsman 3 (Bakers, window 2)": a tile and where it lies now.
+  function tileWhere(game, id) {
+    var at = locate(game, id);
+    return at ? placeText(at, tileLabel(at.tile)) : id;
+  }
+
+  // "3 (Bakers, window 2)": a craftsman's value (and agent symbol) and where it lies.
+  function placeOf(game, id) {
+    var at = locate(game, id);
+    return at ? placeText(at, at.tile.value + (at.tile.agent ? " ♟" : "")) : id;
+  }
+
+  function tileById(game, id) {
+    var at = locate(game, id);
+    return at ? at.tile : { id: id };
   }
 
   function describe(cmd, ctx, game) {
@@ -156,5 +207,8 @@
     same: same,
     distinct: distinct,
     describe: describe,
+    placeOf: placeOf,
+    tileById: tileById,
+    LOG_FORMATS: LOG_FORMATS,
   };
 })(window.GH);

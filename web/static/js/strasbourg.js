@@ -53,10 +53,8 @@
     return GH.has("sb.edifice." + e.key) ? t("sb.edifice." + e.key) : e.name;
   }
   function rememberGame(game, ctx) {
-    if (ctx && ctx.seatName) logSeatName = ctx.seatName;
     if (game && game.round_cards) game.round_cards.forEach(function (rc) { edificeNames[rc.edifice.key] = rc.edifice.name; });
   }
-  var logSeatName = function (seat) { return t("seat.n", { n: seat + 1 }); };
   function brackets(list) { return "[" + list.join(", ") + "]"; }
 
   // Formatters of the log templates (sb.log.<type>): {name:format} in a template.
@@ -67,8 +65,8 @@
     edifice: function (value, params) { return edificeName({ key: value, name: edificeNames[value] || value }); },
     step: function (value, params) { return STEP_LETTERS.charAt(value); },
     brackets: function (value, params) { return brackets(value); },
-    ranking: function (value, params) { return value.map(function (s, i) { return logSeatName(s) + " " + params.totals[i]; }).join(", "); },
-    stack_sizes: function (value, params) { return value.map(function (sizes, s) { return logSeatName(s) + " " + brackets(sizes); }).join("; "); },
+    ranking: function (value, params, seatName) { return value.map(function (s, i) { return seatName(s) + " " + params.totals[i]; }).join(", "); },
+    stack_sizes: function (value, params, seatName) { return value.map(function (sizes, s) { return seatName(s) + " " + brackets(sizes); }).join("; "); },
   };
 
   function isMyTurn(game, seat) {

@@ -38,7 +38,7 @@
   // A log line in the page's language: the template "log.<type>" (or the game's own
   // prefix), with ".<variant>" when the event names one, filled from the event's params.
   // {name} inserts a value as it is; {name:format} passes it through a formatter: the
-  // shared ones below or the game renderer's logFormats. An event without params, a
+  // shared ones below or the game renderer's logFormats, called (value, params, seatName). An event without params, a
   // missing template, a missing value or an unknown formatter falls back to the
   // engine's English text, so a line is never lost.
   var sharedLogFormats = {
@@ -61,7 +61,7 @@
       if (!format) return String(value);
       var fn = formats[format] || sharedLogFormats[format];
       if (!fn) { complete = false; return whole; }
-      return String(fn(value, params));
+      return String(fn(value, params, seatName));
     });
     return complete ? text : fillNames(e.text);
   }

@@ -1,0 +1,190 @@
+"""Every log line the engines can write has a template in every shipped language.
+
+Seeded random games of every registered game collect the events they produce. For each
+event type (and variant) the test checks, against the dictionaries exactly as the page
+receives them (``pages.languages()`` merges each game's own folder):
+
+- every language has the template ``<prefix><type>[.<variant>]``;
+- each placeholder names a param the event always carries, and each ``{name:format}``
+  names a formatter the page defines (shared ones in table.js, the game's LOG_FORMATS);
+- the English template uses every param, so no value the engine reports is dropped.
+
+The browser test at the end renders one event of every kind in Hungarian with the real
+page and checks that no line fell back to the engine's English text (screenshots:
+artifacts/log-hu-<game>.png).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server.api import pages
+from server.engine import Event, game_names, get_game
+
+from .conftest import ARTIFACTS
+from .fake_table import FakeTable
+from .test_table_client import open_table, pages_server
+
+__all__ = ["open_table", "pages_server"]  # fixtures used by name below
+
+ROOT = Path(__file__).resolve().parents[2]
+JS = ROOT / "web" / "static" / "js"
+PLACEHOLDER = re.compile(r"\{(\w+)(?::(\w+))?\}")
+
+# Per game: the template prefix its renderer declares, the file defining LOG_FORMATS, the
+# option sets and seat counts to play, and params a formatter of another param reads.
+GAMES: dict[str, dict[str, Any]] = {
+    "norenberc": {
+        "prefix": "log.",
+        "js": "norenberc_parts.js",
+        "options": [{}, {"promo": True}],
+        "read_by_formatter": set(),
+    },
+    "strasbourg": {
+        "prefix": "sb.log.",
+        "js": "strasbourg.js",
+        "options": [{}, {"planning": "ordered"}],
+        "read_by_formatter": {("StepRanked", "totals")},
+    },
+}
+GAMES_PER_SETUP = 3
+
+
+def _formats_in(source: str, opening: str) -> set[str]:
+    block = re.search(re.escape(opening) + r"(.*?)\n\s*\};", source, re.S)
+    assert block, f"no {opening!r} block"
+    return set(re.findall(r"^\s*(\w+): function \(", block[1], re.M))
+
+
+def known_formats(game: str) -> set[str]:
+    shared = _formats_in((JS / "table.js").read_text("utf-8"), "var sharedLogFormats = {")
+    own = _formats_in((JS / GAMES[game]["js"]).read_text("utf-8"), "var LOG_FORMATS = {")
+    return shared | own
+
+
+def template_key(game: str, ev: Event) -> str:
+    variant = ev["params"].get("variant")
+    return GAMES[game]["prefix"] + ev["type"] + (f".{variant}" if variant else "")
+
+
+@cache
+def emitted(game: str) -> dict[str, list[Event]]:
+    """Every event of seeded random games of ``game``, by template key."""
+    definition = get_game(game)
+    found: dict[str, list[Event]] = {}
+    for options in GAMES[game]["options"]:
+        for seats in range(definition.min_seats, definition.max_seats + 1):
+            for n in range(GAMES_PER_SETUP):
+                seed = f"log-{game}-{seats}-{n}-{sorted(options.items())}"
+                state = definition.new(seats, seed, {**definition.default_options(), **options})
+                rng = random.Random(seed)
+                while definition.result(state) is None:
+                    seat = min(definition.to_act(state))
+                    cmd = rng.choice(definition.legal(state, seat))
+                    state, events = definition.apply(state, seat, cmd)
+                    for ev in events:
+                        found.setdefault(template_key(game, ev), []).append(ev)
+    return found
+
+
+def test_every_registered_game_is_covered_here() -> None:
+    assert set(game_names()) == set(GAMES)
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_params_are_json_and_the_same_names_for_each_kind(game: str) -> None:
+    for key, events in emitted(game).items():
+        names = {frozenset(ev["params"]) for ev in events}
+        assert len(names) == 1, (key, names)
+        for ev in events:
+            assert json.loads(json.dumps(ev["params"])) == ev["params"], key
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_emitted_event_has_a_template_in_every_language(game: str) -> None:
+    formats = known_formats(game)
+    for lang, strings in pages.languages().items():
+        for key, events in emitted(game).items():
+            assert key in strings, (lang, key)
+            params = events[0]["params"]
+            for match in PLACEHOLDER.finditer(strings[key]):
+                name, fmt = match[1], match[2]
+                assert name in params, (lang, key, name)
+                assert fmt is None or fmt in formats, (lang, key, fmt)
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_english_template_says_everything_the_event_reports(game: str) -> None:
+    english = pages.languages()["en"]
+    for key, events in emitted(game).items():
+        used = {m[1] for m in PLACEHOLDER.finditer(english[key])}
+        event_type = events[0]["type"]
+        for name in set(events[0]["params"]) - {"variant"}:
+            assert name in used or (event_type, name) in GAMES[game]["read_by_formatter"], (
+                key,
+                name,
+            )
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_template_belongs_to_an_event_the_engine_writes(game: str) -> None:
+    prefix = GAMES[game]["prefix"]
+    source = "".join(
+        path.read_text("utf-8") for path in (ROOT / "server" / "games" / game).glob("*.py")
+    )
+    for key in pages.languages()["en"]:
+        if key.startswith(prefix) and key[len(prefix) : len(prefix) + 1].isupper():
+            event_type = key[len(prefix) :].split(".")[0]
+            assert f'"{event_type}"' in source, key
+
+
+# ---- the real page ------------------------------------------------------------------
+
+
+def one_of_each(game: str, seat: int) -> list[Event]:
+    """One event per template key that ``seat`` may read (public, or private to it)."""
+    sample = []
+    for events in emitted(game).values():
+        readable = [ev for ev in events if ev["to"] is None or seat in ev["to"]]
+        if readable:
+            sample.append(readable[0])
+    return sample
+
+
+@pytest.fixture
+def hungarian_table(open_table: Any) -> Iterator[Any]:
+    def opener(game: str) -> tuple[Any, list[Event]]:
+        fake = FakeTable(seats=4, seed=f"log-page-{game}", game=game)
+        fake.names = ["Ada", "Béla", "Cili", "Dóra"]  # nobody moves while the page is open
+        sample = one_of_each(game, 0)
+        fake.events = [{**ev, "to": None} for ev in sample]
+        page = open_table(fake, locale="hu-HU")
+        return page, sample
+
+    yield opener
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_hungarian_page_renders_every_log_line_from_its_template(
+    hungarian_table: Any, game: str
+) -> None:
+    page, sample = hungarian_table(game)
+    lines = page.eval_on_selector_all("#log li", "els => els.map(e => e.textContent)")
+    assert len(lines) == len(sample)
+    names = ["Ada", "Béla", "Cili", "Dóra"]
+    for line, ev in zip(lines, sample, strict=True):
+        english = re.sub(r"\{s(\d)\}", lambda m: names[int(m[1])], ev["text"])
+        assert line != english, (ev["type"], line)  # the English fallback was used
+        assert "{" not in line and "log." not in line, (ev["type"], line)
+    assert page.evaluate("document.documentElement.lang") == "hu"
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("#log").screenshot(path=str(ARTIFACTS / f"log-hu-{game}.png"))
