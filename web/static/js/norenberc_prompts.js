@@ -6,7 +6,7 @@
   var GOODS = N.GOODS, guildName = N.guildName, goodName = N.goodName, goodsChips = N.goodsChips;
   var goodsText = N.goodsText, tileLabel = N.tileLabel, windowCost = N.windowCost;
   var isMyTurn = N.isMyTurn, ofType = N.ofType, same = N.same, distinct = N.distinct;
-  var describe = N.describe;
+  var describe = N.describe, placeOf = N.placeOf, tileById = N.tileById;
 
   // The draft the player is assembling; reset whenever the legal list changes.
   var draft = { key: null, type: null, picks: {} };
@@ -54,7 +54,7 @@
     return h("p", { class: "holdings" },
       h("span", null, t("player.talers") + ": ", h("b", { id: "prompt-talers" }, me.talers)), " · ",
       h("span", null, t("player.agents_in_hand", { n: me.agents.hand })), " · ",
-      goodsChips(me.goods));
+      h("span", null, t("player.goods") + ": ", goodsChips(me.goods)));
   }
 
   function waitingNote(game, ctx) {
@@ -255,22 +255,34 @@
     if (steals.length) {
       var victims = distinct(steals.map(function (c) { return c.victim; }));
       steps.push(h("h3", null, t("thief.victim")), h("div", { class: "options" }, victims.map(function (v) {
-        return option(ctx.seatName(v), p.victim === v, pick({ victim: v, goods: undefined }), "victim-" + v);
+        return option(ctx.seatName(v), p.victim === v, pick({ victim: v, goods: undefined, decline: undefined }), "victim-" + v);
       })));
       if (p.victim !== undefined) {
         var mine = steals.filter(function (c) { return c.victim === p.victim; });
         steps.push(h("h3", null, t("thief.goods")), h("div", { class: "options" }, mine.map(function (c, i) {
           return option(t("thief.option", { goods: goodsText(c.goods), paid: c.paid }), same(p.goods, c.goods),
-            pick({ goods: c.goods }), "steal-" + i);
+            pick({ goods: c.goods, decline: undefined }), "steal-" + i);
         })));
         cmd = mine.filter(function (c) { return same(c.goods, p.goods); })[0] || null;
       }
     }
     var swaps = ofType(legal, "bailiff");
     if (swaps.length) {
-      steps.push(h("h3", null, t("bailiff.pick")), h("div", { class: "options swaps" }, swaps.map(function (c, i) {
-        return option(describe(c, ctx, game), same(p.tiles, c.tiles), pick({ tiles: c.tiles }), "swap-" + i);
-      })));
+      // One row per guild of craftsmen; a button names only the two places ("3 (Bakers,
+      // window 3) ⇄ 4 (Brewers workshop)"), the picked tiles are marked on the board.
+      var byGuild = {};
+      swaps.forEach(function (c, i) {
+        var guild = tileById(game, c.tiles[0]).guild;
+        (byGuild[guild] = byGuild[guild] || []).push(option(
+          t("bailiff.option", { a: placeOf(game, c.tiles[0]), b: placeOf(game, c.tiles[1]) }),
+          same(p.tiles, c.tiles), pick({ tiles: c.tiles, decline: undefined }), "swap-" + i,
+          describe(c, ctx, game)));
+      });
+      steps.push(h("h3", null, t("bailiff.pick")), Object.keys(byGuild).map(function (guild) {
+        return h("div", { class: "swap-guild" },
+          h("h4", null, t("bailiff.guild", { guild: guildName(Number(guild)) })),
+          h("div", { class: "options swaps" }, byGuild[guild]));
+      }));
       cmd = swaps.filter(function (c) { return same(c.tiles, p.tiles); })[0] || cmd;
     }
     var loads = ofType(legal, "peddler_good");
