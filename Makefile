@@ -39,6 +39,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check server tests migrations
 	$(VENV)/bin/ruff format --check server tests migrations
 	$(VENV)/bin/mypy
+	$(VENV)/bin/mypy tests
 
 format: $(STAMP)
 	$(VENV)/bin/ruff format server tests migrations

@@ -70,7 +70,11 @@ async def test_a_player_asks_for_a_snapshot_on_a_version_gap() -> None:
 async def test_after_a_refusal_a_player_waits_for_a_newer_document() -> None:
     ws, stats = FakeSocket(), Stats()
     player = Player("ws://x", "t", 0, "tok", "seed", stats)
-    legal = [{"type": "plan", "guilds": [1]}, {"type": "retract"}, {"type": "wait"}]
+    legal: list[dict[str, Any]] = [
+        {"type": "plan", "guilds": [1]},
+        {"type": "retract"},
+        {"type": "wait"},
+    ]
     await player.on_message(ws, {"type": "snapshot", "version": 3, "doc": doc(3, legal)})
     assert ws.sent[0]["cmd"] == {"type": "plan", "guilds": [1]}  # never retract or wait
     refusal = {"type": "error", "id": ws.sent[0]["id"], "code": "not_your_turn", "message": "-"}

@@ -98,6 +98,7 @@ def test_the_record_reveals_the_seed_only_after_the_end(client: TestClient) -> N
     early = client.get(f"/api/tables/{table_id}/record")
     assert early.status_code == 409 and early.json()["code"] == "not_finished"
     service = client.app.state.service  # type: ignore[attr-defined]
+    assert client.portal is not None, "the client runs inside its with-block"
     while (data := client.portal.call(service.get, table_id)).status == "playing":
         seat = min(TOY.to_act(data.state))
         client.portal.call(service.submit, table_id, seat, TOY.legal(data.state, seat)[0])

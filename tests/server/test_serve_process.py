@@ -86,9 +86,9 @@ def test_a_served_process_plays_a_whole_game_over_http_and_websocket(server_url:
             elif message["type"] in ("ack", "error") and message.get("id") == waiting_for:
                 assert message["type"] == "ack", message
                 waiting_for = None
-            legal = [
-                c for c in (doc or {}).get("game", {}).get("legal", []) if c["type"] != "retract"
-            ]
+            if doc is None:
+                continue  # nothing to play on before the first snapshot
+            legal = [c for c in doc.get("game", {}).get("legal", []) if c["type"] != "retract"]
             if legal and waiting_for is None and doc["table"]["status"] == "playing":
                 sent += 1
                 waiting_for = f"m{sent}"

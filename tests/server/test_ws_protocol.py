@@ -19,6 +19,7 @@ def _plan(value: int) -> dict[str, object]:
 
 def _commands(client: TestClient, table_id: str, tokens: list[str | None]) -> int:
     """How many commands the table has stored (through the service, as the record would)."""
+    assert client.portal is not None, "the client runs inside its with-block"
     data = client.portal.call(client.app.state.service.get, table_id)  # type: ignore[attr-defined]
     return int(data.seq)
 
@@ -166,6 +167,7 @@ def test_reconnect_with_since_gets_a_patch_and_resent_commands_apply_once(
 def test_presence_follows_connections(client: TestClient) -> None:
     table_id, tokens = set_up_table(client, "toy", 2)
     a = WsClient(client, table_id, tokens[0]).connect()
+    assert a.doc is not None, "connect() waits for the snapshot"
     assert [s["connected"] for s in a.doc["table"]["seats"]] == [True, False]
     b = WsClient(client, table_id, tokens[1]).connect()
     seen = a.read_until(lambda m: m["type"] == "presence")

@@ -20,6 +20,8 @@ def test_whole_toy_game_patched_documents_equal_snapshots(client: TestClient, se
     assert acked >= seats * 2 * 3
     record = client.get(f"/api/tables/{table_id}/record").json()
     assert len(record["commands"]) == acked
-    assert players[0].doc["table"]["status"] == "finished"
+    doc = players[0].doc
+    assert doc is not None, "a connected client holds a document"
+    assert doc["table"]["status"] == "finished"
     for ws in [*players.values(), spectator]:
         ws.close()

@@ -67,6 +67,7 @@ def seeded_table(client: TestClient, game: str, seats: int, seed: str) -> tuple[
     """A started table with a chosen seed (only the service can choose one; HTTP cannot)."""
     service = client.app.state.service  # type: ignore[attr-defined]
     create = partial(service.create_table, game, seats, {}, [], "P0", seed=seed)
+    assert client.portal is not None, "the client runs inside its with-block"
     data, token = client.portal.call(create)
     tokens = [token]
     for seat in range(1, seats):
@@ -154,7 +155,7 @@ def pick(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any] | No
 
 def _send_batch(movers: list[WsClient], rng: random.Random) -> list[tuple[WsClient, str]]:
     """Most movers send one random legal command at once, without waiting for the others."""
-    sent = []
+    sent: list[tuple[WsClient, str]] = []
     for ws in movers:
         cmd = pick(ws.legal, rng)
         if cmd is not None and (rng.random() < 0.8 or not sent):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -77,11 +78,12 @@ def test_default_options_and_option_errors() -> None:
         2,
         5,
     )
-    for options, code in [
+    bad_options: list[tuple[dict[str, Any], str]] = [
         ({"colour": 1}, "bad_option"),
         ({"planning": "fast"}, "bad_option"),
         ({"promo": "yes"}, "bad_option"),
-    ]:
+    ]
+    for options, code in bad_options:
         with pytest.raises(RuleError) as err:
             GAME.new(3, "s", options)
         assert err.value.code == code

@@ -175,7 +175,10 @@ def check_finished(state: State) -> None:
     for score, parts in zip(result["scores"], result["breakdown"], strict=True):
         assert score == sum(parts.values())
     assert result["winners"] and set(result["winners"]) <= set(range(state["seats"]))
-    assert all(is_visible({"type": "x", "text": "", "to": None}, s) for s in range(state["seats"]))
+    assert all(
+        is_visible({"type": "x", "text": "", "to": None, "params": {}}, s)
+        for s in range(state["seats"])
+    )
     assert GAME.to_act(state) == set() and all(
         not GAME.legal(state, s) for s in range(state["seats"])
     )

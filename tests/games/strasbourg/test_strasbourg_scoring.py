@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from server.engine import Result
 from server.games.strasbourg.data import Task, components
 from server.games.strasbourg.scoring import task_fulfilled
 
@@ -27,6 +28,13 @@ def final_board(members: dict[tuple[int, int], int], seats: int = 4) -> dict[str
     return state
 
 
+def scored(state: dict[str, Any]) -> Result:
+    """The result of a finished game."""
+    result = GAME.result(state)
+    assert result is not None, "the game is over"
+    return result
+
+
 def build(state: dict[str, Any], cell: tuple[int, int], key: str) -> None:
     state["built"].append([cell[0], cell[1], components().edifice_index(key)])
 
@@ -41,7 +49,7 @@ def test_rulebook_end_game_example_points_per_player() -> None:
     build(state, (3, 4), "inn")
     build(state, (4, 6), "fountain")
     state["chapels"] = [components().chapel_sites.index((4, 3))]
-    parts = GAME.result(state)["breakdown"]
+    parts = scored(state)["breakdown"]
     assert (parts[PETER]["city"], parts[PETER]["chapels"], parts[PETER]["edifices"]) == (2, 1, 4)
     assert (parts[SANDRA]["city"], parts[SANDRA]["chapels"], parts[SANDRA]["edifices"]) == (2, 2, 0)
     assert (parts[THOMAS]["city"], parts[THOMAS]["edifices"]) == (3, 8 + 3)
@@ -53,7 +61,7 @@ def test_scores_add_council_prestige_privileges_and_tasks() -> None:
     line = next(t.id for t in components().tasks if t.kind == "orthogonal_line")
     majority = next(t.id for t in components().tasks if t.kind == "all_guilds")
     state["players"][0].update(prestige=7, privileges=2, tasks=[line, majority])
-    result = GAME.result(state)
+    result = scored(state)
     assert result["breakdown"][0] == {
         "council": 7,
         "city": 3,
@@ -135,13 +143,13 @@ def test_council_task_needs_four_members_with_three_players_and_two_with_five() 
 def test_a_task_scores_once_even_if_fulfilled_twice() -> None:
     state = final_board(dict.fromkeys([(0, 0), (0, 1), (0, 2), (1, 0), (2, 0)], 0))
     state["players"][0]["tasks"] = [task("orthogonal_line").id]
-    assert GAME.result(state)["breakdown"][0]["tasks"] == 5
+    assert scored(state)["breakdown"][0]["tasks"] == 5
 
 
 def test_a_tie_goes_to_more_city_members() -> None:
     state = final_board({(0, 0): 0, (0, 1): 0, (5, 8): 1})
     state["players"][1]["prestige"] = 1
-    result = GAME.result(state)
+    result = scored(state)
     assert result["scores"][:2] == [2, 2]
     assert result["winners"] == [0]
 
@@ -150,7 +158,7 @@ def test_a_full_tie_is_a_shared_win() -> None:
     state = final_board({(0, 0): 0, (5, 8): 1})
     state["players"][2]["privileges"] = 1
     state["players"][3]["privileges"] = 1
-    assert GAME.result(state)["winners"] == [0, 1]
+    assert scored(state)["winners"] == [0, 1]
 
 
 def test_no_result_before_the_game_ends() -> None:
