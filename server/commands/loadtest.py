@@ -19,213 +19,37 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
-import math
 import os
 import random
-import secrets
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 import jsonpatch
 import websockets
 
-from server.realtime.pg_fanout import asyncpg_dsn
+from server.load.measure import (
+    PROBE_SESSIONS,
+    ResourceWatch,
+    Stats,
+    insert_commit_rate,
+    percentile,
+)
+from server.load.servers import ServerProcess, database, fresh_postgres, running_servers
+from server.load.tables import create_table
 
 HELP = "many concurrent tables over real websockets on 127.0.0.1; prints throughput and latency"
 
-PROBE_SESSIONS = 16  # parallel sessions of the INSERT+COMMIT probe (well under max_connections)
 OPEN = 30.0  # seconds a websocket handshake may take (hundreds connect at once)
 SILENCE = 15.0  # seconds without a message before a player resends or decides again
 SKIPPED = frozenset({"retract", "wait"})
 DEFAULT_PG = "postgresql://postgres@127.0.0.1:5432/postgres"
-
-
-# -- server processes ------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that was free a moment ago."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def server_env(database_url: str, **extra: str) -> dict[str, str]:
-    """The environment of an app process on ``database_url`` (Postgres ⇒ NOTIFY fan-out)."""
-    env = dict(os.environ)
-    env.update(
-        DATABASE_URL=database_url,
-        SECRET_KEY=env.get("SECRET_KEY") or secrets.token_urlsafe(32),
-        GUILDHALL_FANOUT="postgres" if database_url.startswith("postgres") else "memory",
-    )
-    env.update(extra)
-    return env
-
-
-def run_migrate(env: Mapping[str, str], cwd: Path | None = None, timeout: float = 120) -> None:
-    """Run ``guildhall migrate`` in a child process; raises CalledProcessError on failure."""
-    subprocess.run(
-        [sys.executable, "-m", "server.cli", "migrate"],
-        env=dict(env),
-        cwd=cwd,
-        check=True,
-        timeout=timeout,
-        capture_output=True,
-    )
-
-
-@dataclass
-class ServerProcess:
-    """One ``guildhall serve`` child on 127.0.0.1; ``start`` waits until /healthz answers."""
-
-    env: dict[str, str]
-    log_path: Path
-    port: int = field(default_factory=free_port)
-    cwd: Path | None = None
-    proc: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws_url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
-
-    def start(self, timeout: float = 30) -> None:
-        """Spawn the server and wait for /healthz; RuntimeError (with its log) if it fails."""
-        argv = [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1"]
-        argv += ["--port", str(self.port)]
-        with open(self.log_path, "ab") as log:
-            self.proc = subprocess.Popen(
-                argv, env=self.env, cwd=self.cwd, stdout=log, stderr=subprocess.STDOUT
-            )
-        wait_healthy(self.url, self.proc, self.log_path, timeout)
-
-    def kill(self) -> None:
-        """SIGKILL the process (no shutdown handlers run) and reap it."""
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-            self.proc.wait(timeout=10)
-
-    def stop(self, timeout: float = 10) -> None:
-        """SIGTERM, then SIGKILL if it has not exited within ``timeout`` seconds."""
-        if self.proc is None or self.proc.poll() is not None:
-            return
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            self.kill()
-
-    def rss_bytes(self) -> int | None:
-        """Resident memory of the live process (Linux /proc), else None."""
-        return None if self.proc is None else rss_bytes(self.proc.pid)
-
-    def cpu_seconds(self) -> float | None:
-        """User + system CPU time the live process has used (Linux /proc), else None."""
-        return None if self.proc is None else cpu_seconds(self.proc.pid)
-
-
-def wait_healthy(url: str, proc: subprocess.Popen[bytes], log_path: Path, timeout: float) -> None:
-    """Poll ``url``/healthz until 200; RuntimeError if the process dies or time runs out."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"server exited with {proc.returncode}:\n{tail(log_path)}")
-        with contextlib.suppress(httpx.HTTPError):
-            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
-                return
-        time.sleep(0.1)
-    raise RuntimeError(f"server not healthy after {timeout:.0f}s:\n{tail(log_path)}")
-
-
-def tail(path: Path, lines: int = 30) -> str:
-    """The last ``lines`` lines of a log file ('' if it does not exist)."""
-    if not path.exists():
-        return ""
-    return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
-
-
-def rss_bytes(pid: int) -> int | None:
-    """VmRSS of ``pid`` in bytes from /proc, or None when unavailable."""
-    try:
-        status = Path(f"/proc/{pid}/status").read_text()
-    except OSError:
-        return None
-    for line in status.splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) * 1024
-    return None
-
-
-def cpu_seconds(pid: int) -> float | None:
-    """utime + stime of ``pid`` in seconds from /proc, or None when unavailable."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-@contextlib.contextmanager
-def running_servers(
-    database_url: str, count: int, workdir: Path, **extra_env: str
-) -> Iterator[list[ServerProcess]]:
-    """Migrate ``database_url`` and run ``count`` servers on it; always stops them after."""
-    env = server_env(database_url, **extra_env)
-    run_migrate(env)
-    servers = [ServerProcess(env, workdir / f"server-{i}.log") for i in range(count)]
-    try:
-        for server in servers:
-            server.start()
-        yield servers
-    finally:
-        for server in servers:
-            server.stop()
-
-
-# -- statistics ------------------------------------------------------------------------------
-
-
-def percentile(values: list[float], q: float) -> float:
-    """The ``q``-th percentile (0–100) by nearest rank; NaN for no values.
-
-    >>> percentile([1.0, 2.0, 3.0, 4.0], 50)
-    2.0
-    """
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    rank = max(1, min(len(ordered), math.ceil(q / 100 * len(ordered))))
-    return ordered[rank - 1]
-
-
-@dataclass
-class Stats:
-    """What every player of one run records."""
-
-    acked: int = 0
-    errors: dict[str, int] = field(default_factory=dict)
-    latencies: list[float] = field(default_factory=list)
-    finished_tables: int = 0
-    tables: int = 0
-    reconnects: int = 0
-
-    def error(self, code: str) -> None:
-        self.errors[code] = self.errors.get(code, 0) + 1
 
 
 # -- one player over one websocket -----------------------------------------------------------
@@ -404,42 +228,6 @@ class Budget:
 # -- tables ----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class SeatedTable:
-    """A started table and the token of each of its seats (index = seat)."""
-
-    id: str
-    tokens: list[str]
-
-
-async def create_table(client: httpx.AsyncClient, game: str, seats: int) -> SeatedTable:
-    """Create a table, fill every seat with a named person, start it; HTTPError on refusal."""
-    created = await post(client, "/api/tables", {"game": game, "seats": seats, "name": "p0"})
-    table_id = created["table_id"]
-    tokens = {int(created["seat"]): created["token"]}
-    for i in range(1, seats):
-        joined = await post(client, f"/api/tables/{table_id}/join", {"name": f"p{i}"})
-        tokens[int(joined["seat"])] = joined["token"]
-    await post(client, f"/api/tables/{table_id}/start", {}, token=tokens[0])
-    return SeatedTable(table_id, [tokens[s] for s in range(seats)])
-
-
-async def post(
-    client: httpx.AsyncClient, path: str, body: dict[str, Any], token: str | None = None
-) -> dict[str, Any]:
-    """POST JSON and return the JSON answer; raises HTTPStatusError with the server's reason."""
-    headers = {"Authorization": f"Bearer {token}"} if token else {}
-    response = await client.post(path, json=body, headers=headers)
-    if response.is_error:
-        raise httpx.HTTPStatusError(
-            f"POST {path} -> {response.status_code}: {response.text[:300]}",
-            request=response.request,
-            response=response,
-        )
-    data = response.json()
-    return data if isinstance(data, dict) else {}
-
-
 async def seat_players(
     servers: list[str], tables: int, seats: int, game: str, stats: Stats
 ) -> list[list[Player]]:
@@ -487,58 +275,6 @@ async def play_tables(
     players = await seat_players(servers, tables, seats, game, stats)
     elapsed = await run_players(players, Budget(stats, commands, time.monotonic() + seconds))
     return stats, elapsed
-
-
-# -- the physical limit: one durable single-row commit -------------------------------------
-
-
-async def insert_commit_rate(dsn: str, seconds: float, connections: int) -> float:
-    """Single-row INSERT+COMMIT per second on ``dsn`` from ``connections`` parallel sessions.
-
-    Uses an ordinary (logged) table, as the command log is, so each commit waits for its WAL
-    flush; the table is dropped afterwards.
-    """
-    import asyncpg
-
-    dsn = asyncpg_dsn(dsn)
-    table = f"gh_commit_probe_{secrets.token_hex(4)}"
-    setup = await asyncpg.connect(dsn)
-    await setup.execute(f"CREATE TABLE {table} (id bigserial PRIMARY KEY, body jsonb NOT NULL)")
-    try:
-        conns = [await asyncpg.connect(dsn) for _ in range(connections)]
-        deadline = time.monotonic() + seconds
-        counts = await asyncio.gather(*(_insert_loop(c, table, deadline) for c in conns))
-        for conn in conns:
-            await conn.close()
-    finally:
-        await setup.execute(f"DROP TABLE {table}")
-        await setup.close()
-    return sum(counts) / seconds
-
-
-async def _insert_loop(conn: Any, table: str, deadline: float) -> int:
-    done = 0
-    body = json.dumps({"type": "probe"})
-    while time.monotonic() < deadline:
-        await conn.execute(f"INSERT INTO {table} (body) VALUES ($1::jsonb)", body)
-        done += 1
-    return done
-
-
-@contextlib.contextmanager
-def fresh_postgres(admin_url: str, prefix: str = "gh_load") -> Iterator[str]:
-    """A new, empty database on ``admin_url``'s server, dropped afterwards; yields its URL."""
-    import psycopg
-
-    admin = asyncpg_dsn(admin_url)
-    name = f"{prefix}_{secrets.token_hex(4)}"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield urlunsplit(urlsplit(admin)._replace(path=f"/{name}"))
-    finally:
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 # -- the command -----------------------------------------------------------------------------
@@ -604,49 +340,24 @@ async def measured_play(
     args: argparse.Namespace, urls: list[str], servers: list[ServerProcess]
 ) -> RunResult:
     """``play_tables`` while sampling each server's RSS and CPU time."""
-    peaks: list[int | None] = [s.rss_bytes() for s in servers]
-    cpu_before = [s.cpu_seconds() for s in servers]
-
-    async def sample() -> None:
-        while True:
-            for i, server in enumerate(servers):
-                now = server.rss_bytes()
-                if now is not None:
-                    peaks[i] = max(now, peaks[i] or 0)
-            await asyncio.sleep(0.25)
-
-    sampler = asyncio.create_task(sample())
+    watch = ResourceWatch(servers)
+    sampler = asyncio.create_task(watch.sample())
     try:
         stats, elapsed = await play_tables(
             urls, args.tables, args.seats, args.game, args.commands, args.seconds
         )
     finally:
         sampler.cancel()
-    cpu_after = [s.cpu_seconds() for s in servers]
-    pairs = zip(cpu_before, cpu_after, strict=True)
-    used = [b - a for a, b in pairs if a is not None and b is not None]
-    cpu = sum(used) if servers and len(used) == len(servers) else None
+    cpu = watch.cpu_used()
     label = f"target x{len(urls)}" if not servers else ""
-    return RunResult(label, stats, elapsed, peaks or [None] * len(urls), cpu)
-
-
-@contextlib.contextmanager
-def database(args: argparse.Namespace, kind: str, workdir: Path) -> Iterator[str]:
-    """A fresh database URL of ``kind`` (``sqlite`` file in ``workdir`` or new Postgres db)."""
-    if kind == "sqlite":
-        yield f"sqlite+aiosqlite:///{workdir / 'load.db'}"
-    elif kind == "postgres":
-        with fresh_postgres(args.postgres_url) as url:
-            yield url
-    else:
-        raise ValueError(f"unknown database {kind!r} (sqlite or postgres)")
+    return RunResult(label, stats, elapsed, watch.peaks or [None] * len(urls), cpu)
 
 
 def measure(args: argparse.Namespace, kind: str, count: int) -> RunResult:
     """Start ``count`` servers on a fresh ``kind`` database, play, stop; the run's figures."""
     with (
         tempfile.TemporaryDirectory(prefix="gh-load-") as tmp,
-        database(args, kind, Path(tmp)) as url,
+        database(kind, Path(tmp), args.postgres_url) as url,
         running_servers(
             url,
             count,

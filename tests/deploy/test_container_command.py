@@ -23,7 +23,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from server.commands.loadtest import free_port, wait_healthy
+from server.load.servers import free_port, wait_healthy
 from tests.deploy.test_container_files import ROOT, container_command, instruction_args
 from tests.scale.pg import fresh_database
 

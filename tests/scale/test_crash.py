@@ -19,18 +19,10 @@ from pathlib import Path
 import httpx
 import pytest
 
-from server.commands.loadtest import (
-    Budget,
-    Player,
-    ServerProcess,
-    Stats,
-    run_migrate,
-    run_players,
-    running_servers,
-    seat_players,
-    server_env,
-)
+from server.commands.loadtest import Budget, Player, run_players, seat_players
 from server.commands.verify import replay
+from server.load.measure import Stats
+from server.load.servers import ServerProcess, run_migrate, running_servers, server_env
 from tests.scale.log import assert_acked_in_log, assert_linear_and_replays, load_table
 from tests.scale.pg import fresh_database
 

@@ -18,13 +18,9 @@ import httpx
 import pytest
 import websockets
 
-from server.commands.loadtest import (
-    SKIPPED,
-    SeatedTable,
-    ServerProcess,
-    create_table,
-    running_servers,
-)
+from server.commands.loadtest import SKIPPED
+from server.load.servers import ServerProcess, running_servers
+from server.load.tables import SeatedTable, create_table
 from tests.scale.client import Conn, metric
 
 pytestmark = pytest.mark.slow

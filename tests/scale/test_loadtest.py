@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from server.commands.loadtest import Budget, Player, Stats, configurations, percentile
+from server.commands.loadtest import Budget, Player, configurations
+from server.load.measure import Stats, percentile
 
 
 class FakeSocket:
