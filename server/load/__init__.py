@@ -20,4 +20,5 @@ Modules, from the bottom up:
   the raw INSERT+COMMIT probe.
 - ``servers``: app processes on 127.0.0.1 and the fresh databases they run on.
 - ``tables``: tables created and started over the HTTP API.
+- ``players``: the scripted random players over websockets, and the ``Budget`` they share.
 """

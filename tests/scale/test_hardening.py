@@ -18,7 +18,7 @@ import httpx
 import pytest
 import websockets
 
-from server.commands.loadtest import SKIPPED
+from server.load.players import SKIPPED
 from server.load.servers import ServerProcess, running_servers
 from server.load.tables import SeatedTable, create_table
 from tests.scale.client import Conn, metric

@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
-from server.commands.loadtest import SKIPPED
+from server.load.players import SKIPPED
 from server.load.servers import ServerProcess, running_servers
 from server.load.tables import SeatedTable, create_table
 from tests.scale.client import Conn, metric
