@@ -21,4 +21,6 @@ Modules, from the bottom up:
 - ``servers``: app processes on 127.0.0.1 and the fresh databases they run on.
 - ``tables``: tables created and started over the HTTP API.
 - ``players``: the scripted random players over websockets, and the ``Budget`` they share.
+- ``report``: one run's figures and how they are printed (a table row or JSON).
+- ``runs``: every requested configuration, start to finish; ``guildhall loadtest`` calls it.
 """

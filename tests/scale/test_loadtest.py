@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from server.commands.loadtest import configurations
 from server.load.measure import Stats, percentile
 from server.load.players import Budget, Player
+from server.load.runs import configurations
 
 
 class FakeSocket:
