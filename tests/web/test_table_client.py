@@ -88,6 +88,12 @@ def test_a_seat_sees_its_own_talers_only(open_table: Any) -> None:
         assert page.inner_text(f"#player-{seat} .talers") == "hidden"
 
 
+def test_the_footnote_names_where_the_component_data_comes_from(open_table: Any) -> None:
+    page = open_table(FakeTable(seed="footnote"))
+    assert "seeds/norenberc.json" in page.inner_text("#footnote")
+    assert "reconstruction" in (page.get_attribute("#footnote", "title") or "")
+
+
 def test_a_whole_game_through_every_kind_of_prompt(open_table: Any) -> None:
     fake = FakeTable(seed="s3")  # a seed whose game offers this seat a thief and a judge
     page = open_table(fake)

@@ -89,19 +89,12 @@
     rememberGame(game, ctx);
     if (!game) return null;
     if (!ctx.readOnly) syncDraft(game);
-    showDataNote(game);
     return [summary(game, ctx), roundCards(game), h("div", { class: "sb-main" }, city(game, ctx), council(game, ctx))];
   }
 
   // The page footnote names the data file of the game being shown.
-  function showDataNote(game) {
-    var foot = document.querySelector("#app > .footnote");
-    if (foot && game.data_note) {
-      foot.removeAttribute("data-i18n");
-      foot.id = "sb-data-note";
-      foot.textContent = t("sb.data_note", { file: game.data_file });
-      foot.title = game.data_note;
-    }
+  function footnote(game) {
+    return game.data_note ? { text: t("sb.data_note", { file: game.data_file }), title: game.data_note } : null;
   }
 
   function stepText(game) {
@@ -523,5 +516,6 @@
     describe: function (cmd, ctx) { return describe(cmd, ctx, ctx.game); },
     logPrefix: "sb.log.",
     logFormats: LOG_FORMATS,
+    footnote: footnote,
   };
 })(window.GH);

@@ -113,6 +113,14 @@
     }
   }
 
+  // A game may say something under the table (where its component data comes from).
+  function renderFootnote(renderer, game) {
+    var note = renderer.footnote && game ? renderer.footnote(game) : null;
+    var el = $("footnote");
+    el.textContent = note ? note.text : "";
+    el.title = note && note.title ? note.title : "";
+  }
+
   function draw() {
     if (!doc) return;
     var table = doc.table || {};
@@ -134,6 +142,7 @@
     replaceChildren($("prompt"), replay ? null : renderer.prompt(showing, ctx));
     renderLog();
     renderScores(showing, renderer);
+    renderFootnote(renderer, showing);
     renderReplayControls(table);
     updateTurnSignal(renderer);
   }
