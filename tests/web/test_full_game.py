@@ -245,7 +245,7 @@ def test_a_friend_joins_through_the_invite_link_and_both_see_their_own_seat(
     # Ada commits a plan; Bea sees a card count for Ada, never which guild.
     host.locator(".guild-cards .opt").first.click()
     host.click("#confirm")
-    friend.wait_for_selector("#player-0 .ptag:has-text('1 card(s)')")
+    friend.wait_for_selector("#player-0 .ptag:has-text('1 card')")
     assert "Brewers" not in friend.inner_text("#player-0")
     host.wait_for_selector("#my-plan:has-text('Brewers')")
 

@@ -1,10 +1,12 @@
 // UI strings: one dictionary per language (web/i18n/<lang>.json), inlined by the page as
 // window.GH_STRINGS. t("key", {n: 3}) fills {n}; a missing key shows the key itself so
-// it is noticed, never an empty label.
+// it is noticed, never an empty label. With n === 1, "key.one" is used when the dictionary
+// has it ("1 card" beside "{n} cards"); languages without a singular form repeat the text.
 "use strict";
 (function (GH) {
   GH.t = function (key, params) {
     var strings = window.GH_STRINGS || {};
+    if (params && params.n === 1 && Object.prototype.hasOwnProperty.call(strings, key + ".one")) key += ".one";
     var text = Object.prototype.hasOwnProperty.call(strings, key) ? strings[key] : key;
     if (!params) return text;
     return text.replace(/\{(\w+)\}/g, function (whole, name) {

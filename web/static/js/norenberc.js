@@ -231,5 +231,6 @@
     describe: N.describe,
     logPrefix: "log.",
     logFormats: N.LOG_FORMATS,
+    footnote: function (game) { return { text: t("table.reconstruction"), title: game.data_note || "" }; },
   };
 })(window.GH);

@@ -117,6 +117,7 @@
     guild: function (value) { return guildName(value); },
     guilds: function (value) { return value.map(guildName).join(", "); },
     good: function (value) { return goodName(value, 1); },
+    good_kind: function (value) { return goodName(value, 2); },
     goods: function (value) { return goodsList(value); },
     tile: function (value) { return tileLabel(value); },
     tiles: function (value) { return andList(value.map(tileLabel)); },
