@@ -95,8 +95,10 @@ def emitted(game: str) -> dict[str, list[Event]]:
     return found
 
 
-def test_every_registered_game_is_covered_here() -> None:
-    assert set(game_names()) == set(GAMES)
+def test_every_shipped_game_is_covered_here() -> None:
+    shipped = {p.name for p in (ROOT / "server" / "games").iterdir() if (p / "game.py").exists()}
+    assert shipped == set(GAMES)
+    assert shipped <= set(game_names())
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
