@@ -228,3 +228,19 @@ def test_every_name_the_client_builds_from_view_data_has_a_string() -> None:
     assert result is not None
     wanted |= {f"score.{category}" for category in result["breakdown"][0]}
     assert sorted(wanted - set(english)) == []
+
+
+def test_strasbourg_task_templates_say_what_the_data_file_says() -> None:
+    """The page shows a task card from ``sb.task.<kind>``; in English that must read as the
+    card's text in seeds/strasbourg.json, and every language has every kind."""
+    seeds = json.loads((Path(__file__).parents[2] / "seeds" / "strasbourg.json").read_text())
+    english = pages.languages()["en"]
+    for task in seeds["tasks"]:
+        named = task["param"] or ""
+        text = english[f"sb.task.{task['kind']}"].format(
+            edifice=english.get(f"sb.edifice.{named}", ""),
+            guild=english.get(f"sb.guild.{named}", ""),
+        )
+        assert text == task["text"], task["id"]
+    for strings in pages.languages().values():
+        assert {f"sb.task.{task['kind']}" for task in seeds["tasks"]} <= set(strings)

@@ -125,7 +125,7 @@
     citizen: function (value) { return t("citizen." + value, { v: "" }).trim(); },
     talers: function (value) { return t(value === 1 ? "unit.taler" : "unit.talers", { n: value }); },
     cards: function (value) { return t(value === 1 ? "unit.card" : "unit.cards", { n: value }); },
-    amounts: function (value, params, seatName) { return value.map(function (a) { return seatName(a.seat) + " " + a.n; }).join(", "); },
+    amounts: function (value, params, seatName) { return value.map(function (a) { return seatName(a.seat) + ": " + a.n; }).join("; "); },
   };
 
   // ---- describing a command (confirm line, replay) ----------------------------------

@@ -279,8 +279,17 @@
           : [h("dt", null, t("sb.tasks")), h("dd", null, hidden())]));
   }
 
+  // A task card in the page's language: "sb.task.<kind>" with the edifice or guild it
+  // names; the data file's English text when the dictionary has no such kind.
+  function taskText(task) {
+    var key = "sb.task." + task.kind;
+    if (!GH.has(key)) return task.text;
+    var named = task.param || "";
+    return t(key, { edifice: edificeName({ key: named, name: edificeNames[named] || named }), guild: guildName(named) });
+  }
+
   function taskItem(task) {
-    return h("li", { title: task.kind }, h("b", null, "+" + task.value), " ", task.text);
+    return h("li", { title: task.kind }, h("b", null, "+" + task.value), " ", taskText(task));
   }
 
   function goodsChips(goods) {
@@ -351,7 +360,7 @@
           h("input", { type: "checkbox", id: "task-" + task.id, checked: on, onchange: function () {
             if (on) chosen.splice(chosen.indexOf(task.id), 1); else chosen.push(task.id);
             ctx.rerender();
-          } }), " ", h("b", null, "+" + task.value), " ", task.text));
+          } }), " ", h("b", null, "+" + task.value), " ", taskText(task)));
       })),
       confirmRow(ctx, cmd));
   }
