@@ -257,13 +257,28 @@ def test_a_refused_command_is_shown_and_the_choice_kept(open_table: Any) -> None
     page.locator(".guild-cards .opt").first.click()
     page.click("#confirm")
     page.wait_for_selector(".notice.error")
-    assert "another change won the race" in page.inner_text("#banner")
+    assert "Someone else acted at the same moment" in page.inner_text("#banner")
     assert page.locator(".guild-cards .opt.selected").count() == 1
     assert fake.version == 1  # nothing was applied
     page.click("#confirm")  # the same choice, sent again
     page.wait_for_function(IDLE)
     assert fake.version > 1
     assert page.locator(".notice.error").count() == 0
+
+
+def test_a_refusal_reads_in_the_page_language_when_the_dictionary_knows_its_code(
+    open_table: Any,
+) -> None:
+    fake = FakeTable(seed="refused-hu")
+    page = open_table(fake, locale="hu-HU")
+    fake.refuse_next_command = ("not_your_turn", "seat 0 may not act now")
+    page.locator(".guild-cards .opt").first.click()
+    page.click("#confirm")
+    page.wait_for_selector(".notice.error")
+    assert "Nem te következel." in page.inner_text("#banner")
+    fake.refuse_next_command = ("must_wait", "plan after the players before you")
+    page.click("#confirm")
+    page.wait_for_selector(".notice.error:has-text('plan after the players before you')")
 
 
 def test_a_spectator_sees_no_prompt_and_no_talers(open_table: Any) -> None:

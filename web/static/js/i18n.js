@@ -14,6 +14,14 @@
     });
   };
 
+  // A server error in the page's language: "error.<code>" when the dictionary has it,
+  // else the server's own (English) message.
+  GH.errorText = function (err) {
+    var code = err && err.code;
+    if (code && GH.has("error." + code)) return GH.t("error." + code);
+    return (err && (err.message || err.code)) || String(err);
+  };
+
   // True when the dictionary has the key (for optional, data-driven labels).
   GH.has = function (key) {
     return Object.prototype.hasOwnProperty.call(window.GH_STRINGS || {}, key);

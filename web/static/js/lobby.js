@@ -67,7 +67,7 @@
 
   function showError(id, err) {
     var el = $(id);
-    el.textContent = t("error.prefix") + " " + (err.message || err.code || String(err));
+    el.textContent = t("error.prefix") + " " + GH.errorText(err);
     el.hidden = false;
   }
 

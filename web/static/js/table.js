@@ -328,7 +328,7 @@
   }
 
   function showNotice(err) {
-    notice = { kind: "error", text: t("error.prefix") + " " + (err.message || err.code) };
+    notice = { kind: "error", text: t("error.prefix") + " " + GH.errorText(err) };
     render();
   }
 
@@ -427,7 +427,7 @@
 
   function onError(err) {
     if (err.code === "bad_token" && token) return dropToken();
-    notice = { kind: "error", text: t("error.prefix") + " " + (err.message || err.code) };
+    notice = { kind: "error", text: t("error.prefix") + " " + GH.errorText(err) };
     render();
   }
 
