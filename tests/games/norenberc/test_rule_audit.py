@@ -334,3 +334,20 @@ def test_the_tiles_tie_break_comes_before_the_shared_places() -> None:
     ]
     # seats 0 and 1 stay tied (10 in two tiles) for 2nd: 2 VP each, no 3rd
     assert [b["majorities"] for b in score_holdings(holdings, [1])] == [2, 2, 5]
+
+
+def test_favourites_are_named_in_guild_order_and_a_won_agent_respects_eight() -> None:
+    """Round end: '1. Favourites, in guild order'; a won master's agent symbol gives an
+    agent only while fewer than 8 are out of the supply (agents on roofs count)."""
+    state = fresh(3, "order")
+    swap_in(state, craftsman(2, 2, agent=True), state["houses"][1]["master"][0])
+    state["players"][0]["hand"] = 6  # with 2 more on a roof below: all 8 out of the supply
+    state["houses"][0]["roof"] = [2, 0, 0]
+    for p in state["players"][1:]:
+        p["goods"].pop("pastry", None)
+    state, events = finish_round(state)
+    guilds = [e["params"]["guild"] for e in events if e["type"] == "FavouriteChosen"]
+    assert guilds == sorted(guilds) == [1, 2, 3, 4]
+    gained = event_of(events, "AgentGained", seat=0)
+    assert gained["params"]["variant"] == "symbol_full"
+    assert state["players"][0]["hand"] == 8
