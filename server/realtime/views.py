@@ -59,21 +59,43 @@ STATS = ViewStats()
 
 def build_doc(data: TableData, seat: int | None, connected: frozenset[int]) -> Doc:
     """The document ``seat`` (None: spectator) may hold for ``data``; see docs/protocol.md."""
-    return document(data, seat, connected)[0]
+    return document(data, seat, connected).doc
 
 
-def document(data: TableData, seat: int | None, connected: frozenset[int]) -> tuple[Doc, str]:
-    """``build_doc`` and the document's JSON, made once per (``data``, seat, presence)."""
+class Document:
+    """A built document and its JSON, encoded only when asked for.
+
+    ``min_length`` is a lower bound of ``len(text)`` known without encoding the game view:
+    enough to see that a patch is shorter than the snapshot without making the snapshot.
+    """
+
+    __slots__ = ("_game", "_head", "_tail", "_text", "doc", "min_length")
+
+    def __init__(self, doc: Doc, head: str, tail: str) -> None:
+        self.doc, self._head, self._tail = doc, head, tail
+        self._text: str | None = None
+        self.min_length = len(head) + len(tail) + 1  # the game is at least one character
+
+    @property
+    def text(self) -> str:
+        """Exactly ``_dumps(doc)``: compact JSON of a dict is its members' JSON in order."""
+        if self._text is None:
+            self._text = self._head + _dumps(self.doc["game"]) + self._tail
+        return self._text
+
+
+def document(data: TableData, seat: int | None, connected: frozenset[int]) -> Document:
+    """``build_doc`` (and its JSON), made once per (``data``, seat, presence)."""
     key = (data.id, data.version, seat, connected)
     held = _DOCUMENTS.get(key)
     if held is not None and held[0] is data:
         _DOCUMENTS.move_to_end(key)
-        return held[1], held[2]
-    doc, text = build_document(data, seat, connected)
-    _DOCUMENTS[key] = (data, doc, text)
+        return held[1]
+    built = build_document(data, seat, connected)
+    _DOCUMENTS[key] = (data, built)
     if len(_DOCUMENTS) > DOCUMENTS:
         _DOCUMENTS.popitem(last=False)
-    return doc, text
+    return built
 
 
 def clear_caches() -> None:
@@ -82,7 +104,7 @@ def clear_caches() -> None:
     _LOGS.clear()
 
 
-def build_document(data: TableData, seat: int | None, connected: frozenset[int]) -> tuple[Doc, str]:
+def build_document(data: TableData, seat: int | None, connected: frozenset[int]) -> Document:
     """``document`` without the document cache (the log entries still come from theirs)."""
     game = get_game(data.game)
     entries, log_text = _table_log(data).visible(seat, len(data.log))
@@ -104,12 +126,8 @@ def build_document(data: TableData, seat: int | None, connected: frozenset[int])
         "game": None if data.state is None else game.view(data.state, seat),
         "log": entries,
     }
-    # Exactly ``_dumps(doc)``: compact JSON of a dict is its members' JSON in order.
-    text = (
-        f'{{"table":{_dumps(doc["table"])},"you":{_dumps(doc["you"])},'
-        f'"game":{_dumps(doc["game"])},"log":{log_text}}}'
-    )
-    return doc, text
+    head = f'{{"table":{_dumps(doc["table"])},"you":{_dumps(doc["you"])},"game":'
+    return Document(doc, head, f',"log":{log_text}}}')
 
 
 @dataclass
@@ -171,9 +189,8 @@ def _table_log(data: TableData) -> _TableLog:
 
 
 _LOGS: OrderedDict[str, _TableLog] = OrderedDict()
-_DOCUMENTS: OrderedDict[tuple[str, int, int | None, frozenset[int]], tuple[TableData, Doc, str]] = (
-    OrderedDict()
-)
+DocumentKey = tuple[str, int, int | None, frozenset[int]]
+_DOCUMENTS: OrderedDict[DocumentKey, tuple[TableData, Document]] = OrderedDict()
 
 
 def presence_ops(seats: int, connected: frozenset[int]) -> list[dict[str, Any]]:
@@ -208,16 +225,20 @@ def deliver(
     """
     started = time.thread_time()
     try:
-        doc, doc_text = document(data, seat, connected)
-        snapshot_text = f'{{"type":"snapshot","version":{data.version},"doc":{doc_text}}}'
+        built = document(data, seat, connected)
+        doc = built.doc
+        head = f'{{"type":"snapshot","version":{data.version},"doc":'
         if last is not None:
             ops = diff(last, doc) + (extra_ops or [])
             patch = {"type": "patch", "version": data.version, "base": base, "ops": ops}
             patch_text = _dumps(patch)
-            if len(patch_text) <= len(snapshot_text):
+            # The snapshot is ``head + built.text + "}"``; encode it only if it might be shorter.
+            shorter = len(patch_text) <= len(head) + built.min_length + 1
+            if shorter or len(patch_text) <= len(head) + len(built.text) + 1:
                 STATS.patches += 1
                 STATS.bytes_sent += len(patch_text)
                 return Delivery(doc, patch_text, ops)
+        snapshot_text = f"{head}{built.text}}}"
         STATS.snapshots += 1
         STATS.bytes_sent += len(snapshot_text)
         return Delivery(doc, snapshot_text, None)

@@ -103,12 +103,14 @@ def test_a_cached_document_is_only_ever_its_own_seats_and_versions() -> None:
             # Every viewer asks twice, in both orders, so each one is served from the cache
             # right after another seat's document of the same version went in.
             for viewer in [*viewers, *reversed(viewers)]:
-                doc, text = document(data, viewer, connected)
+                built = document(data, viewer, connected)
+                doc, text = built.doc, built.text
+                assert built.min_length <= len(text)
                 expected = _reference_doc(data, viewer, connected)
                 assert doc == expected
                 assert text == _compact(expected)
                 assert build_doc(data, viewer, connected) == expected
-        docs = [document(data, v, frozenset())[0] for v in viewers]
+        docs = [document(data, v, frozenset()).doc for v in viewers]
         seen_private |= any(docs[0]["game"] != d["game"] for d in docs[1:])
         seen_private |= any(docs[0]["log"] != d["log"] for d in docs[1:])
     assert seen_private, "the game showed no seat anything private: the test proves nothing"
@@ -121,12 +123,17 @@ def test_a_new_version_or_another_table_object_never_gets_a_stale_document() -> 
     for old, new in zip(first, second, strict=False):
         assert old.id == new.id and old.version == new.version
         for viewer in (0, 1, None):
-            assert document(old, viewer, frozenset())[0] == _reference_doc(old, viewer, frozenset())
-            assert document(new, viewer, frozenset())[0] == _reference_doc(new, viewer, frozenset())
+            assert document(old, viewer, frozenset()).doc == _reference_doc(
+                old, viewer, frozenset()
+            )
+            assert document(new, viewer, frozenset()).doc == _reference_doc(
+                new, viewer, frozenset()
+            )
     # Going back to an earlier version of the first game (a reconnect's ``since``) and forward.
     for data in [first[3], first[-1], first[1], *first]:
         for viewer in (1, None):
-            doc, text = document(data, viewer, frozenset({1}))
+            built = document(data, viewer, frozenset({1}))
+            doc, text = built.doc, built.text
             assert doc == _reference_doc(data, viewer, frozenset({1}))
             assert text == _compact(doc)
             assert doc["table"]["version"] == data.version
@@ -135,7 +142,7 @@ def test_a_new_version_or_another_table_object_never_gets_a_stale_document() -> 
 def test_presence_is_part_of_the_cached_document() -> None:
     clear_caches()
     data = _random_versions(2, "presence", limit=2)[-1]
-    alone = document(data, 0, frozenset({0}))[0]
-    both = document(data, 0, frozenset({0, 1}))[0]
+    alone = document(data, 0, frozenset({0})).doc
+    both = document(data, 0, frozenset({0, 1})).doc
     assert [s["connected"] for s in alone["table"]["seats"]] == [True, False]
     assert [s["connected"] for s in both["table"]["seats"]] == [True, True]
