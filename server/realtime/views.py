@@ -34,7 +34,7 @@ from server.tables.data import TableData
 Doc = dict[str, Any]
 
 LOG_TABLES = 4096  # tables whose log entries are kept (a miss only costs a rebuild)
-DOCUMENTS = 1024  # documents kept (one per table, version, seat and presence)
+DOCUMENTS = 256  # recent documents kept (per table version, seat and presence)
 
 
 @dataclass
