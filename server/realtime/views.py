@@ -33,7 +33,7 @@ from server.tables.data import TableData
 
 Doc = dict[str, Any]
 
-LOG_TABLES = 4096  # tables whose log entries are kept (a miss only costs a rebuild)
+LOG_TABLES = 1024  # tables whose log entries are kept (a miss only costs a rebuild)
 DOCUMENTS = 256  # recent documents kept (per table version, seat and presence)
 
 
