@@ -92,6 +92,7 @@ class Connection:
         self.greeted = False
         self._doc: Doc | None = None
         self._version = 0
+        self._connected: frozenset[int] | None = None  # presence in ``_doc``
         self._wanted_version = 0
         self._presence_dirty = False
         self._wake = asyncio.Event()
@@ -269,6 +270,13 @@ class Connection:
         async with self._send_lock:
             data = await self.service.get(self.table_id, max(self._wanted_version, self._version))
             connected = self.hub.connected(self.table_id)
+            if (
+                not snapshot
+                and since is None
+                and data.version == self._version
+                and connected == self._connected
+            ):
+                return  # the client holds this very document: the patch would be empty
             last, base, extra = self._doc, self._version, None
             if since is not None:
                 last, base, extra = self._since_base(since, connected)
@@ -277,7 +285,7 @@ class Connection:
             delivery = deliver(data, self.seat, connected, last, base, extra)
             if delivery.ops == [] and base == data.version:
                 return
-            self._doc, self._version = delivery.doc, data.version
+            self._doc, self._version, self._connected = delivery.doc, data.version, connected
             await self._send_unlocked(delivery.text)
 
     def _since_base(

@@ -2,22 +2,39 @@
 
 The CPU time spent here (building documents and diffing them) is counted in ``STATS`` so
 ``make bench`` and ``/metrics`` can report it per delivered message.
+
+Two caches keep that time down; neither changes a byte of what is sent:
+
+- the log: a table's log only grows, so each event's entry (and its JSON) is made once per
+  table, and each reader's visible entries are found once (``_TableLog``);
+- whole documents: the document (and its JSON) of one ``TableData`` object for one seat and
+  one presence is built once however many connections ask (``document``). The key holds the
+  seat (None: a spectator) and the cached entry holds the ``TableData`` itself, so a seat never
+  gets another seat's document and a new version (a new ``TableData``) never an old document.
+
+Documents are shared between connections and caches: nothing here or in the callers mutates
+a document once built.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass
+from bisect import bisect_left
+from collections import OrderedDict
+from dataclasses import dataclass, field
 from typing import Any
 
 import jsonpatch
 from jsonpointer import escape
 
-from server.engine import get_game, is_visible, log_entry
+from server.engine import Event, get_game, is_visible, log_entry
 from server.tables.data import TableData
 
 Doc = dict[str, Any]
+
+LOG_TABLES = 1024  # tables whose log entries are kept (a miss only costs a rebuild)
+DOCUMENTS = 256  # recent documents kept (per table version, seat and presence)
 
 
 @dataclass
@@ -42,8 +59,56 @@ STATS = ViewStats()
 
 def build_doc(data: TableData, seat: int | None, connected: frozenset[int]) -> Doc:
     """The document ``seat`` (None: spectator) may hold for ``data``; see docs/protocol.md."""
+    return document(data, seat, connected).doc
+
+
+class Document:
+    """A built document and its JSON, encoded only when asked for.
+
+    ``min_length`` is a lower bound of ``len(text)`` known without encoding the game view:
+    enough to see that a patch is shorter than the snapshot without making the snapshot.
+    """
+
+    __slots__ = ("_game", "_head", "_tail", "_text", "doc", "min_length")
+
+    def __init__(self, doc: Doc, head: str, tail: str) -> None:
+        self.doc, self._head, self._tail = doc, head, tail
+        self._text: str | None = None
+        self.min_length = len(head) + len(tail) + 1  # the game is at least one character
+
+    @property
+    def text(self) -> str:
+        """Exactly ``_dumps(doc)``: compact JSON of a dict is its members' JSON in order."""
+        if self._text is None:
+            self._text = self._head + _dumps(self.doc["game"]) + self._tail
+        return self._text
+
+
+def document(data: TableData, seat: int | None, connected: frozenset[int]) -> Document:
+    """``build_doc`` (and its JSON), made once per (``data``, seat, presence)."""
+    key = (data.id, data.version, seat, connected)
+    held = _DOCUMENTS.get(key)
+    if held is not None and held[0] is data:
+        _DOCUMENTS.move_to_end(key)
+        return held[1]
+    built = build_document(data, seat, connected)
+    _DOCUMENTS[key] = (data, built)
+    if len(_DOCUMENTS) > DOCUMENTS:
+        _DOCUMENTS.popitem(last=False)
+    return built
+
+
+def clear_caches() -> None:
+    """Forget every cached log entry and document (tests; never needed for correctness)."""
+    _DOCUMENTS.clear()
+    _LOGS.clear()
+
+
+def build_document(data: TableData, seat: int | None, connected: frozenset[int]) -> Document:
+    """``document`` without the document cache (the log entries still come from theirs)."""
     game = get_game(data.game)
-    return {
+    entries, log_text = _table_log(data).visible(seat, len(data.log))
+    doc: Doc = {
         "table": {
             "id": data.id,
             "game": data.game,
@@ -59,8 +124,73 @@ def build_doc(data: TableData, seat: int | None, connected: frozenset[int]) -> D
         },
         "you": {"seat": seat},
         "game": None if data.state is None else game.view(data.state, seat),
-        "log": [log_entry(e) for e in data.log if is_visible(e, seat)],
+        "log": entries,
     }
+    head = f'{{"table":{_dumps(doc["table"])},"you":{_dumps(doc["you"])},"game":'
+    return Document(doc, head, f',"log":{log_text}}}')
+
+
+@dataclass
+class _SeatLog:
+    """What one reader may see of a table's log: positions, entries and their JSON."""
+
+    scanned: int = 0  # events of the table log looked at so far
+    index: list[int] = field(default_factory=list)
+    entries: list[Doc] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)
+
+
+class _TableLog:
+    """One table's log entries and their JSON, each made once; extended as the log grows."""
+
+    def __init__(self) -> None:
+        self.events: tuple[Event, ...] = ()
+        self.entries: list[Doc] = []
+        self.texts: list[str] = []
+        self.readers: dict[int | None, _SeatLog] = {}
+
+    def holds(self, log: tuple[Event, ...]) -> bool:
+        """True when ``log`` and what is held agree on their common prefix."""
+        held = len(self.events)
+        if len(log) >= held:
+            return log[:held] == self.events
+        return log == self.events[: len(log)]
+
+    def extend(self, log: tuple[Event, ...]) -> None:
+        for event in log[len(self.events) :]:
+            entry = log_entry(event)
+            self.entries.append(entry)
+            self.texts.append(_dumps(entry))
+        self.events = log
+
+    def visible(self, seat: int | None, length: int) -> tuple[list[Doc], str]:
+        """The entries ``seat`` may read among the first ``length`` events, and their JSON."""
+        reader = self.readers.setdefault(seat, _SeatLog())
+        for at in range(reader.scanned, len(self.events)):
+            if is_visible(self.events[at], seat):
+                reader.index.append(at)
+                reader.entries.append(self.entries[at])
+                reader.texts.append(self.texts[at])
+        reader.scanned = len(self.events)
+        count = bisect_left(reader.index, length)
+        return reader.entries[:count], "[" + ",".join(reader.texts[:count]) + "]"
+
+
+def _table_log(data: TableData) -> _TableLog:
+    held = _LOGS.get(data.id)
+    if held is None or not held.holds(data.log):
+        held = _LOGS[data.id] = _TableLog()
+    _LOGS.move_to_end(data.id)
+    if len(_LOGS) > LOG_TABLES:
+        _LOGS.popitem(last=False)
+    if len(data.log) > len(held.events):
+        held.extend(data.log)
+    return held
+
+
+_LOGS: OrderedDict[str, _TableLog] = OrderedDict()
+DocumentKey = tuple[str, int, int | None, frozenset[int]]
+_DOCUMENTS: OrderedDict[DocumentKey, tuple[TableData, Document]] = OrderedDict()
 
 
 def presence_ops(seats: int, connected: frozenset[int]) -> list[dict[str, Any]]:
@@ -95,17 +225,20 @@ def deliver(
     """
     started = time.thread_time()
     try:
-        doc = build_doc(data, seat, connected)
-        doc_text = _dumps(doc)
-        snapshot_text = f'{{"type":"snapshot","version":{data.version},"doc":{doc_text}}}'
+        built = document(data, seat, connected)
+        doc = built.doc
+        head = f'{{"type":"snapshot","version":{data.version},"doc":'
         if last is not None:
             ops = diff(last, doc) + (extra_ops or [])
             patch = {"type": "patch", "version": data.version, "base": base, "ops": ops}
             patch_text = _dumps(patch)
-            if len(patch_text) <= len(snapshot_text):
+            # The snapshot is ``head + built.text + "}"``; encode it only if it might be shorter.
+            shorter = len(patch_text) <= len(head) + built.min_length + 1
+            if shorter or len(patch_text) <= len(head) + len(built.text) + 1:
                 STATS.patches += 1
                 STATS.bytes_sent += len(patch_text)
                 return Delivery(doc, patch_text, ops)
+        snapshot_text = f"{head}{built.text}}}"
         STATS.snapshots += 1
         STATS.bytes_sent += len(snapshot_text)
         return Delivery(doc, snapshot_text, None)

@@ -19,9 +19,14 @@ async def table_row(session: AsyncSession, table_id: str, lock: bool = False) ->
     return (await session.execute(query)).scalar_one_or_none()
 
 
-async def table_version(session: AsyncSession, table_id: str) -> int | None:
-    """The stored version of a table, or None when there is no such table."""
+async def table_version(session: AsyncSession, table_id: str, lock: bool = False) -> int | None:
+    """The stored version of a table, or None when there is no such table.
+
+    ``lock`` takes the row lock on Postgres (SQLite ignores it), as ``table_row`` does.
+    """
     query = sa.select(TableRow.version).where(TableRow.id == table_id)
+    if lock:
+        query = query.with_for_update()
     return (await session.execute(query)).scalar_one_or_none()
 
 

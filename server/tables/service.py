@@ -258,8 +258,10 @@ class TableService:
         """
         started = time.perf_counter()
         async with self._lock(table_id):
-            for _ in range(WRITE_ATTEMPTS):
-                outcome = await _busy_is_none(self._try_submit(table_id, seat, cmd, client_id))
+            for attempt in range(WRITE_ATTEMPTS):
+                outcome = await _busy_is_none(
+                    self._try_submit(table_id, seat, cmd, client_id, repeat_first=attempt > 0)
+                )
                 if outcome is not None:
                     break
                 self._tables.pop(table_id, None)
@@ -272,19 +274,37 @@ class TableService:
         return version
 
     async def _try_submit(
-        self, table_id: str, seat: int, cmd: Command, client_id: str | None
+        self,
+        table_id: str,
+        seat: int,
+        cmd: Command,
+        client_id: str | None,
+        repeat_first: bool = False,
     ) -> tuple[int, TableData | None] | None:
-        """One attempt: (version, new data) or (version, None) for a repeat; None if outraced."""
+        """One attempt: (version, new data) or (version, None) for a repeat; None if outraced.
+
+        A repeated ``client_id`` is looked up only when the command cannot be applied
+        (``repeat_first``: before anything else). A repeat the state still accepts is refused
+        by the unique ``(table_id, seat, client_id)`` key instead, and the next attempt, with
+        ``repeat_first``, finds it. One query less for every new command.
+        """
         async with self._sessions() as session:
             data = await self._current(session, table_id)
-            if client_id is not None:
+            if client_id is not None and repeat_first:
                 done = await queries.command_by_client_id(session, table_id, seat, client_id)
                 if done is not None:
                     return done.version, None
-            _check_may_act(data, seat)
             game = get_game(data.game)
-            assert data.state is not None
-            state, events = game.apply(data.state, seat, cmd)
+            try:
+                _check_may_act(data, seat)
+                assert data.state is not None
+                state, events = game.apply(data.state, seat, cmd)
+            except Exception:
+                if client_id is not None and not repeat_first:
+                    done = await queries.command_by_client_id(session, table_id, seat, client_id)
+                    if done is not None:
+                        return done.version, None
+                raise
             result = game.result(state)
             status = "finished" if result is not None else "playing"
             session.add(_command_row(data, seat, cmd, client_id, events))
@@ -351,14 +371,18 @@ class TableService:
             yield
 
     async def _current(self, session: AsyncSession, table_id: str) -> TableData:
-        """The table as stored now (row-locked on Postgres), from memory when that is current."""
-        row = await queries.table_row(session, table_id, lock=True)
-        if row is None:
+        """The table as stored now (row-locked on Postgres), from memory when that is current.
+
+        Only the version is read (and locked) first; the row with its state only when the
+        held copy is out of date.
+        """
+        version = await queries.table_version(session, table_id, lock=True)
+        if version is None:
             raise ServiceError("unknown_table", f"there is no table {table_id!r}", 404)
         held = self._tables.get(table_id)
-        if held is not None and held.version == row.version:
+        if held is not None and held.version == version:
             return held
-        return self._remember(await self._load(session, table_id, row))
+        return self._remember(await self._load(session, table_id))
 
     async def _reload(self, table_id: str) -> TableData:
         async with self._sessions() as session:

@@ -91,6 +91,22 @@ async def test_a_client_id_is_applied_once(instance: Instance) -> None:
     assert [r.command for r in await _rows(instance, table_id)] == [{"type": "plan", "value": 2}]
 
 
+async def test_a_client_id_repeated_while_the_command_is_still_legal_is_applied_once(
+    instance: Instance,
+) -> None:
+    """The repeat is refused by the unique key (not looked up first) and answered the same."""
+    table_id, _ = await _started_table(instance.service)
+    plan = {"type": "plan", "value": 2}
+    first = await instance.service.submit(table_id, 1, plan, "plan-1")
+    await instance.service.submit(table_id, 1, {"type": "retract"}, "retract-1")
+    # The same plan is legal again now; sent with its old id, it must not be stored twice.
+    again = await instance.service.submit(table_id, 1, plan, "plan-1")
+    assert again == first
+    commands = [(r.command, r.client_id) for r in await _rows(instance, table_id)]
+    assert commands == [(plan, "plan-1"), ({"type": "retract"}, "retract-1")]
+    assert (await instance.service.get_stored(table_id)).version == first + 1
+
+
 async def test_two_processes_writing_at_once_never_fork_the_log(settings: Settings) -> None:
     one, two = Instance(settings), Instance(settings)
     try:

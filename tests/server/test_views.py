@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import copy
+import json
+import random
+from dataclasses import replace
 from typing import Any
 
 import jsonpatch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.realtime.bench import play_and_deliver
-from server.realtime.views import STATS, diff
+from server.engine import get_game, is_visible, log_entry
+from server.realtime.bench import _table, play_and_deliver
+from server.realtime.views import STATS, Doc, build_doc, clear_caches, diff, document
+from server.tables.data import TableData
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-5, 5) | st.text("ab/~", max_size=3),
@@ -43,3 +48,101 @@ def test_the_bench_delivers_patches_that_are_mostly_not_snapshots() -> None:
     assert commands > 10
     assert STATS.messages == 4 * commands
     assert STATS.patches > STATS.snapshots
+
+
+def _reference_doc(data: TableData, seat: int | None, connected: frozenset[int]) -> Doc:
+    """The document as built before any cache: straight from ``data``."""
+    return {
+        "table": {
+            "id": data.id,
+            "game": data.game,
+            "title": data.title,
+            "status": data.status,
+            "version": data.version,
+            "seed_sha256": data.seed_sha256,
+            "options": data.options,
+            "seats": [
+                {"seat": s.seat, "name": s.name, "bot": s.bot, "connected": s.seat in connected}
+                for s in data.seats
+            ],
+        },
+        "you": {"seat": seat},
+        "game": None if data.state is None else get_game(data.game).view(data.state, seat),
+        "log": [log_entry(e) for e in data.log if is_visible(e, seat)],
+    }
+
+
+def _random_versions(seats: int, seed: str, limit: int = 60) -> list[TableData]:
+    """Successive versions of one table in a random Norenberc game."""
+    game = get_game("norenberc")
+    data = _table("norenberc", seats, seed)
+    rng = random.Random(seed)
+    versions = [data]
+    while len(versions) < limit and data.state is not None and game.result(data.state) is None:
+        seat = rng.choice(sorted(game.to_act(data.state)))
+        legal = [c for c in game.legal(data.state, seat) if c.get("type") != "retract"]
+        state, events = game.apply(
+            data.state, seat, rng.choice(legal or game.legal(data.state, seat))
+        )
+        data = replace(data, state=state, version=data.version + 1, log=data.log + tuple(events))
+        versions.append(data)
+    return versions
+
+
+def _compact(doc: Doc) -> str:
+    return json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
+
+
+def test_a_cached_document_is_only_ever_its_own_seats_and_versions() -> None:
+    clear_caches()
+    versions = _random_versions(3, "cache-seats")
+    viewers: list[int | None] = [0, 1, 2, None]
+    seen_private = False
+    for data in versions:
+        for connected in (frozenset(), frozenset({0, 2})):
+            # Every viewer asks twice, in both orders, so each one is served from the cache
+            # right after another seat's document of the same version went in.
+            for viewer in [*viewers, *reversed(viewers)]:
+                built = document(data, viewer, connected)
+                doc, text = built.doc, built.text
+                assert built.min_length <= len(text)
+                expected = _reference_doc(data, viewer, connected)
+                assert doc == expected
+                assert text == _compact(expected)
+                assert build_doc(data, viewer, connected) == expected
+        docs = [document(data, v, frozenset()).doc for v in viewers]
+        seen_private |= any(docs[0]["game"] != d["game"] for d in docs[1:])
+        seen_private |= any(docs[0]["log"] != d["log"] for d in docs[1:])
+    assert seen_private, "the game showed no seat anything private: the test proves nothing"
+
+
+def test_a_new_version_or_another_table_object_never_gets_a_stale_document() -> None:
+    clear_caches()
+    first, second = _random_versions(2, "stale-a"), _random_versions(2, "stale-b")
+    # Same table id, same versions, different games (as after a reload or in the bench).
+    for old, new in zip(first, second, strict=False):
+        assert old.id == new.id and old.version == new.version
+        for viewer in (0, 1, None):
+            assert document(old, viewer, frozenset()).doc == _reference_doc(
+                old, viewer, frozenset()
+            )
+            assert document(new, viewer, frozenset()).doc == _reference_doc(
+                new, viewer, frozenset()
+            )
+    # Going back to an earlier version of the first game (a reconnect's ``since``) and forward.
+    for data in [first[3], first[-1], first[1], *first]:
+        for viewer in (1, None):
+            built = document(data, viewer, frozenset({1}))
+            doc, text = built.doc, built.text
+            assert doc == _reference_doc(data, viewer, frozenset({1}))
+            assert text == _compact(doc)
+            assert doc["table"]["version"] == data.version
+
+
+def test_presence_is_part_of_the_cached_document() -> None:
+    clear_caches()
+    data = _random_versions(2, "presence", limit=2)[-1]
+    alone = document(data, 0, frozenset({0})).doc
+    both = document(data, 0, frozenset({0, 1})).doc
+    assert [s["connected"] for s in alone["table"]["seats"]] == [True, False]
+    assert [s["connected"] for s in both["table"]["seats"]] == [True, True]

@@ -8,6 +8,7 @@ privileges, task cards (and how many) and the task offer.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from server.engine import View
@@ -19,7 +20,9 @@ from .rules import DECK, STEPS, State, city_cells, council_count, step_kind
 from .scoring import final_result
 
 
+@cache
 def _board() -> dict[str, Any]:
+    """The static board, built once and shared by every view: never mutate it."""
     comp = components()
     return {
         "grid": list(comp.grid),
