@@ -45,7 +45,7 @@ def test_many_random_games_keep_the_invariants(game: tuple[int, str, str]) -> No
 @pytest.mark.slow
 @pytest.mark.timeout(1800)  # longer than the suite's default, for scaled-up soak runs
 @settings(
-    max_examples=playout_count(150),
+    max_examples=playout_count(100),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
