@@ -101,3 +101,15 @@ def set_guilds(state: State, card_guilds_index: int) -> State:
     pos = cards.index(card_guilds_index)
     cards[pos], cards[state["round"]] = cards[state["round"]], cards[pos]
     return state
+
+
+def final_board(members: dict[tuple[int, int], int], seats: int = 4) -> dict[str, Any]:
+    """A finished game with only the given city members (cell -> seat) and nothing else."""
+    state = copy.deepcopy(GAME.new(seats, "final", {}))
+    state["phase"] = "over"
+    state["council"] = dict.fromkeys(state["council"])
+    for player in state["players"]:
+        player["offer"] = []
+    for (r, c), seat in members.items():
+        state["city"][r][c] = seat
+    return state

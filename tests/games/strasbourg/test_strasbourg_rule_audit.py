@@ -18,6 +18,7 @@ from .helpers import (
     answer,
     everyone_passes,
     expect_error,
+    final_board,
     new_game,
     plan_all,
     play,
@@ -371,17 +372,6 @@ def test_the_game_ends_after_the_council_phase_of_round_five() -> None:
 # ----- final scoring ---------------------------------------------------------------------
 
 
-def _final(members: dict[tuple[int, int], int], seats: int = 4) -> State:
-    state = copy.deepcopy(GAME.new(seats, "audit", {}))
-    state["phase"] = "over"
-    state["council"] = dict.fromkeys(state["council"])
-    for player in state["players"]:
-        player["offer"] = []
-    for (r, c), seat in members.items():
-        state["city"][r][c] = seat
-    return state
-
-
 def _result(state: State) -> Result:
     result = GAME.result(state)
     assert result is not None
@@ -394,7 +384,7 @@ def _edifice(state: State, cell: tuple[int, int], key: str) -> None:
 
 def test_a_member_between_two_edifices_scores_both() -> None:
     """'Each edifice its value x own members orthogonally adjacent.'"""
-    state = _final({(4, 4): 0, (3, 3): 0})
+    state = final_board({(4, 4): 0, (3, 3): 0})
     _edifice(state, (3, 4), "inn")
     _edifice(state, (5, 4), "bathhouse")
     assert _result(state)["breakdown"][0]["edifices"] == 4 * 2 + 2 * 1
@@ -402,7 +392,7 @@ def test_a_member_between_two_edifices_scores_both() -> None:
 
 def test_every_unfulfilled_task_costs_three_and_a_fulfilled_one_scores_its_value() -> None:
     """'Each kept task card its value if fulfilled, -3 if not.'"""
-    state = _final({(5, 0): 0, (5, 1): 0, (5, 2): 0})  # three bakers in a row
+    state = final_board({(5, 0): 0, (5, 1): 0, (5, 2): 0})  # three bakers in a row
     tasks = {(t.kind, t.param): t.id for t in components().tasks}
     state["players"][0]["tasks"] = [
         tasks[("guild_members", "bakers")],  # fulfilled: 3
@@ -416,7 +406,7 @@ def test_council_task_needs_three_members_with_four_players() -> None:
     """'Own members on the council: >=4 (3 players), >=3 (4), >=2 (5).'"""
     council = next(t for t in components().tasks if t.kind == "council")
     for seats, members, fulfilled in ((4, 3, True), (4, 2, False), (5, 2, True), (5, 1, False)):
-        state = _final({}, seats=seats)
+        state = final_board({}, seats=seats)
         for key in ("smiths", "bakers", "church")[:members]:
             state["council"][key] = 0
         assert task_fulfilled(state, 0, council) is fulfilled, (seats, members)
@@ -424,7 +414,7 @@ def test_council_task_needs_three_members_with_four_players() -> None:
 
 def test_winner_by_points_even_with_fewer_city_members() -> None:
     """'Most points wins; ties -> more members in the City' — the city only breaks ties."""
-    state = _final({(0, 0): 0, (0, 1): 0, (5, 8): 1})
+    state = final_board({(0, 0): 0, (0, 1): 0, (5, 8): 1})
     state["players"][1]["prestige"] = 2
     result = _result(state)
     assert result["scores"][:2] == [2, 3] and result["winners"] == [1]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import pytest
@@ -11,21 +10,9 @@ from server.engine import Result
 from server.games.strasbourg.data import Task, components
 from server.games.strasbourg.scoring import task_fulfilled
 
-from .helpers import GAME
+from .helpers import GAME, final_board
 
 NICOLE, PETER, SANDRA, THOMAS = 0, 1, 2, 3
-
-
-def final_board(members: dict[tuple[int, int], int], seats: int = 4) -> dict[str, Any]:
-    """A finished game with only the given city members (cell -> seat) and nothing else."""
-    state = copy.deepcopy(GAME.new(seats, "final", {}))
-    state["phase"] = "over"
-    state["council"] = dict.fromkeys(state["council"])
-    for player in state["players"]:
-        player["offer"] = []
-    for (r, c), seat in members.items():
-        state["city"][r][c] = seat
-    return state
 
 
 def scored(state: dict[str, Any]) -> Result:
