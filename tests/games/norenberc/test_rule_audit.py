@@ -48,6 +48,14 @@ def only_goods(state: State, seat: int, goods: dict[str, int]) -> None:
     state["players"][seat]["goods"] = dict(goods)
 
 
+def hire_window_one(state: State, guild: int, good: str) -> tuple[State, list[Event]]:
+    """Seat 0 gets one ``good`` from ``guild``'s storehouse and hires window 1 with it."""
+    state["players"][0]["goods"][good] = 1
+    state["houses"][guild - 1]["store"][good] -= 1
+    cmd = {"type": "hire", "window": 1, "payment": {good: 1}, "to_front": False}
+    return act(state, 0, cmd)
+
+
 def event_of(events: list[Event], kind: str, **params: Any) -> Event:
     return next(
         e
@@ -178,11 +186,7 @@ def test_a_councillor_agent_keeps_a_seat_in_the_round_for_the_next_turn() -> Non
     state["players"][0]["hand"] = 1
     state, _ = plan_all(state, {0: [1], 1: [2]})
     put_guest(state, 1, 1, citizen("councillor"))
-    state["players"][0]["goods"]["beer"] = 1
-    state["houses"][0]["store"]["beer"] -= 1
-    state, events = act(
-        state, 0, {"type": "hire", "window": 1, "payment": {"beer": 1}, "to_front": False}
-    )
+    state, events = hire_window_one(state, 1, "beer")
     assert state["players"][0]["hand"] == 1
     while state["phase"] == "action":
         seat = min(GAME.to_act(state))
@@ -199,10 +203,7 @@ def test_a_councillor_gives_no_agent_beyond_eight() -> None:
     state["players"][0]["hand"] = 8
     state, _ = plan_all(state, {0: [1]})
     put_guest(state, 1, 1, citizen("councillor"))
-    state["players"][0]["goods"]["beer"] = 1
-    state["houses"][0]["store"]["beer"] -= 1
-    cmd = {"type": "hire", "window": 1, "payment": {"beer": 1}, "to_front": False}
-    state, events = act(state, 0, cmd)
+    state, events = hire_window_one(state, 1, "beer")
     assert state["players"][0]["hand"] == 7  # one stands on the card: still 8 in all
     assert event_of(events, "AgentGained")["params"] == {"seat": 0, "variant": "councillor_full"}
     assert citizen("councillor") in state["deck"]
@@ -216,10 +217,7 @@ def test_the_roof_bonus_ignores_the_hiring_agent_and_agents_on_other_roofs() -> 
     state["houses"][0]["roof"] = [0, 1, 1]
     state["houses"][1]["roof"] = [2, 2, 2]
     put_guest(state, 1, 1, craftsman(2, 5))
-    state["players"][0]["goods"]["beer"] = 1
-    state["houses"][0]["store"]["beer"] -= 1
-    cmd = {"type": "hire", "window": 1, "payment": {"beer": 1}, "to_front": False}
-    state, events = act(state, 0, cmd)
+    state, events = hire_window_one(state, 1, "beer")
     assert event_of(events, "BonusPaid")["params"] == {"seat": 0, "n": 2}
     assert state["players"][0]["talers"] == 27
 
@@ -230,10 +228,7 @@ def test_bailiff_may_swap_two_queue_tiles_of_one_house() -> None:
     state = fresh(3, "bq")
     state, _ = plan_all(state, {0: [2]})
     put_guest(state, 2, 1, citizen("bailiff"))
-    state["players"][0]["goods"]["pastry"] = 1
-    state["houses"][1]["store"]["pastry"] -= 1
-    cmd = {"type": "hire", "window": 1, "payment": {"pastry": 1}, "to_front": False}
-    state, _ = act(state, 0, cmd)
+    state, _ = hire_window_one(state, 2, "pastry")
     first, second = state["houses"][0]["queue"][0][0], state["houses"][0]["queue"][1][0]
     state, events = act(state, 0, {"type": "bailiff", "tiles": sorted([first, second])})
     assert state["houses"][0]["queue"][0] == [second]
