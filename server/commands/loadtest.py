@@ -21,7 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add = parser.add_argument
     add("--tables", type=int, default=20, help="concurrent tables (default 20)")
     add("--seats", type=int, default=4, help="seats per table (default 4)")
-    add("--game", default="norenberc", help="game to play (default norenberc)")
+    add("--game", help="game to play (default norenberc; counter with --floor)")
     add("--commands", type=int, default=5000, help="stop after this many acks per run")
     add("--seconds", type=float, default=30, help="time cap per run in seconds (default 30)")
     add("--databases", default="sqlite,postgres", help="comma list: sqlite, postgres")
@@ -33,10 +33,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add("--target", action="append", help="play against running server(s) at this URL")
     add("--json", action="store_true", help="print one JSON object per run")
+    add(
+        "--floor",
+        action="store_true",
+        help="also run the bare floor server (Starlette + asyncpg) on the counter game and"
+        " print each Postgres run's CPU per command as a multiple of the floor's",
+    )
+    add(
+        "--think",
+        type=float,
+        default=0.0,
+        help="seconds each player waits before each command (2: human pace; default 0)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     """Run every requested configuration and print its figures; 1 if a run failed to start."""
+    if args.floor and args.game not in (None, "counter"):
+        print("--floor plays the counter game only (the floor knows no other rules)")
+        return 2
+    if args.floor and args.target:
+        print("--floor starts its own servers; it cannot be combined with --target")
+        return 2
     return run_all(options(args))
 
 
@@ -45,7 +63,7 @@ def options(args: argparse.Namespace) -> LoadOptions:
     return LoadOptions(
         tables=args.tables,
         seats=args.seats,
-        game=args.game,
+        game=args.game or ("counter" if args.floor else "norenberc"),
         commands=args.commands,
         seconds=args.seconds,
         databases=args.databases,
@@ -53,4 +71,6 @@ def options(args: argparse.Namespace) -> LoadOptions:
         postgres_url=args.postgres_url,
         targets=tuple(args.target or ()),
         json=args.json,
+        floor=args.floor,
+        think=args.think,
     )

@@ -43,7 +43,14 @@ class Player:
     """
 
     def __init__(
-        self, ws_url: str, table_id: str, seat: int, token: str, seed: str, stats: Stats
+        self,
+        ws_url: str,
+        table_id: str,
+        seat: int,
+        token: str,
+        seed: str,
+        stats: Stats,
+        think: float = 0.0,
     ) -> None:
         self.urls = [f"{ws_url}/ws/tables/{table_id}"]
         self.table_id, self.seat = table_id, seat
@@ -58,6 +65,8 @@ class Player:
         self.errors_in_row = 0
         self.acked: dict[str, int] = {}  # command id -> version its ack named
         self.stale_version = -1  # a command refused at this version: wait for a newer one
+        self.think = think  # seconds to wait before each command, as a person would
+        self.act_at: float | None = None  # when the command being thought about goes out
 
     @property
     def url(self) -> str:
@@ -114,10 +123,16 @@ class Player:
 
     async def converse(self, ws: Socket, budget: Budget) -> None:
         while not self.done and budget.left() and self.errors_in_row < 20:
+            wait = min(SILENCE, budget.seconds_left())
+            if self.act_at is not None:
+                wait = max(0.0, min(wait, self.act_at - time.monotonic()))
             try:
-                raw = await asyncio.wait_for(ws.recv(), timeout=min(SILENCE, budget.seconds_left()))
+                raw = await asyncio.wait_for(ws.recv(), timeout=wait)
             except TimeoutError:
-                await self.on_silence(ws)
+                if self.act_at is not None and time.monotonic() >= self.act_at:
+                    await self.maybe_act(ws)
+                else:
+                    await self.on_silence(ws)
                 continue
             await self.on_message(ws, json.loads(raw))
 
@@ -139,12 +154,10 @@ class Player:
                 await ws.send(json.dumps({"type": "snapshot_request"}))
                 return
             self.set_doc(jsonpatch.apply_patch(self.doc, msg["ops"]), msg["version"])
-        elif kind == "ack" and self.pending and msg.get("id") == self.pending["id"]:
-            self.pending["acked_version"] = msg["version"]
-            if msg["id"] not in self.acked:  # a resent command is acknowledged again
-                self.acked[msg["id"]] = msg["version"]
-                self.stats.acked += 1
-            self.errors_in_row = 0
+            if "ack" in msg:  # the floor server acknowledges inside the mover's patch
+                self.on_ack(msg["ack"], msg["version"])
+        elif kind == "ack":
+            self.on_ack(msg.get("id"), msg["version"])
         elif kind == "error":
             self.stats.error(msg.get("code", "?"))
             if self.pending and msg.get("id") == self.pending["id"]:
@@ -153,6 +166,15 @@ class Player:
                 self.errors_in_row += 1
         self.settle()
         await self.maybe_act(ws)
+
+    def on_ack(self, command_id: Any, version: int) -> None:
+        if self.pending is None or command_id != self.pending["id"]:
+            return
+        self.pending["acked_version"] = version
+        if command_id not in self.acked:  # a resent command is acknowledged again
+            self.acked[command_id] = version
+            self.stats.acked += 1
+        self.errors_in_row = 0
 
     def set_doc(self, doc: dict[str, Any], version: int) -> None:
         self.doc, self.version = doc, version
@@ -178,6 +200,14 @@ class Player:
         legal = [c for c in game.get("legal") or [] if c.get("type") not in SKIPPED]
         if self.doc["table"]["status"] != "playing" or not legal:
             return
+        if self.think > 0:
+            now = time.monotonic()
+            if self.act_at is None:
+                self.act_at = now + self.think  # ``converse`` wakes up then
+                return
+            if now < self.act_at:
+                return
+            self.act_at = None
         self.next_id += 1
         self.pending = {"id": f"c{self.next_id}", "cmd": self.rng.choice(legal)}
         await self.send_pending(ws)
@@ -208,7 +238,7 @@ class Budget:
 
 
 async def seat_players(
-    servers: list[str], tables: int, seats: int, game: str, stats: Stats
+    servers: list[str], tables: int, seats: int, game: str, stats: Stats, think: float = 0.0
 ) -> list[list[Player]]:
     """Create and start ``tables`` tables; one Player per seat, by table.
 
@@ -220,7 +250,9 @@ async def seat_players(
     ws_urls = [url.replace("http://", "ws://", 1) for url in servers]
     return [
         [
-            Player(ws_urls[(t + i) % len(ws_urls)], table.id, i, token, f"{table.id}/{i}", stats)
+            Player(
+                ws_urls[(t + i) % len(ws_urls)], table.id, i, token, f"{table.id}/{i}", stats, think
+            )
             for i, token in enumerate(table.tokens)
         ]
         for t, table in enumerate(seated)
@@ -247,10 +279,19 @@ async def run_players(
 
 
 async def play_tables(
-    servers: list[str], tables: int, seats: int, game: str, commands: int, seconds: float
+    servers: list[str],
+    tables: int,
+    seats: int,
+    game: str,
+    commands: int,
+    seconds: float,
+    think: float = 0.0,
 ) -> tuple[Stats, float]:
-    """Create ``tables`` tables and play them concurrently; returns the stats and elapsed time."""
+    """Create ``tables`` tables and play them concurrently; returns the stats and elapsed time.
+
+    Each player waits ``think`` seconds before each of its commands (0: answers at once).
+    """
     stats = Stats(tables=tables)
-    players = await seat_players(servers, tables, seats, game, stats)
+    players = await seat_players(servers, tables, seats, game, stats, think)
     elapsed = await run_players(players, Budget(stats, commands, time.monotonic() + seconds))
     return stats, elapsed

@@ -105,3 +105,20 @@ def commit_ratio(serial: float, parallel: float, runs: list[RunResult], as_json:
             f"  {label}: durable commands/s = {ratio['serial']:.3f} x the 1-session rate,"
             f" {ratio['parallel']:.3f} x the {PROBE_SESSIONS}-session rate"
         )
+
+
+def floor_ratio(floor: RunResult, runs: list[RunResult], as_json: bool) -> None:
+    """Print each Postgres run's server CPU per command as a multiple of the floor's."""
+    base = floor.cpu_ms_per_command
+    ratios = {
+        r.label: None
+        if base is None or r.cpu_ms_per_command is None
+        else r.cpu_ms_per_command / base
+        for r in runs
+    }
+    if as_json:
+        print(json.dumps({"floor_cpu_ms_per_command": base, "cpu_vs_floor": ratios}))
+        return
+    for label, ratio in ratios.items():
+        shown = "?" if ratio is None else f"{ratio:.2f}"
+        print(f"  {label}: server CPU per command = {shown} x the floor's")

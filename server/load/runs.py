@@ -5,6 +5,7 @@ probe on the same server."""
 from __future__ import annotations
 
 import asyncio
+import os
 import subprocess
 import sys
 import tempfile
@@ -35,6 +36,8 @@ class LoadOptions:
     postgres_url: str  # only used to create and drop fresh databases
     targets: tuple[str, ...] = ()  # running servers to play against instead of starting any
     json: bool = False
+    floor: bool = False  # also play the counter game against the bare floor server
+    think: float = 0.0  # seconds each player waits before each command (human pace)
 
 
 class Matrix(Protocol):
@@ -80,6 +83,14 @@ def run_all(options: LoadOptions) -> int:
         report.emit(result, options.json)
         if kind == "postgres":
             postgres_runs.append(result)
+    if options.floor:
+        try:
+            floor = run_floor(options)
+        except (RuntimeError, OSError, subprocess.SubprocessError, httpx.HTTPError) as exc:
+            print(f"floor: failed: {exc}", file=sys.stderr)
+            return 1
+        report.emit(floor, options.json)
+        report.floor_ratio(floor, postgres_runs, options.json)
     if postgres_runs:
         serial, parallel = commit_rates(options.postgres_url, options.seconds)
         report.commit_ratio(serial, parallel, postgres_runs, options.json)
@@ -96,6 +107,7 @@ def run_configuration(options: LoadOptions, kind: str, count: int) -> RunResult:
             count,
             Path(tmp),
             GUILDHALL_BOT_DELAY="0",
+            GUILDHALL_BENCH_GAMES="1",  # the counter game
             # Every simulated player connects from 127.0.0.1: lift the per-address cap.
             GUILDHALL_MAX_CONNECTIONS_PER_IP=str(2 * options.tables * options.seats),
         ) as servers,
@@ -103,6 +115,28 @@ def run_configuration(options: LoadOptions, kind: str, count: int) -> RunResult:
         urls = [s.url for s in servers]
         result = asyncio.run(measured_play(options, urls, servers))
     result.label = f"{kind} x{count}"
+    return result
+
+
+def run_floor(options: LoadOptions) -> RunResult:
+    """The same players against the floor server (``server.load.floor``), one process, on a
+    fresh database of the same Postgres server."""
+    with (
+        tempfile.TemporaryDirectory(prefix="gh-floor-") as tmp,
+        fresh_postgres(options.postgres_url, prefix="gh_floor") as url,
+    ):
+        floor = ServerProcess(
+            dict(os.environ),
+            Path(tmp) / "floor.log",
+            module="server.load.floor",
+            args=("--database-url", url),
+        )
+        floor.start()
+        try:
+            result = asyncio.run(measured_play(options, [floor.url], [floor]))
+        finally:
+            floor.stop()
+    result.label = "floor x1"
     return result
 
 
@@ -119,7 +153,13 @@ async def measured_play(
     sampler = asyncio.create_task(watch.sample())
     try:
         stats, elapsed = await play_tables(
-            urls, options.tables, options.seats, options.game, options.commands, options.seconds
+            urls,
+            options.tables,
+            options.seats,
+            options.game,
+            options.commands,
+            options.seconds,
+            options.think,
         )
     finally:
         sampler.cancel()

@@ -62,6 +62,9 @@ class ServerProcess:
     port: int = field(default_factory=free_port)
     cwd: Path | None = None
     proc: subprocess.Popen[bytes] | None = None
+    # The module run with ``--port``, and its other arguments (default: ``guildhall serve``).
+    module: str = "server.cli"
+    args: tuple[str, ...] = ("serve", "--host", "127.0.0.1")
 
     @property
     def url(self) -> str:
@@ -73,8 +76,7 @@ class ServerProcess:
 
     def start(self, timeout: float = 30) -> None:
         """Spawn the server and wait for /healthz; RuntimeError (with its log) if it fails."""
-        argv = [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1"]
-        argv += ["--port", str(self.port)]
+        argv = [sys.executable, "-m", self.module, *self.args, "--port", str(self.port)]
         with open(self.log_path, "ab") as log:
             self.proc = subprocess.Popen(
                 argv, env=self.env, cwd=self.cwd, stdout=log, stderr=subprocess.STDOUT
