@@ -20,9 +20,10 @@ from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 
 from server.engine import get_game, is_visible, log_entry
+from server.resources import ROOT
 from server.tables import ServiceError
 
-WEB_DIR = Path(__file__).resolve().parents[2] / "web"
+WEB_DIR = ROOT / "web"
 STATIC_DIR = WEB_DIR / "static"
 I18N_DIR = WEB_DIR / "i18n"
 DEFAULT_LANG = "en"

@@ -1,15 +1,20 @@
 """``guildhall loadtest``: K concurrent tables of websocket players against uvicorn on 127.0.0.1.
 
 Only the options live here; ``server.load`` runs the tables and prints the figures (its
-docstring says what is measured and how).
+docstring says what is measured and how). ``server.load`` needs the HTTP and websocket
+clients of the ``load`` extra (``pip install 'guildhall[load]'``), which a server install
+does not have, so it is imported only when a run starts: ``--help`` works everywhere.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import sys
+from typing import TYPE_CHECKING
 
-from server.load.runs import LoadOptions, run_all
+if TYPE_CHECKING:
+    from server.load.runs import LoadOptions
 
 HELP = "many concurrent tables over real websockets on 127.0.0.1; prints throughput and latency"
 
@@ -48,18 +53,32 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run every requested configuration and print its figures; 1 if a run failed to start."""
+    """Run every requested configuration and print its figures; 1 if a run failed to start.
+
+    Exit status 2, with the install command, when the ``load`` extra is missing.
+    """
     if args.floor and args.game not in (None, "counter"):
         print("--floor plays the counter game only (the floor knows no other rules)")
         return 2
     if args.floor and args.target:
         print("--floor starts its own servers; it cannot be combined with --target")
         return 2
+    try:
+        from server.load.runs import run_all
+    except ModuleNotFoundError as exc:
+        print(
+            f"guildhall loadtest: needs {exc.name!r}, which a server-only install lacks; "
+            "install the load extra: pip install 'guildhall[load]'",
+            file=sys.stderr,
+        )
+        return 2
     return run_all(options(args))
 
 
 def options(args: argparse.Namespace) -> LoadOptions:
     """The parsed arguments as the typed options of ``server.load``."""
+    from server.load.runs import LoadOptions
+
     return LoadOptions(
         tables=args.tables,
         seats=args.seats,

@@ -15,7 +15,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-DATA_PATH = Path(__file__).resolve().parents[3] / "seeds" / "norenberc.json"
+from server.resources import ROOT
+
+DATA_PATH = ROOT / "seeds" / "norenberc.json"
 FORMAT = "norenberc-components/1"
 
 GUILD_COUNT = 6

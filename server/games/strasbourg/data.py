@@ -13,10 +13,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 from typing import Any
 
-DATA_PATH = Path(__file__).resolve().parents[3] / "seeds" / "strasbourg.json"
+from server.resources import ROOT
+
+DATA_PATH = ROOT / "seeds" / "strasbourg.json"
 DATA_NOTE = (
     "The Strasbourg board, round cards, edifices and task cards are a reconstruction "
     "(the printed ones are pictures no public copy gives); they are kept in "

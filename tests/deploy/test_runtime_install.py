@@ -1,0 +1,187 @@
+"""A server-only install runs every ``guildhall`` subcommand.
+
+One fresh virtualenv gets ``pip install .`` (no extras, not editable), exactly what a
+self-hoster or the image installs. Then, from a directory outside the checkout so that
+nothing can be found by accident: every subcommand's ``--help``, ``migrate`` on a new
+SQLite file, ``serve`` until ``/healthz``, the lobby and a static file answer, and
+``loadtest`` refusing with the install hint instead of a traceback. A development-only
+import (``httpx``, ``pytest`` ...) reaching a subcommand's import path fails here.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from alembic.script import ScriptDirectory
+
+from server.cli import SUBCOMMANDS
+from server.store.migrate import alembic_config
+
+ROOT = Path(__file__).resolve().parents[2]
+DEV_ONLY = ("httpx", "pytest", "hypothesis", "playwright", "psycopg", "mypy")
+DATA_TREES = ("web", "seeds", "migrations")
+
+pytestmark = [pytest.mark.install, pytest.mark.timeout(600)]
+
+
+class RuntimeVenv:
+    """A virtualenv holding the server's runtime dependencies only."""
+
+    def __init__(self, path: Path, outside: Path) -> None:
+        self.path, self.outside = path, outside
+        self.bin = path / "bin"
+
+    def env(self, **extra: str) -> dict[str, str]:
+        """A clean environment: no PYTHONPATH, no settings inherited from the test run."""
+        keep = {"HOME", "LANG", "TMPDIR", "SSL_CERT_FILE", "PIP_CERT"}
+        env = {k: v for k, v in os.environ.items() if k in keep}
+        env["PATH"] = f"{self.bin}:/usr/bin:/bin"
+        env["SECRET_KEY"] = "runtime-install-test"
+        env.update(extra)
+        return env
+
+    def run(self, *argv: str, **env: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [str(self.bin / argv[0]), *argv[1:]],
+            cwd=self.outside,
+            env=self.env(**env),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+
+
+@pytest.fixture(scope="module")
+def runtime_venv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RuntimeVenv]:
+    base = tmp_path_factory.mktemp("runtime-install")
+    venv = RuntimeVenv(base / "venv", base / "elsewhere")
+    venv.outside.mkdir()
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "venv", str(venv.path)], check=True, timeout=120)
+    install = subprocess.run(
+        [str(venv.bin / "python"), "-m", "pip", "install", "-q", str(ROOT)],
+        cwd=venv.outside,
+        capture_output=True,
+        text=True,
+        timeout=540,
+    )
+    assert install.returncode == 0, install.stdout + install.stderr
+    print(f"\nruntime-only venv built in {time.perf_counter() - started:.1f} s")
+    yield venv
+
+
+def test_no_development_package_is_installed(runtime_venv: RuntimeVenv) -> None:
+    probe = "import importlib.util as u, sys; print([m for m in sys.argv[1:] if u.find_spec(m)])"
+    done = runtime_venv.run("python", "-c", probe, *DEV_ONLY)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]", f"development packages in a runtime install: {done.stdout}"
+
+
+def test_the_installed_code_is_used_not_the_checkout(runtime_venv: RuntimeVenv) -> None:
+    probe = "import server, server.resources as r; print(server.__file__); print(r.ROOT)"
+    done = runtime_venv.run("python", "-c", probe)
+    assert done.returncode == 0, done.stderr
+    module_file, data_root = done.stdout.split()
+    assert str(runtime_venv.path) in module_file
+    assert Path(data_root) == runtime_venv.path / "share" / "guildhall"
+
+
+def test_every_data_file_is_installed(runtime_venv: RuntimeVenv) -> None:
+    share = runtime_venv.path / "share" / "guildhall"
+
+    def files(root: Path) -> set[str]:
+        found = {"alembic.ini"} if (root / "alembic.ini").is_file() else set()
+        for tree in DATA_TREES:
+            for path in (root / tree).rglob("*"):
+                if path.is_file() and "__pycache__" not in path.parts:
+                    found.add(path.relative_to(root).as_posix())
+        return found
+
+    assert files(share) == files(ROOT)
+
+
+def test_guildhall_help_lists_every_subcommand(runtime_venv: RuntimeVenv) -> None:
+    done = runtime_venv.run("guildhall", "--help")
+    assert done.returncode == 0, done.stderr
+    for name in SUBCOMMANDS:
+        assert name in done.stdout, f"`guildhall {name}` is missing from a runtime install"
+
+
+@pytest.mark.parametrize("name", SUBCOMMANDS)
+def test_every_subcommand_help_runs(runtime_venv: RuntimeVenv, name: str) -> None:
+    done = runtime_venv.run("guildhall", name, "--help")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"usage: guildhall {name}")
+
+
+def test_loadtest_without_its_extra_says_what_to_install(runtime_venv: RuntimeVenv) -> None:
+    done = runtime_venv.run("guildhall", "loadtest", "--target", "http://127.0.0.1:9")
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "guildhall[load]" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _get(url: str) -> tuple[int, bytes]:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as answer:
+            return answer.status, answer.read()
+    except urllib.error.HTTPError as exc:
+        return exc.code, b""
+
+
+def test_migrate_then_serve_on_sqlite(runtime_venv: RuntimeVenv) -> None:
+    db_file = runtime_venv.outside / "data" / "guildhall.db"
+    url = f"sqlite+aiosqlite:///{db_file}"
+    migrated = runtime_venv.run("guildhall", "migrate", DATABASE_URL=url)
+    assert migrated.returncode == 0, migrated.stdout + migrated.stderr
+    head = ScriptDirectory.from_config(alembic_config(url)).get_current_head()
+    with sqlite3.connect(db_file) as conn:
+        assert conn.execute("select version_num from alembic_version").fetchall() == [(head,)]
+
+    port = _free_port()
+    log = runtime_venv.outside / "serve.log"
+    with open(log, "wb") as out:
+        server = subprocess.Popen(
+            [str(runtime_venv.bin / "guildhall"), "serve", "--port", str(port)],
+            cwd=runtime_venv.outside,
+            env=runtime_venv.env(DATABASE_URL=url),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert server.poll() is None, log.read_text()
+            try:
+                if _get(base + "/healthz")[0] == 200:
+                    break
+            except OSError:
+                pass
+            assert time.monotonic() < deadline, "no /healthz within 60 s:\n" + log.read_text()
+            time.sleep(0.2)
+        status, lobby = _get(base + "/")
+        assert status == 200 and b"<html" in lobby.lower()
+        css = next((ROOT / "web" / "static" / "css").glob("*.css")).name
+        assert _get(f"{base}/static/css/{css}")[0] == 200
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=15)
+    assert "Traceback" not in log.read_text()
