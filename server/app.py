@@ -20,6 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from server import metrics
 from server.api import health, tables, ws
+from server.api.headers import SecurityHeaders
 from server.engine import RuleError
 from server.logs import configure_logging
 from server.realtime.fanout import FanOut, MemoryFanOut
@@ -52,6 +53,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for router in (tables.router, health.router, ws.router, *_optional_routers()):
         app.include_router(router)
     _add_error_handlers(app)
+    app.add_middleware(SecurityHeaders)
     return app
 
 

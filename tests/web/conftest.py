@@ -122,6 +122,10 @@ def new_page(browser: Any, console_errors: ConsoleErrors) -> Iterator[Any]:
     contexts: list[Any] = []
 
     def opener(**options: Any) -> Any:
+        # Playwright's wait_for_function evaluates its predicate as a string, which the app's
+        # Content-Security-Policy (no 'unsafe-eval') refuses; tests/security/test_input_csp_page.py
+        # loads the pages with the policy enforced.
+        options.setdefault("bypass_csp", True)
         context = browser.new_context(**options)
         contexts.append(context)
         return console_errors.watch(context.new_page())

@@ -1,9 +1,15 @@
-// UI strings: one dictionary per language (web/i18n/<lang>.json), inlined by the page as
-// window.GH_STRINGS. t("key", {n: 3}) fills {n}; a missing key shows the key itself so
-// it is noticed, never an empty label. With n === 1, "key.one" is used when the dictionary
+// UI strings: one dictionary per language (web/i18n/<lang>.json), carried by the page as a
+// JSON data block (#gh-strings: the Content-Security-Policy allows no inline script) and
+// read here into window.GH_STRINGS; window.GH_LANG is the page's <html lang>.
+// t("key", {n: 3}) fills {n}; a missing key shows the key itself so it is noticed, never an
+// empty label. With n === 1, "key.one" is used when the dictionary
 // has it ("1 card" beside "{n} cards"); languages without a singular form repeat the text.
 "use strict";
 (function (GH) {
+  var block = document.getElementById("gh-strings");
+  if (block && !window.GH_STRINGS) window.GH_STRINGS = JSON.parse(block.textContent);
+  if (!window.GH_LANG) window.GH_LANG = document.documentElement.lang || "en";
+
   GH.t = function (key, params) {
     var strings = window.GH_STRINGS || {};
     if (params && params.n === 1 && Object.prototype.hasOwnProperty.call(strings, key + ".one")) key += ".one";
@@ -42,6 +48,8 @@
       if (value === null || value === undefined || value === false) return;
       if (name.slice(0, 2) === "on") el.addEventListener(name.slice(2), value);
       else if (name === "text") el.textContent = value;
+      // Through the CSSOM: the Content-Security-Policy refuses style attributes in markup.
+      else if (name === "style") el.style.cssText = value;
       else el.setAttribute(name, value === true ? "" : value);
     });
     for (var i = 2; i < arguments.length; i++) append(el, arguments[i]);

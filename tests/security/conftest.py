@@ -1,0 +1,5 @@
+"""Fixtures of the security suites: the server's app on a fresh database (SQLite, and Postgres
+when configured) and headless Chromium."""
+
+from tests.server.conftest import client, database_url, empty_database_url, settings  # noqa: F401
+from tests.web.conftest import browser  # noqa: F401
