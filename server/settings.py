@@ -1,32 +1,37 @@
-"""One settings object, read from the environment once.
+"""One settings object, read once from the environment and an optional ``.env`` file.
 
-| variable | default | meaning |
-|---|---|---|
-| ``DATABASE_URL`` | ``sqlite+aiosqlite:///./data/guildhall.db`` | ``postgresql://`` works too |
-| ``HOST`` / ``PORT`` | ``127.0.0.1`` / ``8000`` | where ``guildhall serve`` listens |
-| ``PUBLIC_URL`` | ``http://{HOST}:{PORT}`` | base of seat links |
-| ``SECRET_KEY`` | kept in ``./data/secret_key`` | keys the seat-token hashes |
-| ``GUILDHALL_BOT_DELAY`` | ``0.6`` | seconds before a bot plays |
-| ``GUILDHALL_MAX_MESSAGE_BYTES`` | ``16384`` | largest websocket frame accepted |
-| ``GUILDHALL_RATE_LIMIT`` | ``20`` | websocket messages per second per connection |
-| ``GUILDHALL_FANOUT`` | ``memory`` | ``memory`` or ``postgres`` (LISTEN/NOTIFY) |
-| ``GUILDHALL_MAX_CONNECTIONS_PER_IP`` | ``20`` | open websockets per client address |
-| ``GUILDHALL_LOG_FORMAT`` | ``text`` | ``text`` or ``json`` (one object per line) |
-| ``GUILDHALL_DB_POOL_SIZE`` | ``10`` | Postgres connections kept open |
-| ``GUILDHALL_DB_MAX_OVERFLOW`` | ``20`` | extra Postgres connections under load |
-| ``GUILDHALL_DB_POOL_TIMEOUT`` | ``30`` | seconds to wait for a free connection |
+``Settings`` is the single definition: every field names its environment variable
+(``validation_alias``), its default and, in ``description``, what it means. The tables in
+``docs/self-hosting.md`` and ``README.md`` are checked against it
+(``tests/server/test_settings_docs.py``); ``python -m server.settings`` prints the rows.
+
+``load_settings()`` reads, from lowest to highest precedence: the defaults, the ``.env``
+file in the working directory, the process environment. Constructing ``Settings(...)``
+directly reads nothing but its arguments, so a test's settings never depend on the shell
+or on a ``.env`` left in the checkout.
+
+Adding a setting: one ``setting(...)`` field below, plus its row in docs/self-hosting.md.
 """
 
 from __future__ import annotations
 
-import os
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
+
+from pydantic import Field, field_validator, model_validator
+from pydantic.fields import FieldInfo
+from pydantic_settings import (
+    BaseSettings,
+    DotEnvSettingsSource,
+    EnvSettingsSource,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+)
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./data/guildhall.db"
+ENV_FILE = ".env"
 FanOutKind = Literal["memory", "postgres"]
 LogFormat = Literal["text", "json"]
 
@@ -54,38 +59,123 @@ def sqlite_path(url: str) -> Path | None:
     return Path(url.split(":///", 1)[1])
 
 
-@dataclass(frozen=True)
-class Settings:
+def setting(
+    variable: str, default: Any, meaning: str, *, shown: str | None = None, **rules: Any
+) -> Any:
+    """A settings field read from ``variable``.
+
+    ``shown`` is how the docs write a default that is computed rather than fixed;
+    ``rules`` are pydantic constraints (``ge=1`` ...), checked at load time.
+    """
+    extra = {"shown_default": shown} if shown else None
+    return Field(
+        default, validation_alias=variable, description=meaning, json_schema_extra=extra, **rules
+    )
+
+
+class Settings(BaseSettings):
     """Everything configurable about one server process."""
 
-    database_url: str = DEFAULT_DATABASE_URL
-    host: str = "127.0.0.1"
-    port: int = 8000
-    public_url: str = "http://127.0.0.1:8000"
-    secret_key: str = field(default="", repr=False)
-    bot_delay: float = 0.6
-    max_message_bytes: int = 16384
-    rate_limit: float = 20.0
-    fanout: FanOutKind = "memory"
-    max_connections_per_ip: int = 20
-    log_format: LogFormat = "text"
-    db_pool_size: int = 10
-    db_max_overflow: int = 20
-    db_pool_timeout: float = 30.0
+    model_config = SettingsConfigDict(frozen=True, populate_by_name=True, extra="ignore")
+
+    database_url: str = setting(
+        "DATABASE_URL", DEFAULT_DATABASE_URL, "an SQLite URL or `postgresql://user:pass@host/db`"
+    )
+    host: str = setting("HOST", "127.0.0.1", "address `guildhall serve` listens on")
+    port: int = setting("PORT", 8000, "port `guildhall serve` listens on", ge=1, le=65535)
+    public_url: str = setting(
+        "PUBLIC_URL",
+        "",
+        "the address players use; seat links are built from it",
+        shown="`http://{HOST}:{PORT}`",
+    )
+    secret_key: str = Field(
+        "",
+        validation_alias="SECRET_KEY",
+        description="keys the seat-token hashes",
+        json_schema_extra={"shown_default": "generated once into `./data/secret_key`"},
+        repr=False,
+    )
+    bot_delay: float = setting("GUILDHALL_BOT_DELAY", 0.6, "seconds before a bot plays", ge=0)
+    max_message_bytes: int = setting(
+        "GUILDHALL_MAX_MESSAGE_BYTES", 16384, "largest websocket frame accepted", ge=256
+    )
+    rate_limit: float = setting(
+        "GUILDHALL_RATE_LIMIT", 20.0, "websocket messages per second per connection", gt=0
+    )
+    fanout: FanOutKind = setting("GUILDHALL_FANOUT", "memory", "`memory` or `postgres`")
+    max_connections_per_ip: int = setting(
+        "GUILDHALL_MAX_CONNECTIONS_PER_IP", 20, "open websockets per client address", ge=1
+    )
+    log_format: LogFormat = setting("GUILDHALL_LOG_FORMAT", "text", "`text` or `json`")
+    db_pool_size: int = setting(
+        "GUILDHALL_DB_POOL_SIZE", 10, "Postgres connections kept open", ge=1
+    )
+    db_max_overflow: int = setting(
+        "GUILDHALL_DB_MAX_OVERFLOW", 20, "extra Postgres connections under load", ge=0
+    )
+    db_pool_timeout: float = setting(
+        "GUILDHALL_DB_POOL_TIMEOUT", 30.0, "seconds to wait for a free connection", gt=0
+    )
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        # Only the arguments: ``load_settings`` gathers the environment and ``.env`` itself.
+        return (init_settings,)
+
+    @field_validator("database_url")
+    @classmethod
+    def _async_driver(cls, url: str) -> str:
+        return normalize_database_url(url)
+
+    @field_validator("public_url")
+    @classmethod
+    def _no_trailing_slash(cls, url: str) -> str:
+        return url.rstrip("/")
+
+    @model_validator(mode="after")
+    def _public_url_from_host_and_port(self) -> Settings:
+        if not self.public_url:
+            # Frozen: the one computed default is set while the object is being built.
+            object.__setattr__(self, "public_url", f"http://{self.host}:{self.port}")
+        return self
 
     def with_(self, **changes: object) -> Settings:
-        """A copy with some fields changed (tests use it)."""
-        return replace(self, **changes)  # type: ignore[arg-type]
+        """A copy with some fields changed, validated again (tests and ``serve`` use it)."""
+        return type(self)(**{**self.model_dump(), **changes})
 
     @property
     def is_postgres(self) -> bool:
         return self.database_url.startswith("postgresql")
 
+    @classmethod
+    def variables(cls) -> dict[str, FieldInfo]:
+        """Every field by the environment variable it is read from, in definition order."""
+        return {str(info.validation_alias): info for info in cls.model_fields.values()}
 
-def _secret_key(env: Mapping[str, str], database_url: str) -> str:
+
+class _MappingSource(EnvSettingsSource):
+    """The environment source of pydantic-settings, reading a given mapping instead."""
+
+    def __init__(self, settings_cls: type[BaseSettings], env: Mapping[str, str]) -> None:
+        self._given = env
+        super().__init__(settings_cls, case_sensitive=True)
+
+    def _load_env_vars(self) -> Mapping[str, str | None]:
+        return dict(self._given)
+
+
+def _secret_key(values: Mapping[str, Any], database_url: str) -> str:
     """``SECRET_KEY``, else a key made once and kept beside the SQLite file."""
-    if env.get("SECRET_KEY"):
-        return env["SECRET_KEY"]
+    if values.get("SECRET_KEY"):
+        return str(values["SECRET_KEY"])
     db_file = sqlite_path(database_url)
     key_file = (db_file.parent if db_file else Path("data")) / "secret_key"
     if key_file.exists():
@@ -97,51 +187,44 @@ def _secret_key(env: Mapping[str, str], database_url: str) -> str:
     return key
 
 
-def _fanout(value: str) -> FanOutKind:
-    if value not in ("memory", "postgres"):
-        raise ValueError(f"GUILDHALL_FANOUT must be 'memory' or 'postgres', not {value!r}")
-    return "postgres" if value == "postgres" else "memory"
+def load_settings(
+    env: Mapping[str, str] | None = None, env_file: str | Path | None = ENV_FILE
+) -> Settings:
+    """Settings from the environment (default ``os.environ``) over ``env_file``.
+
+    An explicit ``env`` mapping is read alone (no file) unless ``env_file`` is passed too.
+    Raises ValueError (a pydantic ``ValidationError`` naming the variable) on a bad value.
+    """
+    values: dict[str, Any] = {}
+    file = env_file if env is None or env_file != ENV_FILE else None
+    if file is not None and Path(file).is_file():
+        values.update(DotEnvSettingsSource(Settings, env_file=file, case_sensitive=True)())
+    if env is None:
+        values.update(EnvSettingsSource(Settings, case_sensitive=True)())
+    else:
+        values.update(_MappingSource(Settings, env)())
+    url = normalize_database_url(str(values.get("DATABASE_URL", DEFAULT_DATABASE_URL)))
+    values["SECRET_KEY"] = _secret_key(values, url)
+    return Settings(**values)
 
 
-def _log_format(value: str) -> LogFormat:
-    if value not in ("text", "json"):
-        raise ValueError(f"GUILDHALL_LOG_FORMAT must be 'text' or 'json', not {value!r}")
-    return "json" if value == "json" else "text"
+def markdown_rows() -> list[str]:
+    """The rows of the docs' settings table as the definition gives them."""
+    rows = []
+    for variable, info in Settings.variables().items():
+        rows.append(f"| `{variable}` | {shown_default(info)} | {info.description} |")
+    return rows
 
 
-def _at_least(name: str, value: str, least: int) -> int:
-    """``value`` as an int no smaller than ``least``; ValueError naming ``name`` otherwise."""
-    number = int(value)
-    if number < least:
-        raise ValueError(f"{name} must be at least {least}, not {number}")
-    return number
+def shown_default(info: FieldInfo) -> str:
+    """The default as the docs write it: a computed default's text, else the value quoted."""
+    extra = info.json_schema_extra
+    if isinstance(extra, dict) and extra.get("shown_default"):
+        return str(extra["shown_default"])
+    default = info.default
+    text = f"{default:g}" if isinstance(default, float) else str(default)
+    return f"`{text}`"
 
 
-def load_settings(env: Mapping[str, str] | None = None) -> Settings:
-    """Settings from ``env`` (default: ``os.environ``). Raises ValueError on a malformed value."""
-    env = os.environ if env is None else env
-    url = normalize_database_url(env.get("DATABASE_URL", DEFAULT_DATABASE_URL))
-    host = env.get("HOST", "127.0.0.1")
-    port = int(env.get("PORT", "8000"))
-    return Settings(
-        database_url=url,
-        host=host,
-        port=port,
-        public_url=env.get("PUBLIC_URL", f"http://{host}:{port}").rstrip("/"),
-        secret_key=_secret_key(env, url),
-        bot_delay=float(env.get("GUILDHALL_BOT_DELAY", "0.6")),
-        max_message_bytes=int(env.get("GUILDHALL_MAX_MESSAGE_BYTES", "16384")),
-        rate_limit=float(env.get("GUILDHALL_RATE_LIMIT", "20")),
-        fanout=_fanout(env.get("GUILDHALL_FANOUT", "memory")),
-        max_connections_per_ip=_at_least(
-            "GUILDHALL_MAX_CONNECTIONS_PER_IP", env.get("GUILDHALL_MAX_CONNECTIONS_PER_IP", "20"), 1
-        ),
-        log_format=_log_format(env.get("GUILDHALL_LOG_FORMAT", "text")),
-        db_pool_size=_at_least(
-            "GUILDHALL_DB_POOL_SIZE", env.get("GUILDHALL_DB_POOL_SIZE", "10"), 1
-        ),
-        db_max_overflow=_at_least(
-            "GUILDHALL_DB_MAX_OVERFLOW", env.get("GUILDHALL_DB_MAX_OVERFLOW", "20"), 0
-        ),
-        db_pool_timeout=float(env.get("GUILDHALL_DB_POOL_TIMEOUT", "30")),
-    )
+if __name__ == "__main__":
+    print("\n".join(["| variable | default | meaning |", "|---|---|---|", *markdown_rows()]))
