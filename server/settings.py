@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, JsonValue, field_validator, model_validator
 from pydantic.fields import FieldInfo
 from pydantic_settings import (
     BaseSettings,
@@ -67,7 +67,7 @@ def setting(
     ``shown`` is how the docs write a default that is computed rather than fixed;
     ``rules`` are pydantic constraints (``ge=1`` ...), checked at load time.
     """
-    extra = {"shown_default": shown} if shown else None
+    extra: dict[str, JsonValue] | None = {"shown_default": shown} if shown else None
     return Field(
         default, validation_alias=variable, description=meaning, json_schema_extra=extra, **rules
     )
