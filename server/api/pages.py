@@ -65,6 +65,23 @@ def _read_strings(path: Path) -> dict[str, str]:
     return strings
 
 
+@lru_cache(maxsize=1)
+def _game_keys() -> dict[str, frozenset[str]]:
+    """Each game folder's keys (``web/i18n/<game>/en.json``): a page of another game, and the
+    lobby, leave them out."""
+    return {
+        path.parent.name: frozenset(_read_strings(path))
+        for path in sorted(I18N_DIR.glob(f"*/{DEFAULT_LANG}.json"))
+    }
+
+
+def page_strings(lang: str, game: str | None = None) -> dict[str, str]:
+    """The dictionary one page needs: the shared strings and, on a table, its own game's."""
+    own = {name: keys for name, keys in _game_keys().items() if name != game}
+    others = frozenset().union(*own.values())
+    return {key: text for key, text in languages()[lang].items() if key not in others}
+
+
 # Read and check the dictionaries at import: a broken one stops the server at start-up
 # with the file and keys named, rather than on some player's first page.
 languages()
@@ -79,11 +96,13 @@ def pick_language(request: Request) -> str:
     return next((code for code in wanted if code in shipped), DEFAULT_LANG)
 
 
-def _context(request: Request, **extra: Any) -> dict[str, Any]:
+def _context(request: Request, game: str | None = None, **extra: Any) -> dict[str, Any]:
     lang = pick_language(request)
     return {
         "lang": lang,
-        "strings": languages()[lang],
+        "game": game,
+        "game_style": game is not None and (STATIC_DIR / "css" / f"{game}.css").is_file(),
+        "strings": page_strings(lang, game),
         "languages": sorted(languages()),
         **extra,
     }
@@ -104,8 +123,23 @@ async def lobby_page(request: Request) -> HTMLResponse:
 
 @router.get("/t/{table_id}", response_class=HTMLResponse, include_in_schema=False)
 async def table_page(request: Request, table_id: str) -> HTMLResponse:
-    """The table page; the seat token stays in the URL fragment, so it never reaches us here."""
-    return _page(request, "table.html", table_id=table_id)
+    """The table page; the seat token stays in the URL fragment, so it never reaches us here.
+
+    The page loads only its own game's module, style and strings; for a table this process
+    cannot find (the page then says so once its websocket is refused) it names no game.
+    """
+    return _page(request, "table.html", table_id=table_id, game=await _game_of(request, table_id))
+
+
+async def _game_of(request: Request, table_id: str) -> str | None:
+    service = getattr(request.app.state, "service", None)
+    if service is None:
+        return None
+    try:
+        data = await service.get(table_id)
+    except ServiceError:
+        return None
+    return str(data.game)
 
 
 @router.get("/static/{path:path}", include_in_schema=False)

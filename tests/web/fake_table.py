@@ -10,11 +10,39 @@ from __future__ import annotations
 
 import json
 import random
+from types import SimpleNamespace
 from typing import Any
 
 import jsonpatch
+from fastapi import FastAPI
 
+from server.api import pages
 from server.engine import Event, get_game, is_visible, log_entry
+from server.tables import ServiceError
+
+
+class PageGames:
+    """Just enough of TableService for the page router: which game a table id plays, so
+    ``/t/fake`` loads the module, style and strings of the fake table made last."""
+
+    def __init__(self) -> None:
+        self.games: dict[str, str] = {}
+
+    async def get(self, table_id: str) -> SimpleNamespace:
+        if table_id not in self.games:
+            raise ServiceError("unknown_table", f"there is no table {table_id!r}", 404)
+        return SimpleNamespace(game=self.games[table_id])
+
+
+PAGE_GAMES = PageGames()
+
+
+def pages_app() -> FastAPI:
+    """The page router alone, serving ``/t/fake`` as the last FakeTable's game."""
+    app = FastAPI()
+    app.include_router(pages.router)
+    app.state.service = PAGE_GAMES
+    return app
 
 
 class FakeTable:
@@ -30,6 +58,7 @@ class FakeTable:
         game: str = "norenberc",
     ) -> None:
         self.game = get_game(game)
+        PAGE_GAMES.games["fake"] = game
         self.options = {**self.game.default_options(), **(options or {})}
         self.state = self.game.new(seats, seed, self.options)
         self.names = names or ["Ada"] + [None] * (seats - 1)

@@ -244,3 +244,22 @@ def test_strasbourg_task_templates_say_what_the_data_file_says() -> None:
         assert text == task["text"], task["id"]
     for strings in pages.languages().values():
         assert {f"sb.task.{task['kind']}" for task in seeds["tasks"]} <= set(strings)
+
+
+async def test_a_table_page_loads_only_its_own_games_module_style_and_strings() -> None:
+    from .fake_table import PAGE_GAMES, pages_app
+
+    PAGE_GAMES.games.update(tn="norenberc", ts="strasbourg")
+    transport = httpx.ASGITransport(app=pages_app())
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        noren, stras, unknown = [(await client.get(f"/t/{i}")).text for i in ("tn", "ts", "tx")]
+        lobby = (await client.get("/")).text
+    assert 'href="/static/js/norenberc.js"' in noren and "strasbourg" not in noren.lower()
+    assert '"sb.' not in noren and '"sb.' not in lobby
+    assert (
+        'href="/static/css/strasbourg.css"' in stras and 'href="/static/js/strasbourg.js"' in stras
+    )
+    assert '"sb.log.' in stras
+    assert 'data-game=""' in unknown and ".css" not in unknown.replace("guildhall.css", "")
+    for page in (noren, stras, unknown, lobby):
+        assert "<script>" not in page  # no inline script: data blocks and modules only

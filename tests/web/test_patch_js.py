@@ -1,8 +1,10 @@
-"""web/static/js/patch.js against jsonpatch (the server's library), run in Chromium."""
+"""web/static/js/patch.js against jsonpatch (the server's library), run in Chromium, and
+against the server's own patches over whole games of every game, member order included."""
 
 from __future__ import annotations
 
 import copy
+import random
 from collections.abc import Iterator
 from typing import Any
 
@@ -11,6 +13,9 @@ import pytest
 from fastapi import FastAPI
 
 from server.api import pages
+from server.engine import Event, get_game
+from server.realtime import views
+from server.tables.data import SeatInfo, TableData
 
 from .conftest import ServerThread
 
@@ -39,6 +44,8 @@ BAD = [
     [{"op": "replace", "path": "/missing/deep", "value": 1}],
 ]
 
+APPLY = """async ([d, ops]) => (await import("/static/js/patch.js")).applyPatch(d, ops)"""
+
 
 @pytest.fixture(scope="module")
 def page(browser: Any) -> Iterator[Any]:
@@ -55,7 +62,7 @@ def page(browser: Any) -> Iterator[Any]:
 @pytest.mark.parametrize("ops", CASES)
 def test_patches_apply_as_jsonpatch_applies_them(page: Any, ops: list[dict[str, Any]]) -> None:
     expected = jsonpatch.apply_patch(copy.deepcopy(DOC), ops)
-    assert page.evaluate("([d, ops]) => GH.applyPatch(d, ops)", [DOC, ops]) == expected
+    assert page.evaluate(APPLY, [DOC, ops]) == expected
 
 
 @pytest.mark.parametrize("ops", BAD)
@@ -63,11 +70,97 @@ def test_a_patch_that_does_not_apply_throws_and_leaves_the_document(
     page: Any, ops: list[dict[str, Any]]
 ) -> None:
     outcome = page.evaluate(
-        """([d, ops]) => {
+        """async ([d, ops]) => {
             const before = JSON.stringify(d);
-            try { GH.applyPatch(d, ops); return "applied"; }
+            const { applyPatch } = await import("/static/js/patch.js");
+            try { applyPatch(d, ops); return "applied"; }
             catch (e) { return JSON.stringify(d) === before ? "threw" : "changed"; }
         }""",
         [DOC, ops],
     )
     assert outcome == "threw"
+
+
+# ---- the server's own patches over whole games --------------------------------------
+
+
+def whole_game(game_name: str, seats: int, seed: str) -> list[TableData]:
+    """Every version of a seeded random game as the service holds it, start to end."""
+    game = get_game(game_name)
+    options = game.default_options()
+    state = game.new(seats, seed, options)
+    rng = random.Random(seed)
+    log: tuple[Event, ...] = ()
+    people = tuple(SeatInfo(s, f"P{s}", None) for s in range(seats))
+
+    def data(version: int) -> TableData:
+        finished = game.result(state) is not None
+        return TableData(
+            id="t1", game=game_name, title=game.title, options=options, seed=seed,
+            seed_sha256="0" * 64, status="finished" if finished else "playing",
+            version=version, seats=people, state=state, log=log,
+        )  # fmt: skip
+
+    versions = [data(1)]
+    while game.result(state) is None:
+        seat = rng.choice(sorted(game.to_act(state)))
+        state, events = game.apply(state, seat, rng.choice(game.legal(state, seat)))
+        log = log + tuple(events)
+        versions.append(data(len(versions) + 1))
+    return versions
+
+
+def messages(versions: list[TableData], seat: int | None) -> list[list[str]]:
+    """[message sent, the document the server holds after it] for each version, in order,
+    as ``deliver`` makes them for a connection that held the previous one; who is online
+    changes now and then, as it does at a real table."""
+    out, last = [], None
+    for data in versions:
+        connected = frozenset(s for s in range(len(data.seats)) if (data.version // 5 + s) % 3)
+        sent = views.deliver(data, seat, connected, last, data.version - 1)
+        out.append([sent.text, views.document(data, seat, connected).text])
+        last = sent.doc
+    return out
+
+
+# Applies every message in order and compares the document with the server's, member order
+# included (both through JSON.parse, so only the order the messages produced can differ).
+REPLAY_MESSAGES = """async (pairs) => {
+    const { applyPatch } = await import("/static/js/patch.js");
+    let doc = null, patches = 0;
+    for (let i = 0; i < pairs.length; i++) {
+        const msg = JSON.parse(pairs[i][0]);
+        if (msg.type === "snapshot") doc = msg.doc;
+        else { doc = applyPatch(doc, msg.ops); patches++; }
+        if (JSON.stringify(doc) !== JSON.stringify(JSON.parse(pairs[i][1]))) {
+            return {mismatch: i, got: JSON.stringify(doc).slice(0, 400)};
+        }
+    }
+    return {mismatch: null, patches: patches};
+}"""
+
+
+@pytest.mark.parametrize(("game", "seats"), [("norenberc", 4), ("strasbourg", 3)])
+@pytest.mark.parametrize("seat", [0, None])
+def test_the_servers_patches_of_a_whole_game_rebuild_its_documents_in_order(
+    page: Any, game: str, seats: int, seat: int | None
+) -> None:
+    views.clear_caches()
+    sent = messages(whole_game(game, seats, f"patch-order-{game}"), seat)
+    outcome = page.evaluate(REPLAY_MESSAGES, sent)
+    assert outcome["mismatch"] is None, outcome
+    assert outcome["patches"] > len(sent) // 2  # mostly patches, not snapshots
+
+
+def test_replace_keeps_the_members_place(page: Any) -> None:
+    """Replace written as remove-then-add would move the member to the end of its object."""
+    keys = page.evaluate(
+        """async () => {
+            const { applyPatch } = await import("/static/js/patch.js");
+            const doc = applyPatch({a: 1, b: {x: 1, y: 2}, c: 3},
+                [{op: "replace", path: "/a", value: 9}, {op: "replace", path: "/b/x", value: 0},
+                 {op: "add", path: "/b/y", value: 5}]);
+            return [Object.keys(doc), Object.keys(doc.b), doc.a, doc.b.y];
+        }"""
+    )
+    assert keys == [["a", "b", "c"], ["x", "y"], 9, 5]

@@ -12,13 +12,9 @@ from typing import Any
 
 import httpx
 import pytest
-from fastapi import FastAPI
-
-from server.api import pages
-from server.engine import get_game
 
 from .conftest import ARTIFACTS, ServerThread
-from .fake_table import FakeTable
+from .fake_table import FakeTable, pages_app
 
 pytestmark = pytest.mark.browser
 DESKTOP = {"width": 1366, "height": 900}
@@ -261,16 +257,10 @@ class StrasbourgFake(FakeTable):
     """``FakeTable`` serving Strasbourg: seats named in ``names`` are people, others bots."""
 
     def __init__(self, names: list[str | None], seed: str, options: dict[str, Any]) -> None:
-        super().__init__(seats=len(names), seed=seed, names=names)
-        self.game = get_game("strasbourg")
-        self.options = {**self.game.default_options(), **options}
-        self.state = self.game.new(len(names), seed, self.options)
+        super().__init__(
+            seats=len(names), seed=seed, names=names, options=options, game="strasbourg"
+        )
         self.run_bots()
-
-    def doc(self, seat: int | None) -> dict[str, Any]:
-        doc = super().doc(seat)
-        doc["table"].update(game="strasbourg", title="Strasbourg")
-        return doc
 
     def person_plays(self, seat: int, cmd: dict[str, Any]) -> None:
         """Another person (not the browser) plays ``cmd``; every page gets its patch."""
@@ -280,9 +270,7 @@ class StrasbourgFake(FakeTable):
 
 @pytest.fixture(scope="module")
 def pages_server() -> Iterator[ServerThread]:
-    app = FastAPI()
-    app.include_router(pages.router)
-    with ServerThread(app) as server:
+    with ServerThread(pages_app()) as server:
         yield server
 
 

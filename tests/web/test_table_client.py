@@ -13,12 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fastapi import FastAPI
-
-from server.api import pages
 
 from .conftest import ARTIFACTS, ServerThread
-from .fake_table import FakeTable
+from .fake_table import FakeTable, pages_app
 
 pytestmark = pytest.mark.browser
 AUTOPLAY = (Path(__file__).parent / "autoplay.js").read_text()
@@ -27,9 +24,7 @@ IDLE = "!document.querySelector('.sending')"
 
 @pytest.fixture(scope="module")
 def pages_server() -> Iterator[ServerThread]:
-    app = FastAPI()
-    app.include_router(pages.router)
-    with ServerThread(app) as server:
+    with ServerThread(pages_app()) as server:
         yield server
 
 

@@ -1,191 +1,194 @@
 // One websocket per tab to /ws/tables/{id}. Keeps the document current (snapshot, then
 // patches), reconnects by itself with backoff, asks for a snapshot on a version gap,
 // and resends an unacknowledged command with the same id after a reconnect.
-"use strict";
-(function (GH) {
-  var MAX_BACKOFF_MS = 15000;
-  var PING_MS = 20000;
+import { applyPatch } from "./patch.js";
 
-  function newId() {
-    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
-    return String(Date.now()) + "-" + Math.random().toString(16).slice(2);
+var MAX_BACKOFF_MS = 15000;
+var PING_MS = 20000;
+
+function newId() {
+  if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+  return String(Date.now()) + "-" + Math.random().toString(16).slice(2);
+}
+
+// handlers: onDoc(doc), onStatus("connecting"|"online"|"offline"), onAck(id),
+// onError({id, code, message}), onPresence(msg)
+export function TableConnection(tableId, token, handlers) {
+  this.tableId = tableId;
+  this.token = token || null;
+  this.handlers = handlers;
+  this.doc = null;
+  this.version = null;
+  this.pending = null;
+  this.backoff = 500;
+  this.ws = null;
+  this.closed = false;
+}
+
+TableConnection.prototype.url = function () {
+  var scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  return scheme + "//" + location.host + "/ws/tables/" + encodeURIComponent(this.tableId);
+};
+
+TableConnection.prototype.connect = function () {
+  var self = this;
+  if (this.closed) return; // a retry timer may outlive a connection given up on purpose
+  this.status("connecting");
+  var ws = new WebSocket(this.url());
+  this.ws = ws;
+  ws.onopen = function () {
+    var hello = { type: "hello" };
+    if (self.token) hello.token = self.token;
+    if (self.version !== null) hello.since = self.version;
+    ws.send(JSON.stringify(hello));
+  };
+  ws.onmessage = function (ev) {
+    self.receive(JSON.parse(ev.data));
+  };
+  ws.onclose = function (ev) {
+    if (self.ws !== ws) return;
+    self.ws = null;
+    self.resyncing = false;
+    clearInterval(self.pinger);
+    if (self.closed) return;
+    if (ev.code === 4404) return self.status("unknown");
+    self.status("offline");
+    var delay = self.backoff + Math.floor(Math.random() * 250);
+    self.backoff = Math.min(self.backoff * 2, MAX_BACKOFF_MS);
+    self.retry = setTimeout(function () { self.connect(); }, delay);
+  };
+  // Errors are followed by close, which schedules the retry; nothing else to do here.
+  ws.onerror = function () {};
+};
+
+// Give this connection up for good (the page opens another one, e.g. with a new token).
+TableConnection.prototype.close = function () {
+  this.closed = true;
+  clearTimeout(this.retry);
+  clearInterval(this.pinger);
+  if (this.ws) this.ws.close();
+};
+
+TableConnection.prototype.status = function (state) {
+  this.state = state;
+  if (this.handlers.onStatus) this.handlers.onStatus(state);
+};
+
+TableConnection.prototype.online = function () {
+  var self = this;
+  if (this.state === "online") return;
+  this.backoff = 500;
+  this.status("online");
+  clearInterval(this.pinger);
+  this.pinger = setInterval(function () { self.sendRaw({ type: "ping" }); }, PING_MS);
+  if (this.pending) this.sendRaw({ type: "command", id: this.pending.id, cmd: this.pending.cmd });
+};
+
+TableConnection.prototype.receive = function (msg) {
+  switch (msg.type) {
+    case "snapshot":
+      this.resyncing = false;
+      this.setDoc(msg.doc, msg.version);
+      this.online();
+      break;
+    case "patch":
+      this.patch(msg);
+      break;
+    case "ack":
+      if (this.pending && this.pending.id === msg.id) this.pending = null;
+      if (this.handlers.onAck) this.handlers.onAck(msg.id);
+      break;
+    case "error":
+      if (this.pending && (!msg.id || this.pending.id === msg.id)) this.pending = null;
+      if (this.handlers.onError) this.handlers.onError(msg);
+      break;
+    case "presence":
+      if (this.handlers.onPresence) this.handlers.onPresence(msg);
+      break;
+    default:
+      break; // pong and anything newer than this client
   }
+};
 
-  // handlers: onDoc(doc), onStatus("connecting"|"online"|"offline"), onAck(id),
-  // onError({id, code, message}), onPresence(msg)
-  function TableConnection(tableId, token, handlers) {
-    this.tableId = tableId;
-    this.token = token || null;
-    this.handlers = handlers;
-    this.doc = null;
-    this.version = null;
-    this.pending = null;
-    this.backoff = 500;
-    this.ws = null;
-    this.closed = false;
+// Apply a patch only onto the version it was made from (several quick changes may come
+// as one patch, version - base > 1); anything else means we missed one: ask for a snapshot.
+TableConnection.prototype.patch = function (msg) {
+  if (this.version === null || msg.base !== this.version) return this.resync();
+  try {
+    this.setDoc(applyPatch(this.doc, msg.ops), msg.version);
+  } catch (err) {
+    return this.resync();
   }
+  this.online();
+};
 
-  TableConnection.prototype.url = function () {
-    var scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    return scheme + "//" + location.host + "/ws/tables/" + encodeURIComponent(this.tableId);
-  };
+// One snapshot request at a time; patches that arrive meanwhile are dropped.
+TableConnection.prototype.resync = function () {
+  if (this.resyncing) return;
+  this.resyncing = true;
+  this.sendRaw({ type: "snapshot_request" });
+};
 
-  TableConnection.prototype.connect = function () {
-    var self = this;
-    if (this.closed) return; // a retry timer may outlive a connection given up on purpose
-    this.status("connecting");
-    var ws = new WebSocket(this.url());
-    this.ws = ws;
-    ws.onopen = function () {
-      var hello = { type: "hello" };
-      if (self.token) hello.token = self.token;
-      if (self.version !== null) hello.since = self.version;
-      ws.send(JSON.stringify(hello));
-    };
-    ws.onmessage = function (ev) {
-      self.receive(JSON.parse(ev.data));
-    };
-    ws.onclose = function (ev) {
-      if (self.ws !== ws) return;
-      self.ws = null;
-      self.resyncing = false;
-      clearInterval(self.pinger);
-      if (self.closed) return;
-      if (ev.code === 4404) return self.status("unknown");
-      self.status("offline");
-      var delay = self.backoff + Math.floor(Math.random() * 250);
-      self.backoff = Math.min(self.backoff * 2, MAX_BACKOFF_MS);
-      self.retry = setTimeout(function () { self.connect(); }, delay);
-    };
-    // Errors are followed by close, which schedules the retry; nothing else to do here.
-    ws.onerror = function () {};
-  };
+TableConnection.prototype.setDoc = function (doc, version) {
+  this.doc = doc;
+  this.version = version;
+  if (this.handlers.onDoc) this.handlers.onDoc(doc);
+};
 
-  // Give this connection up for good (the page opens another one, e.g. with a new token).
-  TableConnection.prototype.close = function () {
-    this.closed = true;
-    clearTimeout(this.retry);
-    clearInterval(this.pinger);
-    if (this.ws) this.ws.close();
-  };
+TableConnection.prototype.sendRaw = function (msg) {
+  if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
+};
 
-  TableConnection.prototype.status = function (state) {
-    this.state = state;
-    if (this.handlers.onStatus) this.handlers.onStatus(state);
-  };
+// Send a game command; returns its id. Only one command is in flight at a time.
+TableConnection.prototype.send = function (cmd) {
+  this.pending = { id: newId(), cmd: cmd };
+  this.sendRaw({ type: "command", id: this.pending.id, cmd: cmd });
+  return this.pending.id;
+};
 
-  TableConnection.prototype.online = function () {
-    var self = this;
-    if (this.state === "online") return;
-    this.backoff = 500;
-    this.status("online");
-    clearInterval(this.pinger);
-    this.pinger = setInterval(function () { self.sendRaw({ type: "ping" }); }, PING_MS);
-    if (this.pending) this.sendRaw({ type: "command", id: this.pending.id, cmd: this.pending.cmd });
-  };
+TableConnection.prototype.busy = function () {
+  return this.pending !== null;
+};
 
-  TableConnection.prototype.receive = function (msg) {
-    switch (msg.type) {
-      case "snapshot":
-        this.resyncing = false;
-        this.setDoc(msg.doc, msg.version);
-        this.online();
-        break;
-      case "patch":
-        this.patch(msg);
-        break;
-      case "ack":
-        if (this.pending && this.pending.id === msg.id) this.pending = null;
-        if (this.handlers.onAck) this.handlers.onAck(msg.id);
-        break;
-      case "error":
-        if (this.pending && (!msg.id || this.pending.id === msg.id)) this.pending = null;
-        if (this.handlers.onError) this.handlers.onError(msg);
-        break;
-      case "presence":
-        if (this.handlers.onPresence) this.handlers.onPresence(msg);
-        break;
-      default:
-        break; // pong and anything newer than this client
-    }
-  };
+// Recent tables of this browser: [{id, seat, token, title, at}], newest first.
+export function recentTables() {
+  try {
+    return JSON.parse(localStorage.getItem("gh_tables") || "[]");
+  } catch (err) {
+    return [];
+  }
+}
 
-  // Apply a patch only onto the version it was made from (several quick changes may come
-  // as one patch, version - base > 1); anything else means we missed one: ask for a snapshot.
-  TableConnection.prototype.patch = function (msg) {
-    if (this.version === null || msg.base !== this.version) return this.resync();
-    try {
-      this.setDoc(GH.applyPatch(this.doc, msg.ops), msg.version);
-    } catch (err) {
-      return this.resync();
-    }
-    this.online();
-  };
+export function rememberTable(entry) {
+  var list = recentTables().filter(function (t) {
+    return !(t.id === entry.id && t.seat === entry.seat);
+  });
+  entry.at = Date.now();
+  list.unshift(entry);
+  localStorage.setItem("gh_tables", JSON.stringify(list.slice(0, 20)));
+}
 
-  // One snapshot request at a time; patches that arrive meanwhile are dropped.
-  TableConnection.prototype.resync = function () {
-    if (this.resyncing) return;
-    this.resyncing = true;
-    this.sendRaw({ type: "snapshot_request" });
-  };
+// Forget this browser's seat link of a table (the seat went to a bot).
+export function forgetTable(tableId, token) {
+  var list = recentTables().filter(function (e) { return !(e.id === tableId && e.token === token); });
+  localStorage.setItem("gh_tables", JSON.stringify(list));
+}
 
-  TableConnection.prototype.setDoc = function (doc, version) {
-    this.doc = doc;
-    this.version = version;
-    if (this.handlers.onDoc) this.handlers.onDoc(doc);
-  };
-
-  TableConnection.prototype.sendRaw = function (msg) {
-    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
-  };
-
-  // Send a game command; returns its id. Only one command is in flight at a time.
-  TableConnection.prototype.send = function (cmd) {
-    this.pending = { id: newId(), cmd: cmd };
-    this.sendRaw({ type: "command", id: this.pending.id, cmd: cmd });
-    return this.pending.id;
-  };
-
-  TableConnection.prototype.busy = function () {
-    return this.pending !== null;
-  };
-
-  GH.TableConnection = TableConnection;
-
-  // Recent tables of this browser: [{id, seat, token, title, at}], newest first.
-  GH.recentTables = function () {
-    try {
-      return JSON.parse(localStorage.getItem("gh_tables") || "[]");
-    } catch (err) {
-      return [];
-    }
-  };
-
-  GH.rememberTable = function (entry) {
-    var list = GH.recentTables().filter(function (t) {
-      return !(t.id === entry.id && t.seat === entry.seat);
+// fetch JSON; rejects with {code, message} from the server's error body.
+export function api(method, path, body, token) {
+  var headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = "Bearer " + token;
+  return fetch(path, {
+    method: method,
+    headers: headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  }).then(function (res) {
+    return res.text().then(function (text) {
+      var data = text ? JSON.parse(text) : null;
+      if (res.ok) return data;
+      var err = (data && (data.detail || data)) || {};
+      throw { code: err.code || "http_" + res.status, message: err.message || res.statusText };
     });
-    entry.at = Date.now();
-    list.unshift(entry);
-    localStorage.setItem("gh_tables", JSON.stringify(list.slice(0, 20)));
-  };
-
-  // fetch JSON; rejects with {code, message} from the server's error body.
-  GH.api = function (method, path, body, token) {
-    var headers = { Accept: "application/json" };
-    if (body !== undefined) headers["Content-Type"] = "application/json";
-    if (token) headers.Authorization = "Bearer " + token;
-    return fetch(path, {
-      method: method,
-      headers: headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }).then(function (res) {
-      return res.text().then(function (text) {
-        var data = text ? JSON.parse(text) : null;
-        if (res.ok) return data;
-        var err = (data && (data.detail || data)) || {};
-        throw { code: err.code || "http_" + res.status, message: err.message || res.statusText };
-      });
-    });
-  };
-})((window.GH = window.GH || {}));
+  });
+}

@@ -1,207 +1,207 @@
 // Lobby: create a table, share the invite link, watch who joins, start; recent tables
 // of this browser (localStorage) and tables that still have free seats.
-"use strict";
-(function (GH) {
-  var t = GH.t, h = GH.h;
-  var $ = function (id) { return document.getElementById(id); };
-  var games = [];
-  var created = null; // {id, token, seat}
-  var poller = null;
+import { LANG, errorText, h, t, translatePage } from "./i18n.js";
+import { api, recentTables, rememberTable } from "./conn.js";
 
-  function list(data, key) {
-    return Array.isArray(data) ? data : (data && data[key]) || [];
+var $ = function (id) { return document.getElementById(id); };
+var games = [];
+var created = null; // {id, token, seat}
+var poller = null;
+
+function list(data, key) {
+  return Array.isArray(data) ? data : (data && data[key]) || [];
+}
+
+function currentGame() {
+  var name = $("game").value;
+  return games.filter(function (g) { return g.name === name; })[0] || { min_seats: 2, max_seats: 5 };
+}
+
+// The Bonus Townsmen promo exists only for Norenberc.
+function fillPromo() {
+  var box = $("promo"), offered = $("game").value === "norenberc";
+  box.disabled = !offered;
+  if (!offered) box.checked = false;
+}
+
+function fillSeatCounts() {
+  fillPromo();
+  var g = currentGame(), select = $("seat-count"), keep = Number(select.value) || 3;
+  select.innerHTML = "";
+  for (var n = g.min_seats; n <= g.max_seats; n++) {
+    select.appendChild(h("option", { value: n, selected: n === keep }, n));
   }
+  fillSeatKinds();
+}
 
-  function currentGame() {
-    var name = $("game").value;
-    return games.filter(function (g) { return g.name === name; })[0] || { min_seats: 2, max_seats: 5 };
+function seatKindSelect(seat) {
+  var kinds = ["human", "random", "greedy", "mcts"];
+  return h("select", { id: "seat-kind-" + seat, "aria-label": t("lobby.seat_n", { n: seat + 1 }) },
+    kinds.map(function (k) {
+      return h("option", { value: k, selected: k === "greedy" && seat > 0 ? true : null }, t("bot." + k));
+    }));
+}
+
+function fillSeatKinds() {
+  var n = Number($("seat-count").value), ol = $("seat-list");
+  ol.innerHTML = "";
+  ol.appendChild(h("li", null, h("span", { class: "seat-you" }, t("lobby.you"))));
+  for (var seat = 1; seat < n; seat++) ol.appendChild(h("li", null, seatKindSelect(seat)));
+}
+
+function createBody() {
+  var n = Number($("seat-count").value), bots = [null];
+  for (var seat = 1; seat < n; seat++) {
+    var kind = $("seat-kind-" + seat).value;
+    bots.push(kind === "human" ? null : kind);
   }
+  var planning = document.querySelector("input[name=planning]:checked").value;
+  return {
+    game: $("game").value,
+    seats: n,
+    options: { planning: planning, promo: $("promo").checked },
+    bots: bots,
+    name: $("player-name").value.trim(),
+  };
+}
 
-  // The Bonus Townsmen promo exists only for Norenberc.
-  function fillPromo() {
-    var box = $("promo"), offered = $("game").value === "norenberc";
-    box.disabled = !offered;
-    if (!offered) box.checked = false;
-  }
+function showError(id, err) {
+  var el = $(id);
+  el.textContent = t("error.prefix") + " " + errorText(err);
+  el.hidden = false;
+}
 
-  function fillSeatCounts() {
-    fillPromo();
-    var g = currentGame(), select = $("seat-count"), keep = Number(select.value) || 3;
-    select.innerHTML = "";
-    for (var n = g.min_seats; n <= g.max_seats; n++) {
-      select.appendChild(h("option", { value: n, selected: n === keep }, n));
-    }
-    fillSeatKinds();
-  }
+function onCreate(ev) {
+  ev.preventDefault();
+  $("create-error").hidden = true;
+  var body = createBody();
+  localStorage.setItem("gh_name", body.name);
+  $("create-button").disabled = true;
+  api("POST", "/api/tables", body).then(function (res) {
+    created = { id: res.table_id || res.id || (res.table && res.table.id), token: res.token, seat: res.seat || 0 };
+    var title = $("game").selectedOptions[0].textContent;
+    rememberTable({ id: created.id, seat: created.seat, token: created.token, title: title });
+    showCreated();
+  }).catch(function (err) {
+    showError("create-error", err);
+  }).then(function () {
+    $("create-button").disabled = false;
+  });
+}
 
-  function seatKindSelect(seat) {
-    var kinds = ["human", "random", "greedy", "mcts"];
-    return h("select", { id: "seat-kind-" + seat, "aria-label": t("lobby.seat_n", { n: seat + 1 }) },
-      kinds.map(function (k) {
-        return h("option", { value: k, selected: k === "greedy" && seat > 0 ? true : null }, t("bot." + k));
-      }));
-  }
+function showCreated() {
+  $("created-card").hidden = false;
+  $("create-card").hidden = true;
+  $("invite-link").value = location.origin + "/t/" + created.id;
+  $("open-table").href = "/t/" + created.id + "#seat=" + created.token;
+  renderRecent();
+  refreshCreated();
+  clearInterval(poller);
+  poller = setInterval(refreshCreated, 2000);
+  $("created-card").scrollIntoView({ block: "start" });
+}
 
-  function fillSeatKinds() {
-    var n = Number($("seat-count").value), ol = $("seat-list");
+function seatLine(s) {
+  var who = s.bot ? t("bot." + s.bot) : s.name ? s.name : t("lobby.free_seat");
+  return h("li", { class: s.name || s.bot ? "taken" : "free" },
+    h("span", { class: "seat-no" }, t("lobby.seat_n", { n: s.seat + 1 })), " ", who);
+}
+
+function refreshCreated() {
+  api("GET", "/api/tables/" + created.id).then(function (table) {
+    table = table.table || table;
+    var ol = $("joined-list");
     ol.innerHTML = "";
-    ol.appendChild(h("li", null, h("span", { class: "seat-you" }, t("lobby.you"))));
-    for (var seat = 1; seat < n; seat++) ol.appendChild(h("li", null, seatKindSelect(seat)));
-  }
-
-  function createBody() {
-    var n = Number($("seat-count").value), bots = [null];
-    for (var seat = 1; seat < n; seat++) {
-      var kind = $("seat-kind-" + seat).value;
-      bots.push(kind === "human" ? null : kind);
-    }
-    var planning = document.querySelector("input[name=planning]:checked").value;
-    return {
-      game: $("game").value,
-      seats: n,
-      options: { planning: planning, promo: $("promo").checked },
-      bots: bots,
-      name: $("player-name").value.trim(),
-    };
-  }
-
-  function showError(id, err) {
-    var el = $(id);
-    el.textContent = t("error.prefix") + " " + GH.errorText(err);
-    el.hidden = false;
-  }
-
-  function onCreate(ev) {
-    ev.preventDefault();
-    $("create-error").hidden = true;
-    var body = createBody();
-    localStorage.setItem("gh_name", body.name);
-    $("create-button").disabled = true;
-    GH.api("POST", "/api/tables", body).then(function (res) {
-      created = { id: res.table_id || res.id || (res.table && res.table.id), token: res.token, seat: res.seat || 0 };
-      var title = $("game").selectedOptions[0].textContent;
-      GH.rememberTable({ id: created.id, seat: created.seat, token: created.token, title: title });
-      showCreated();
-    }).catch(function (err) {
-      showError("create-error", err);
-    }).then(function () {
-      $("create-button").disabled = false;
-    });
-  }
-
-  function showCreated() {
-    $("created-card").hidden = false;
-    $("create-card").hidden = true;
-    $("invite-link").value = location.origin + "/t/" + created.id;
-    $("open-table").href = "/t/" + created.id + "#seat=" + created.token;
-    renderRecent();
-    refreshCreated();
-    clearInterval(poller);
-    poller = setInterval(refreshCreated, 2000);
-    $("created-card").scrollIntoView({ block: "start" });
-  }
-
-  function seatLine(s) {
-    var who = s.bot ? t("bot." + s.bot) : s.name ? s.name : t("lobby.free_seat");
-    return h("li", { class: s.name || s.bot ? "taken" : "free" },
-      h("span", { class: "seat-no" }, t("lobby.seat_n", { n: s.seat + 1 })), " ", who);
-  }
-
-  function refreshCreated() {
-    GH.api("GET", "/api/tables/" + created.id).then(function (table) {
-      table = table.table || table;
-      var ol = $("joined-list");
-      ol.innerHTML = "";
-      (table.seats || []).forEach(function (s) { ol.appendChild(seatLine(s)); });
-      var open = table.status === "open" || table.status === "waiting" || table.status === "lobby";
-      $("start-button").hidden = !open;
-      if (!open) {
-        clearInterval(poller);
-        $("open-table").classList.add("primary");
-      }
-    }).catch(function () { /* the next poll tries again */ });
-  }
-
-  function onStart() {
-    $("start-error").hidden = true;
-    GH.api("POST", "/api/tables/" + created.id + "/start", {}, created.token).then(function () {
-      location.href = $("open-table").href;
-    }).catch(function (err) { showError("start-error", err); });
-  }
-
-  function onCopy() {
-    var input = $("invite-link");
-    input.select();
-    var done = function () { $("copy-invite").textContent = t("lobby.copied"); };
-    if (navigator.clipboard) navigator.clipboard.writeText(input.value).then(done, done);
-    else done();
-  }
-
-  function renderRecent() {
-    var ul = $("recent-list"), items = GH.recentTables();
-    ul.innerHTML = "";
-    items.forEach(function (e) {
-      var when = new Date(e.at).toLocaleString(GH_LANG);
-      ul.appendChild(h("li", null,
-        h("a", { href: "/t/" + e.id + (e.token ? "#seat=" + e.token : "") },
-          (e.title || "table") + " · " + e.id),
-        " ", h("span", { class: "muted" }, t("lobby.seat_n", { n: e.seat + 1 }) + " · " + when)));
-    });
-    $("recent-empty").hidden = items.length > 0;
-  }
-
-  // Tables still taking players (join) and games under way (watch as a spectator).
-  function renderOpen(data) {
-    var ul = $("open-list"), items = list(data, "tables").filter(function (tb) {
-      return tb.status === "open" || tb.status === "playing";
-    });
-    ul.innerHTML = "";
-    items.forEach(function (tb) {
-      var seats = tb.seats || [];
-      var people = seats.filter(function (s) { return s.name && !s.bot; }).map(function (s) { return s.name; });
-      var taken = seats.filter(function (s) { return s.name || s.bot; }).length;
-      var open = tb.status === "open";
-      ul.appendChild(h("li", null,
-        h("a", { href: "/t/" + tb.id, class: "button small-btn" }, t(open ? "lobby.join" : "lobby.watch")), " ",
-        h("b", null, tb.title || tb.game), " · ", people.join(", "), " ",
-        h("span", { class: "muted" }, open ? t("lobby.taken", { n: taken, of: seats.length }) : t("lobby.playing"))));
-    });
-    $("open-empty").hidden = items.length > 0;
-  }
-
-  function refreshOpen() {
-    GH.api("GET", "/api/tables").then(renderOpen).catch(function () { /* next time */ });
-  }
-
-  function init() {
-    GH.translatePage();
-    $("player-name").value = localStorage.getItem("gh_name") || "";
-    $("create-form").addEventListener("submit", onCreate);
-    $("game").addEventListener("change", fillSeatCounts);
-    $("seat-count").addEventListener("change", fillSeatKinds);
-    $("start-button").addEventListener("click", onStart);
-    $("copy-invite").addEventListener("click", onCopy);
-    $("another").addEventListener("click", function () {
+    (table.seats || []).forEach(function (s) { ol.appendChild(seatLine(s)); });
+    var open = table.status === "open" || table.status === "waiting" || table.status === "lobby";
+    $("start-button").hidden = !open;
+    if (!open) {
       clearInterval(poller);
-      $("created-card").hidden = true;
-      $("create-card").hidden = false;
-    });
-    renderRecent();
-    GH.api("GET", "/api/games").then(function (data) {
-      games = list(data, "games");
-      if (!games.length) games = [{ name: "norenberc", title: "Norenberc", min_seats: 2, max_seats: 5 }];
-    }).catch(function () {
-      games = [{ name: "norenberc", title: "Norenberc", min_seats: 2, max_seats: 5 }];
-    }).then(function () {
-      $("game").innerHTML = "";
-      games.forEach(function (g) {
-        $("game").appendChild(h("option", { value: g.name }, g.title || g.name));
-      });
-      fillSeatCounts();
-    });
-    refreshOpen();
-    setInterval(refreshOpen, 5000);
-  }
+      $("open-table").classList.add("primary");
+    }
+  }).catch(function () { /* the next poll tries again */ });
+}
 
-  document.addEventListener("DOMContentLoaded", init);
-})(window.GH);
+function onStart() {
+  $("start-error").hidden = true;
+  api("POST", "/api/tables/" + created.id + "/start", {}, created.token).then(function () {
+    location.href = $("open-table").href;
+  }).catch(function (err) { showError("start-error", err); });
+}
+
+function onCopy() {
+  var input = $("invite-link");
+  input.select();
+  var done = function () { $("copy-invite").textContent = t("lobby.copied"); };
+  if (navigator.clipboard) navigator.clipboard.writeText(input.value).then(done, done);
+  else done();
+}
+
+function renderRecent() {
+  var ul = $("recent-list"), items = recentTables();
+  ul.innerHTML = "";
+  items.forEach(function (e) {
+    var when = new Date(e.at).toLocaleString(LANG);
+    ul.appendChild(h("li", null,
+      h("a", { href: "/t/" + e.id + (e.token ? "#seat=" + e.token : "") },
+        (e.title || "table") + " · " + e.id),
+      " ", h("span", { class: "muted" }, t("lobby.seat_n", { n: e.seat + 1 }) + " · " + when)));
+  });
+  $("recent-empty").hidden = items.length > 0;
+}
+
+// Tables still taking players (join) and games under way (watch as a spectator).
+function renderOpen(data) {
+  var ul = $("open-list"), items = list(data, "tables").filter(function (tb) {
+    return tb.status === "open" || tb.status === "playing";
+  });
+  ul.innerHTML = "";
+  items.forEach(function (tb) {
+    var seats = tb.seats || [];
+    var people = seats.filter(function (s) { return s.name && !s.bot; }).map(function (s) { return s.name; });
+    var taken = seats.filter(function (s) { return s.name || s.bot; }).length;
+    var open = tb.status === "open";
+    ul.appendChild(h("li", null,
+      h("a", { href: "/t/" + tb.id, class: "button small-btn" }, t(open ? "lobby.join" : "lobby.watch")), " ",
+      h("b", null, tb.title || tb.game), " · ", people.join(", "), " ",
+      h("span", { class: "muted" }, open ? t("lobby.taken", { n: taken, of: seats.length }) : t("lobby.playing"))));
+  });
+  $("open-empty").hidden = items.length > 0;
+}
+
+function refreshOpen() {
+  api("GET", "/api/tables").then(renderOpen).catch(function () { /* next time */ });
+}
+
+function init() {
+  translatePage();
+  $("player-name").value = localStorage.getItem("gh_name") || "";
+  $("create-form").addEventListener("submit", onCreate);
+  $("game").addEventListener("change", fillSeatCounts);
+  $("seat-count").addEventListener("change", fillSeatKinds);
+  $("start-button").addEventListener("click", onStart);
+  $("copy-invite").addEventListener("click", onCopy);
+  $("another").addEventListener("click", function () {
+    clearInterval(poller);
+    $("created-card").hidden = true;
+    $("create-card").hidden = false;
+  });
+  renderRecent();
+  api("GET", "/api/games").then(function (data) {
+    games = list(data, "games");
+    if (!games.length) games = [{ name: "norenberc", title: "Norenberc", min_seats: 2, max_seats: 5 }];
+  }).catch(function () {
+    games = [{ name: "norenberc", title: "Norenberc", min_seats: 2, max_seats: 5 }];
+  }).then(function () {
+    $("game").innerHTML = "";
+    games.forEach(function (g) {
+      $("game").appendChild(h("option", { value: g.name }, g.title || g.name));
+    });
+    fillSeatCounts();
+  });
+  refreshOpen();
+  setInterval(refreshOpen, 5000);
+}
+
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+else init();

@@ -1,236 +1,231 @@
 // Norenberc: the board, the players' areas and the status line; the prompts are in
 // norenberc_prompts.js and the shared pieces in norenberc_parts.js.
-"use strict";
-(function (GH) {
-  var t = GH.t, h = GH.h, N = GH.noren;
-  var SEAT_MARK = N.SEAT_MARK, guildName = N.guildName, badge = N.badge, mark = N.mark;
-  var goodsChips = N.goodsChips, tileEl = N.tileEl, windowCost = N.windowCost;
-  var isMyTurn = N.isMyTurn;
+import { h, t } from "./i18n.js";
+import { SEAT_MARK, badge, botOffer, isMyTurn, mark, planningTag as tag } from "./pieces.js";
+import { LOG_FORMATS, describe, goodsChips, guildName, tileEl, windowCost } from "./norenberc_parts.js";
+import { choose, draft, prompt } from "./norenberc_prompts.js";
 
-  // ---- board ------------------------------------------------------------------------
+// ---- board ------------------------------------------------------------------------
 
-  function board(game, ctx) {
-    if (!game) return null;
-    if (!ctx.readOnly) N.syncDraft(game);
-    var houses = h("div", { class: "houses", style: "--cols:" + houseColumns(game.guilds.length) },
-      game.guilds.map(function (g) { return house(g, game, ctx); }));
-    return [summary(game, ctx), houses];
+function board(game, ctx) {
+  if (!game) return null;
+  if (!ctx.readOnly) draft.sync(game);
+  var houses = h("div", { class: "houses", style: "--cols:" + houseColumns(game.guilds.length) },
+    game.guilds.map(function (g) { return house(g, game, ctx); }));
+  return [summary(game, ctx), houses];
+}
+
+// Houses in balanced rows (6 → 3 + 3, never 5 + 1), as many per row as the width allows.
+function houseColumns(n) {
+  var el = document.getElementById("board");
+  var width = (el && el.clientWidth) || window.innerWidth;
+  var fit = Math.max(1, Math.floor(width / 175));
+  return Math.ceil(n / Math.ceil(n / fit));
+}
+
+function summary(game, ctx) {
+  return h("div", { class: "summary" },
+    h("span", { class: "round" }, t("round.label", { round: game.round, turn: game.turn })),
+    h("span", { class: "track", "aria-label": t("track.label") },
+      h("span", { class: "muted" }, t("track.label") + ": "),
+      h("ol", { class: "track-list" }, game.play_order.map(function (s) {
+        return h("li", null, badge(s, game, ctx));
+      }))),
+    h("span", { class: "muted" }, t("deck.count", { n: game.guest_deck })),
+    h("span", { class: "muted" }, t("prestige.left", { n: game.prestige_crests_left })));
+}
+
+function house(g, game, ctx) {
+  var called = game.action && game.action.guild === g.guild;
+  var prestige = game.prestige_guild === g.guild;
+  return h("article", { class: "house gh-" + g.guild + (called ? " called" : ""), id: "house-" + g.guild,
+    "aria-label": guildName(g.guild) },
+    h("header", null,
+      h("span", { class: "gnum" }, g.guild), " ",
+      h("span", { class: "gname" }, guildName(g.guild)),
+      prestige ? h("span", { class: "prestige", title: t("prestige.here") }, "♛") : null,
+      called ? h("span", { class: "called-tag" }, t("house.called")) : null),
+    called ? actorsHere(game.action, ctx) : null,
+    h("div", { class: "roof", title: t("house.roof") },
+      h("span", { class: "label" }, t("house.roof")),
+      g.roof.map(function (n, seat) {
+        return n ? h("span", { class: "roof-agents p" + seat, title: ctx.seatName(seat) + ": " + n },
+          SEAT_MARK[seat] + "×" + n) : null;
+      })),
+    h("div", { class: "master-row" },
+      h("span", { class: "label" }, t("house.master")),
+      g.master.length ? g.master.map(function (tl) { return tileEl(tl, "master"); }) : h("span", { class: "muted" }, t("none")),
+      h("span", { class: "price", title: t("house.price_hint") }, g.price === null ? "—" : t("house.price", { p: g.price }))),
+    h("div", { class: "queue" },
+      h("span", { class: "label" }, t("house.queue")),
+      g.queue.map(function (stack) {
+        return h("span", { class: "stack" + (stack.length > 1 ? " double" : ""), title: stack.length > 1 ? t("house.stack") : null }, stack.map(function (tl) { return tileEl(tl, "small" + (isDraftTile(tl) ? " picked" : "")); }));
+      })),
+    h("ol", { class: "guests", "aria-label": t("house.guests") },
+      g.guests.map(function (tl, i) {
+        return h("li", { class: "window" + (isDraftWindow(g, i + 1, game) ? " picked" : "") },
+          h("span", { class: "wcost" }, windowCost(i + 1)), tileEl(tl, isDraftTile(tl) ? "picked" : ""),
+          hireShortcut(g, i + 1, game, ctx));
+      })),
+    h("div", { class: "store" },
+      h("span", { class: "label" }, t("house.storehouse")), goodsChips(g.storehouse)),
+    h("div", { class: "crests" },
+      h("span", { title: t("house.crests_left") }, t("house.crests", { n: g.crests_left })),
+      g.judges ? h("span", { class: "judge", title: t("power.chief_judge") }, t("house.judges", { n: g.judges })) : null));
+}
+
+// A window that a listed "hire" can take gets a button that starts that hire's draft.
+function hireShortcut(g, w, game, ctx) {
+  if (ctx.readOnly || !game.action || game.action.guild !== g.guild || game.action.choice) return null;
+  var can = (game.legal || []).some(function (c) { return c.type === "hire" && c.window === w; });
+  if (!can) return null;
+  return h("button", { type: "button", class: "hire-here", "data-focus": "board-win-" + w,
+    onclick: function () { choose(ctx, "hire", { window: w }); } }, t("hire.here"));
+}
+
+// Who revealed a card at the called guild, in acting order: done, acting now, still to come.
+function actorsHere(action, ctx) {
+  return h("ol", { class: "actors", "aria-label": t("house.actors") }, action.cards.map(function (seat) {
+    var done = action.acted.indexOf(seat) >= 0;
+    var now = action.actor === seat;
+    return h("li", { class: done ? "done" : now ? "now" : "later" },
+      mark(seat), " ", ctx.seatName(seat), " ",
+      h("span", { class: "muted" }, done ? "✓" : now ? t("house.acting") : ""));
+  }));
+}
+
+// A tile the bailiff choice being assembled would swap.
+function isDraftTile(tl) {
+  return !!tl && draft.type === "choice" && !!draft.picks.tiles && draft.picks.tiles.indexOf(tl.id) >= 0;
+}
+
+function isDraftWindow(g, w, game) {
+  return draft.type === "hire" && game.action && game.action.guild === g.guild && draft.picks.window === w;
+}
+
+// ---- players ----------------------------------------------------------------------
+
+function players(game, ctx) {
+  if (!game) return null;
+  return game.play_order.map(function (seat) { return playerCard(game.players[seat], game, ctx); });
+}
+
+function craftsmenByGuild(p, game) {
+  return game.guilds.map(function (g) {
+    var tiles = p.craftsmen.filter(function (c) { return c.guild === g.guild; });
+    if (!tiles.length) return null;
+    var total = tiles.reduce(function (a, c) { return a + c.value; }, 0);
+    return h("div", { class: "cgroup" },
+      h("span", { class: "cguild" }, guildName(g.guild)),
+      tiles.map(function (c) { return tileEl(c, "small"); }),
+      h("span", { class: "ctotal", title: t("player.total") }, "= " + total));
+  });
+}
+
+function hasCrests(p) {
+  return p.prestige_crests > 0 || Object.keys(p.guild_crests).length > 0;
+}
+
+function crestsText(p) {
+  var parts = Object.keys(p.guild_crests).sort().map(function (g) {
+    return guildName(Number(g)) + (p.guild_crests[g] > 1 ? " ×" + p.guild_crests[g] : "");
+  });
+  if (p.prestige_crests) parts.push(t("player.prestige_crests", { n: p.prestige_crests }));
+  return parts.length ? parts.join(", ") : t("none");
+}
+
+function planningTag(p, game) {
+  if (game.phase !== "planning" || !p.planning) return null;
+  var text = p.planning === "committed"
+    ? (p.cards === 0 ? t("plan.status.passed") : t("plan.status.cards", { n: p.cards }))
+    : t("plan.status." + p.planning);
+  return tag(p.planning, text);
+}
+
+function playerCard(p, game, ctx) {
+  var me = ctx.mySeat === p.seat;
+  var acting = game.to_act.indexOf(p.seat) >= 0;
+  var seatInfo = (ctx.table && ctx.table.seats && ctx.table.seats[p.seat]) || {};
+  return h("article", { class: "player p" + p.seat + (me ? " me" : "") + (acting ? " acting" : ""),
+    id: "player-" + p.seat },
+    h("header", null, badge(p.seat, game, ctx),
+      me ? h("span", { class: "you" }, t("player.you")) : null,
+      seatInfo.bot || seatInfo.connected ? null : h("span", { class: "offline-tag" }, t("player.offline")),
+      botOffer(p.seat, seatInfo, game, ctx),
+      acting ? h("span", { class: "ptag acting-tag" }, t("player.acting")) : null,
+      planningTag(p, game)),
+    h("dl", null,
+      h("dt", null, t("player.talers")),
+      h("dd", { class: "talers", id: me ? "my-talers" : null },
+        p.talers === null ? h("span", { class: "muted", title: t("player.hidden") }, t("player.hidden")) : p.talers),
+      h("dt", null, t("player.agents")),
+      h("dd", null, t("player.agents_detail", { hand: p.agents.hand, roof: p.agents.roof, supply: p.agents.supply }),
+        " ", h("span", { class: "disc disc-" + p.disc, title: t("disc." + p.disc) }, p.disc === "moon" ? "☾ " + t("disc.moon") : "♟ " + t("disc.agent"))),
+      h("dt", null, t("player.goods")),
+      h("dd", { class: "pgoods" }, goodsChips(p.goods)),
+      // Empty holdings take no room: five players' areas must fit beside the board.
+      p.craftsmen.length ? [h("dt", null, t("player.craftsmen")), h("dd", null, craftsmenByGuild(p, game))] : null,
+      p.citizens.length ? [h("dt", null, t("player.citizens")),
+        h("dd", null, p.citizens.map(function (c) { return tileEl(c, "small"); }))] : null,
+      hasCrests(p) ? [h("dt", null, t("player.crests")), h("dd", null, crestsText(p))] : null,
+      game.phase === "action" && p.cards !== null ? [h("dt", null, t("player.cards")), h("dd", null, cardsText(p))] : null));
+}
+
+function cardsText(p) {
+  if (!p.cards) return t("plan.status.passed");
+  var shown = p.revealed.length ? t("player.revealed", { guilds: p.revealed.map(guildName).join(", ") }) : "";
+  return t("plan.status.cards", { n: p.cards }) + (shown ? " · " + shown : "");
+}
+
+// ---- status line ------------------------------------------------------------------
+
+function names(seats, ctx) {
+  return seats.map(ctx.seatName).join(", ");
+}
+
+function status(game, ctx) {
+  if (!game) return { text: t("table.starting"), mine: false };
+  var mine = isMyTurn(game, ctx.mySeat);
+  if (game.phase === "over") {
+    var won = (game.result && game.result.winners) || [];
+    return { text: t("status.over_winner", { names: names(won, ctx) }), mine: false };
   }
-
-  // Houses in balanced rows (6 → 3 + 3, never 5 + 1), as many per row as the width allows.
-  function houseColumns(n) {
-    var el = document.getElementById("board");
-    var width = (el && el.clientWidth) || window.innerWidth;
-    var fit = Math.max(1, Math.floor(width / 175));
-    return Math.ceil(n / Math.ceil(n / fit));
-  }
-
-  function summary(game, ctx) {
-    return h("div", { class: "summary" },
-      h("span", { class: "round" }, t("round.label", { round: game.round, turn: game.turn })),
-      h("span", { class: "track", "aria-label": t("track.label") },
-        h("span", { class: "muted" }, t("track.label") + ": "),
-        h("ol", { class: "track-list" }, game.play_order.map(function (s) {
-          return h("li", null, badge(s, game, ctx));
-        }))),
-      h("span", { class: "muted" }, t("deck.count", { n: game.guest_deck })),
-      h("span", { class: "muted" }, t("prestige.left", { n: game.prestige_crests_left })));
-  }
-
-  function house(g, game, ctx) {
-    var called = game.action && game.action.guild === g.guild;
-    var prestige = game.prestige_guild === g.guild;
-    return h("article", { class: "house gh-" + g.guild + (called ? " called" : ""), id: "house-" + g.guild,
-      "aria-label": guildName(g.guild) },
-      h("header", null,
-        h("span", { class: "gnum" }, g.guild), " ",
-        h("span", { class: "gname" }, guildName(g.guild)),
-        prestige ? h("span", { class: "prestige", title: t("prestige.here") }, "♛") : null,
-        called ? h("span", { class: "called-tag" }, t("house.called")) : null),
-      called ? actorsHere(game.action, ctx) : null,
-      h("div", { class: "roof", title: t("house.roof") },
-        h("span", { class: "label" }, t("house.roof")),
-        g.roof.map(function (n, seat) {
-          return n ? h("span", { class: "roof-agents p" + seat, title: ctx.seatName(seat) + ": " + n },
-            SEAT_MARK[seat] + "×" + n) : null;
-        })),
-      h("div", { class: "master-row" },
-        h("span", { class: "label" }, t("house.master")),
-        g.master.length ? g.master.map(function (tl) { return tileEl(tl, "master"); }) : h("span", { class: "muted" }, t("none")),
-        h("span", { class: "price", title: t("house.price_hint") }, g.price === null ? "—" : t("house.price", { p: g.price }))),
-      h("div", { class: "queue" },
-        h("span", { class: "label" }, t("house.queue")),
-        g.queue.map(function (stack) {
-          return h("span", { class: "stack" + (stack.length > 1 ? " double" : ""), title: stack.length > 1 ? t("house.stack") : null }, stack.map(function (tl) { return tileEl(tl, "small" + (isDraftTile(tl) ? " picked" : "")); }));
-        })),
-      h("ol", { class: "guests", "aria-label": t("house.guests") },
-        g.guests.map(function (tl, i) {
-          return h("li", { class: "window" + (isDraftWindow(g, i + 1, game) ? " picked" : "") },
-            h("span", { class: "wcost" }, windowCost(i + 1)), tileEl(tl, isDraftTile(tl) ? "picked" : ""),
-            hireShortcut(g, i + 1, game, ctx));
-        })),
-      h("div", { class: "store" },
-        h("span", { class: "label" }, t("house.storehouse")), goodsChips(g.storehouse)),
-      h("div", { class: "crests" },
-        h("span", { title: t("house.crests_left") }, t("house.crests", { n: g.crests_left })),
-        g.judges ? h("span", { class: "judge", title: t("power.chief_judge") }, t("house.judges", { n: g.judges })) : null));
-  }
-
-  // A window that a listed "hire" can take gets a button that starts that hire's draft.
-  function hireShortcut(g, w, game, ctx) {
-    if (ctx.readOnly || !game.action || game.action.guild !== g.guild || game.action.choice) return null;
-    var can = (game.legal || []).some(function (c) { return c.type === "hire" && c.window === w; });
-    if (!can) return null;
-    return h("button", { type: "button", class: "hire-here", "data-focus": "board-win-" + w,
-      onclick: function () { N.choose(ctx, "hire", { window: w }); } }, t("hire.here"));
-  }
-
-  // Who revealed a card at the called guild, in acting order: done, acting now, still to come.
-  function actorsHere(action, ctx) {
-    return h("ol", { class: "actors", "aria-label": t("house.actors") }, action.cards.map(function (seat) {
-      var done = action.acted.indexOf(seat) >= 0;
-      var now = action.actor === seat;
-      return h("li", { class: done ? "done" : now ? "now" : "later" },
-        mark(seat), " ", ctx.seatName(seat), " ",
-        h("span", { class: "muted" }, done ? "✓" : now ? t("house.acting") : ""));
-    }));
-  }
-
-  // A tile the bailiff choice being assembled would swap.
-  function isDraftTile(tl) {
-    var draft = N.draft();
-    return !!tl && draft.type === "choice" && !!draft.picks.tiles && draft.picks.tiles.indexOf(tl.id) >= 0;
-  }
-
-  function isDraftWindow(g, w, game) {
-    var draft = N.draft();
-    return draft.type === "hire" && game.action && game.action.guild === g.guild && draft.picks.window === w;
-  }
-
-  // ---- players ----------------------------------------------------------------------
-
-  function players(game, ctx) {
-    if (!game) return null;
-    return game.play_order.map(function (seat) { return playerCard(game.players[seat], game, ctx); });
-  }
-
-  function craftsmenByGuild(p, game) {
-    return game.guilds.map(function (g) {
-      var tiles = p.craftsmen.filter(function (c) { return c.guild === g.guild; });
-      if (!tiles.length) return null;
-      var total = tiles.reduce(function (a, c) { return a + c.value; }, 0);
-      return h("div", { class: "cgroup" },
-        h("span", { class: "cguild" }, guildName(g.guild)),
-        tiles.map(function (c) { return tileEl(c, "small"); }),
-        h("span", { class: "ctotal", title: t("player.total") }, "= " + total));
-    });
-  }
-
-  function hasCrests(p) {
-    return p.prestige_crests > 0 || Object.keys(p.guild_crests).length > 0;
-  }
-
-  function crestsText(p) {
-    var parts = Object.keys(p.guild_crests).sort().map(function (g) {
-      return guildName(Number(g)) + (p.guild_crests[g] > 1 ? " ×" + p.guild_crests[g] : "");
-    });
-    if (p.prestige_crests) parts.push(t("player.prestige_crests", { n: p.prestige_crests }));
-    return parts.length ? parts.join(", ") : t("none");
-  }
-
-  function planningTag(p, game) {
-    if (game.phase !== "planning" || !p.planning) return null;
-    var text = p.planning === "committed"
-      ? (p.cards === 0 ? t("plan.status.passed") : t("plan.status.cards", { n: p.cards }))
-      : t("plan.status." + p.planning);
-    return h("span", { class: "ptag plan-" + p.planning }, text);
-  }
-
-  function playerCard(p, game, ctx) {
-    var me = ctx.mySeat === p.seat;
-    var acting = game.to_act.indexOf(p.seat) >= 0;
-    var seatInfo = (ctx.table && ctx.table.seats && ctx.table.seats[p.seat]) || {};
-    return h("article", { class: "player p" + p.seat + (me ? " me" : "") + (acting ? " acting" : ""),
-      id: "player-" + p.seat },
-      h("header", null, badge(p.seat, game, ctx),
-        me ? h("span", { class: "you" }, t("player.you")) : null,
-        seatInfo.bot || seatInfo.connected ? null : h("span", { class: "offline-tag" }, t("player.offline")),
-        GH.botOffer(p.seat, seatInfo, game, ctx),
-        acting ? h("span", { class: "ptag acting-tag" }, t("player.acting")) : null,
-        planningTag(p, game)),
-      h("dl", null,
-        h("dt", null, t("player.talers")),
-        h("dd", { class: "talers", id: me ? "my-talers" : null },
-          p.talers === null ? h("span", { class: "muted", title: t("player.hidden") }, t("player.hidden")) : p.talers),
-        h("dt", null, t("player.agents")),
-        h("dd", null, t("player.agents_detail", { hand: p.agents.hand, roof: p.agents.roof, supply: p.agents.supply }),
-          " ", h("span", { class: "disc disc-" + p.disc, title: t("disc." + p.disc) }, p.disc === "moon" ? "☾ " + t("disc.moon") : "♟ " + t("disc.agent"))),
-        h("dt", null, t("player.goods")),
-        h("dd", { class: "pgoods" }, goodsChips(p.goods)),
-        // Empty holdings take no room: five players' areas must fit beside the board.
-        p.craftsmen.length ? [h("dt", null, t("player.craftsmen")), h("dd", null, craftsmenByGuild(p, game))] : null,
-        p.citizens.length ? [h("dt", null, t("player.citizens")),
-          h("dd", null, p.citizens.map(function (c) { return tileEl(c, "small"); }))] : null,
-        hasCrests(p) ? [h("dt", null, t("player.crests")), h("dd", null, crestsText(p))] : null,
-        game.phase === "action" && p.cards !== null ? [h("dt", null, t("player.cards")), h("dd", null, cardsText(p))] : null));
-  }
-
-  function cardsText(p) {
-    if (!p.cards) return t("plan.status.passed");
-    var shown = p.revealed.length ? t("player.revealed", { guilds: p.revealed.map(guildName).join(", ") }) : "";
-    return t("plan.status.cards", { n: p.cards }) + (shown ? " · " + shown : "");
-  }
-
-  // ---- status line ------------------------------------------------------------------
-
-  function names(seats, ctx) {
-    return seats.map(ctx.seatName).join(", ");
-  }
-
-  function status(game, ctx) {
-    if (!game) return { text: t("table.starting"), mine: false };
-    var mine = isMyTurn(game, ctx.mySeat);
-    if (game.phase === "over") {
-      var won = (game.result && game.result.winners) || [];
-      return { text: t("status.over_winner", { names: names(won, ctx) }), mine: false };
+  var where = t("round.label", { round: game.round, turn: game.turn }) + " · ";
+  if (game.phase === "planning") {
+    if (mine) return { text: where + t("status.plan_you"), mine: true };
+    if (ctx.mySeat !== null && game.my_plan !== null) {
+      return { text: where + t("status.plan_done", { names: names(game.to_act, ctx) }), mine: false };
     }
-    var where = t("round.label", { round: game.round, turn: game.turn }) + " · ";
-    if (game.phase === "planning") {
-      if (mine) return { text: where + t("status.plan_you"), mine: true };
-      if (ctx.mySeat !== null && game.my_plan !== null) {
-        return { text: where + t("status.plan_done", { names: names(game.to_act, ctx) }), mine: false };
-      }
-      return { text: where + t("status.plan_wait", { names: names(game.to_act, ctx) }), mine: false };
-    }
-    var a = game.action;
-    var guild = guildName(a.guild);
-    if (a.choice) {
-      var citizen = t("citizen." + a.choice.citizen, { v: "" }).trim();
-      var chooser = a.choice.seat === ctx.mySeat
-        ? t("status.choice_you", { citizen: citizen })
-        : t("status.choice", { who: ctx.seatName(a.choice.seat), citizen: citizen });
-      return { text: where + chooser, mine: mine };
-    }
-    if (mine) return { text: where + t("status.act_you", { guild: guild }), mine: true };
-    return { text: where + t("status.act_wait", { name: ctx.seatName(a.actor), guild: guild }), mine: false };
+    return { text: where + t("status.plan_wait", { names: names(game.to_act, ctx) }), mine: false };
   }
-
-  function result(game) {
-    return game && game.result;
+  var a = game.action;
+  var guild = guildName(a.guild);
+  if (a.choice) {
+    var citizen = t("citizen." + a.choice.citizen, { v: "" }).trim();
+    var chooser = a.choice.seat === ctx.mySeat
+      ? t("status.choice_you", { citizen: citizen })
+      : t("status.choice", { who: ctx.seatName(a.choice.seat), citizen: citizen });
+    return { text: where + chooser, mine: mine };
   }
+  if (mine) return { text: where + t("status.act_you", { guild: guild }), mine: true };
+  return { text: where + t("status.act_wait", { name: ctx.seatName(a.actor), guild: guild }), mine: false };
+}
 
-  GH.games = GH.games || {};
-  GH.games.norenberc = {
-    board: board,
-    players: players,
-    prompt: N.prompt,
-    status: status,
-    result: result,
-    isMyTurn: isMyTurn,
-    playerBadge: badge,
-    describe: N.describe,
-    logPrefix: "log.",
-    logFormats: N.LOG_FORMATS,
-    footnote: function (game) { return { text: t("table.reconstruction"), title: game.data_note || "" }; },
-  };
-})(window.GH);
+function result(game) {
+  return game && game.result;
+}
+
+// The renderer table.js draws a Norenberc table with (docs/ui.md).
+export default {
+  board: board,
+  players: players,
+  prompt: prompt,
+  status: status,
+  result: result,
+  isMyTurn: isMyTurn,
+  playerBadge: badge,
+  describe: describe,
+  logPrefix: "log.",
+  logFormats: LOG_FORMATS,
+  footnote: function (game) { return { text: t("table.reconstruction"), title: game.data_note || "" }; },
+};

@@ -1,215 +1,155 @@
 // Norenberc: the small pieces every part of the page shares — names, goods, tiles, and
 // the plain-language description of a command (confirm line, replay).
-"use strict";
-(function (GH) {
-  var t = GH.t, h = GH.h;
-  var GOODS = ["beer", "pastry", "shoes", "paper", "cloth", "hats"];
-  var SYMBOL = { star: "★", moon: "☾", sun: "☀" };
-  var SEAT_MARK = ["●", "▲", "■", "◆", "✚"];
+import { h, t } from "./i18n.js";
+import * as pieces from "./pieces.js";
 
-  // ---- small pieces -----------------------------------------------------------------
+export var GOODS = ["beer", "pastry", "shoes", "paper", "cloth", "hats"];
+var SYMBOL = { star: "★", moon: "☾", sun: "☀" };
 
-  function guildName(guild) {
-    return t("guild." + guild);
+// ---- small pieces -----------------------------------------------------------------
+
+export function guildName(guild) {
+  return t("guild." + guild);
+}
+
+export function goodName(good, n) {
+  return t(n === 1 ? "good." + good : "goods." + good);
+}
+
+export function goodsChips(goods, cls) {
+  return pieces.goodsChips(goods, GOODS, goodName, function (g) { return "good g-" + g; }, cls);
+}
+
+export function goodsText(goods) {
+  return GOODS.filter(function (g) { return goods && goods[g]; }).map(function (g) {
+    return goods[g] + " " + goodName(g, goods[g]);
+  }).join(", ");
+}
+
+function citizenTitle(tile) {
+  var name = t("citizen." + tile.citizen, { v: tile.value });
+  return name + " (" + SYMBOL[tile.symbol] + " " + t("symbol." + tile.symbol) + "): " +
+    t("power." + tile.citizen, { v: tile.value });
+}
+
+export function tileLabel(tile) {
+  if (!tile) return t("window.empty");
+  if (tile.kind === "craftsman") {
+    return t("craftsman.label", { guild: guildName(tile.guild), v: tile.value }) + (tile.agent ? " +♟" : "");
   }
+  return t("citizen." + tile.citizen, { v: tile.value });
+}
 
-  function goodName(good, n) {
-    return t(n === 1 ? "good." + good : "goods." + good);
+// A tile as the physical game shows it: a craftsman's value and agent symbol on its
+// guild's colour; a citizen's symbol and name, with its power in the tooltip.
+export function tileEl(tile, extraClass) {
+  if (!tile) return h("span", { class: "tile empty " + (extraClass || "") }, "–");
+  if (tile.kind === "craftsman") {
+    return h("span", { class: "tile craftsman gb-" + tile.guild + " " + (extraClass || ""),
+      title: tileLabel(tile) + (tile.agent ? " — " + t("tile.agent_symbol") : ""), "data-tile": tile.id },
+      h("b", null, tile.value), tile.agent ? h("span", { class: "agent-sym", "aria-label": t("tile.agent_symbol") }, "♟") : null);
   }
+  // The power shows on hover and on keyboard focus (a title attribute would not).
+  return h("span", { class: "tile citizen sym-" + tile.symbol + " " + (extraClass || ""),
+    "aria-label": citizenTitle(tile), "data-tip": citizenTitle(tile), tabindex: "0", "data-tile": tile.id },
+    h("span", { class: "sym", "aria-hidden": "true" }, SYMBOL[tile.symbol]),
+    h("span", { class: "cname" }, t("citizen_short." + tile.citizen, { v: tile.value })),
+    tile.good ? h("span", { class: "good g-" + tile.good }, goodName(tile.good, 1)) : null);
+}
 
-  function badge(seat, game, ctx) {
-    return h("span", { class: "pbadge p" + seat, title: ctx.seatName(seat) },
-      h("span", { class: "pmark", "aria-hidden": "true" }, SEAT_MARK[seat]), " ", ctx.seatName(seat));
-  }
+export function windowCost(w) {
+  return t("window.cost." + w);
+}
 
-  function mark(seat) {
-    return h("span", { class: "pmark p" + seat, "aria-hidden": "true" }, SEAT_MARK[seat]);
-  }
+// ---- the game log ------------------------------------------------------------------
 
-  function goodsChips(goods, cls) {
-    var keys = GOODS.filter(function (g) { return goods && goods[g]; });
-    if (!keys.length) return h("span", { class: "muted" }, t("none"));
-    return h("span", { class: "chips " + (cls || "") }, keys.map(function (g) {
-      return h("span", { class: "good g-" + g, title: goodName(g, goods[g]) },
-        h("b", null, goods[g]), " ", goodName(g, goods[g]));
-    }));
-  }
+function andList(parts) {
+  if (!parts.length) return t("none");
+  if (parts.length === 1) return parts[0];
+  return parts.slice(0, -1).join(", ") + t("log.and") + parts[parts.length - 1];
+}
 
-  function goodsText(goods) {
-    return GOODS.filter(function (g) { return goods && goods[g]; }).map(function (g) {
-      return goods[g] + " " + goodName(g, goods[g]);
-    }).join(", ");
-  }
+function goodsList(goods) {
+  return andList(GOODS.filter(function (g) { return goods && goods[g]; }).map(function (g) {
+    return goods[g] + " " + goodName(g, goods[g]);
+  }));
+}
 
-  function citizenTitle(tile) {
-    var name = t("citizen." + tile.citizen, { v: tile.value });
-    return name + " (" + SYMBOL[tile.symbol] + " " + t("symbol." + tile.symbol) + "): " +
-      t("power." + tile.citizen, { v: tile.value });
-  }
+// Formatters of the log templates (log.<type>): {name:format} in a template.
+export var LOG_FORMATS = {
+  guild: function (value) { return guildName(value); },
+  guilds: function (value) { return value.map(guildName).join(", "); },
+  good: function (value) { return goodName(value, 1); },
+  good_kind: function (value) { return goodName(value, 2); },
+  goods: function (value) { return goodsList(value); },
+  tile: function (value) { return tileLabel(value); },
+  tiles: function (value) { return andList(value.map(tileLabel)); },
+  guests: function (value) { return value.map(tileLabel).join(", "); },
+  citizen: function (value) { return t("citizen." + value, { v: "" }).trim(); },
+  talers: function (value) { return t(value === 1 ? "unit.taler" : "unit.talers", { n: value }); },
+  cards: function (value) { return t(value === 1 ? "unit.card" : "unit.cards", { n: value }); },
+  amounts: function (value, params, seatName) { return value.map(function (a) { return seatName(a.seat) + ": " + a.n; }).join("; "); },
+};
 
-  function tileLabel(tile) {
-    if (!tile) return t("window.empty");
-    if (tile.kind === "craftsman") {
-      return t("craftsman.label", { guild: guildName(tile.guild), v: tile.value }) + (tile.agent ? " +♟" : "");
-    }
-    return t("citizen." + tile.citizen, { v: tile.value });
-  }
+// ---- describing a command (confirm line, replay) ----------------------------------
 
-  // A tile as the physical game shows it: a craftsman's value and agent symbol on its
-  // guild's colour; a citizen's symbol and name, with its power in the tooltip.
-  function tileEl(tile, extraClass) {
-    if (!tile) return h("span", { class: "tile empty " + (extraClass || "") }, "–");
-    if (tile.kind === "craftsman") {
-      return h("span", { class: "tile craftsman gb-" + tile.guild + " " + (extraClass || ""),
-        title: tileLabel(tile) + (tile.agent ? " — " + t("tile.agent_symbol") : ""), "data-tile": tile.id },
-        h("b", null, tile.value), tile.agent ? h("span", { class: "agent-sym", "aria-label": t("tile.agent_symbol") }, "♟") : null);
-    }
-    // The power shows on hover and on keyboard focus (a title attribute would not).
-    return h("span", { class: "tile citizen sym-" + tile.symbol + " " + (extraClass || ""),
-      "aria-label": citizenTitle(tile), "data-tip": citizenTitle(tile), tabindex: "0", "data-tile": tile.id },
-      h("span", { class: "sym", "aria-hidden": "true" }, SYMBOL[tile.symbol]),
-      h("span", { class: "cname" }, t("citizen_short." + tile.citizen, { v: tile.value })),
-      tile.good ? h("span", { class: "good g-" + tile.good }, goodName(tile.good, 1)) : null);
-  }
-
-  function windowCost(w) {
-    return t("window.cost." + w);
-  }
-
-  function isMyTurn(game, seat) {
-    return !!game && seat !== null && game.legal && game.legal.length > 0 &&
-      game.to_act.indexOf(seat) >= 0;
-  }
-
-  function ofType(legal, type) {
-    return legal.filter(function (c) { return c.type === type; });
-  }
-
-  function same(a, b) {
-    return JSON.stringify(a) === JSON.stringify(b);
-  }
-
-  function distinct(values) {
-    var seen = {}, out = [];
-    values.forEach(function (v) {
-      var k = JSON.stringify(v);
-      if (!seen[k]) { seen[k] = true; out.push(v); }
+// Where a tile of the workshops or guest rooms lies now: {tile, guild, window (null in a
+// workshop)}, or null.
+function locate(game, id) {
+  var found = null;
+  (game ? game.guilds : []).forEach(function (g) {
+    g.queue.forEach(function (stack) {
+      stack.forEach(function (tl) { if (tl.id === id) found = { tile: tl, guild: g.guild, window: null }; });
     });
-    return out;
-  }
-
-  // ---- the game log ------------------------------------------------------------------
-
-  function andList(parts) {
-    if (!parts.length) return t("none");
-    if (parts.length === 1) return parts[0];
-    return parts.slice(0, -1).join(", ") + t("log.and") + parts[parts.length - 1];
-  }
-
-  function goodsList(goods) {
-    return andList(GOODS.filter(function (g) { return goods && goods[g]; }).map(function (g) {
-      return goods[g] + " " + goodName(g, goods[g]);
-    }));
-  }
-
-  // Formatters of the log templates (log.<type>): {name:format} in a template.
-  var LOG_FORMATS = {
-    guild: function (value) { return guildName(value); },
-    guilds: function (value) { return value.map(guildName).join(", "); },
-    good: function (value) { return goodName(value, 1); },
-    good_kind: function (value) { return goodName(value, 2); },
-    goods: function (value) { return goodsList(value); },
-    tile: function (value) { return tileLabel(value); },
-    tiles: function (value) { return andList(value.map(tileLabel)); },
-    guests: function (value) { return value.map(tileLabel).join(", "); },
-    citizen: function (value) { return t("citizen." + value, { v: "" }).trim(); },
-    talers: function (value) { return t(value === 1 ? "unit.taler" : "unit.talers", { n: value }); },
-    cards: function (value) { return t(value === 1 ? "unit.card" : "unit.cards", { n: value }); },
-    amounts: function (value, params, seatName) { return value.map(function (a) { return seatName(a.seat) + ": " + a.n; }).join("; "); },
-  };
-
-  // ---- describing a command (confirm line, replay) ----------------------------------
-
-  // Where a tile of the workshops or guest rooms lies now: {tile, guild, window (null in a
-  // workshop)}, or null.
-  function locate(game, id) {
-    var found = null;
-    (game ? game.guilds : []).forEach(function (g) {
-      g.queue.forEach(function (stack) {
-        stack.forEach(function (tl) { if (tl.id === id) found = { tile: tl, guild: g.guild, window: null }; });
-      });
-      g.guests.forEach(function (tl, i) {
-        if (tl && tl.id === id) found = { tile: tl, guild: g.guild, window: i + 1 };
-      });
+    g.guests.forEach(function (tl, i) {
+      if (tl && tl.id === id) found = { tile: tl, guild: g.guild, window: i + 1 };
     });
-    return found;
-  }
+  });
+  return found;
+}
 
-  function placeText(at, label) {
-    return at.window === null
-      ? t("where.workshop", { tile: label, guild: guildName(at.guild) })
-      : t("where.window", { tile: label, guild: guildName(at.guild), n: at.window });
-  }
+function placeText(at, label) {
+  return at.window === null
+    ? t("where.workshop", { tile: label, guild: guildName(at.guild) })
+    : t("where.window", { tile: label, guild: guildName(at.guild), n: at.window });
+}
 
-  // "Brewers craftsman 3 (Bakers, window 2)": a tile and where it lies now.
-  function tileWhere(game, id) {
-    var at = locate(game, id);
-    return at ? placeText(at, tileLabel(at.tile)) : id;
-  }
+// "Brewers craftsman 3 (Bakers, window 2)": a tile and where it lies now.
+function tileWhere(game, id) {
+  var at = locate(game, id);
+  return at ? placeText(at, tileLabel(at.tile)) : id;
+}
 
-  // "3 (Bakers, window 2)": a craftsman's value (and agent symbol) and where it lies.
-  function placeOf(game, id) {
-    var at = locate(game, id);
-    return at ? placeText(at, at.tile.value + (at.tile.agent ? " ♟" : "")) : id;
-  }
+// "3 (Bakers, window 2)": a craftsman's value (and agent symbol) and where it lies.
+export function placeOf(game, id) {
+  var at = locate(game, id);
+  return at ? placeText(at, at.tile.value + (at.tile.agent ? " ♟" : "")) : id;
+}
 
-  function tileById(game, id) {
-    var at = locate(game, id);
-    return at ? at.tile : { id: id };
-  }
+export function tileById(game, id) {
+  var at = locate(game, id);
+  return at ? at.tile : { id: id };
+}
 
-  function describe(cmd, ctx, game) {
-    game = game || ctx.game;
-    switch (cmd.type) {
-      case "plan": return t("cmd.plan", { guilds: cmd.guilds.map(guildName).join(", ") });
-      case "pass": return t("cmd.pass");
-      case "wait": return t("cmd.wait");
-      case "retract": return t("cmd.retract");
-      case "sell": return t("cmd.sell", { n: cmd.count, total: cmd.total });
-      case "buy": return t("cmd.buy", { goods: goodsText(cmd.goods), total: cmd.total });
-      case "hire": return t("cmd.hire", { n: cmd.window, goods: goodsText(cmd.payment) }) +
-        (cmd.to_front ? " " + t("cmd.to_front") : "");
-      case "nothing": return t("cmd.nothing");
-      case "steal": return t("cmd.steal", { goods: goodsText(cmd.goods), name: ctx.seatName(cmd.victim), paid: cmd.paid });
-      case "bailiff": return t("cmd.bailiff", { a: tileWhere(game, cmd.tiles[0]), b: tileWhere(game, cmd.tiles[1]) });
-      case "decline": return t("cmd.decline");
-      case "peddler_good": return t("cmd.peddler", { good: goodName(cmd.good, 1) });
-      case "judge_house": return t("cmd.judge", { guild: guildName(cmd.guild) });
-      case "historian": return t("cmd.historian", { give: guildName(cmd.give), take: guildName(cmd.take) });
-      case "duchess": return t("cmd.duchess", { guild: guildName(cmd.guild) });
-      default: return JSON.stringify(cmd);
-    }
+export function describe(cmd, ctx, game) {
+  game = game || ctx.game;
+  switch (cmd.type) {
+    case "plan": return t("cmd.plan", { guilds: cmd.guilds.map(guildName).join(", ") });
+    case "pass": return t("cmd.pass");
+    case "wait": return t("cmd.wait");
+    case "retract": return t("cmd.retract");
+    case "sell": return t("cmd.sell", { n: cmd.count, total: cmd.total });
+    case "buy": return t("cmd.buy", { goods: goodsText(cmd.goods), total: cmd.total });
+    case "hire": return t("cmd.hire", { n: cmd.window, goods: goodsText(cmd.payment) }) +
+      (cmd.to_front ? " " + t("cmd.to_front") : "");
+    case "nothing": return t("cmd.nothing");
+    case "steal": return t("cmd.steal", { goods: goodsText(cmd.goods), name: ctx.seatName(cmd.victim), paid: cmd.paid });
+    case "bailiff": return t("cmd.bailiff", { a: tileWhere(game, cmd.tiles[0]), b: tileWhere(game, cmd.tiles[1]) });
+    case "decline": return t("cmd.decline");
+    case "peddler_good": return t("cmd.peddler", { good: goodName(cmd.good, 1) });
+    case "judge_house": return t("cmd.judge", { guild: guildName(cmd.guild) });
+    case "historian": return t("cmd.historian", { give: guildName(cmd.give), take: guildName(cmd.take) });
+    case "duchess": return t("cmd.duchess", { guild: guildName(cmd.guild) });
+    default: return JSON.stringify(cmd);
   }
-
-  GH.noren = {
-    GOODS: GOODS,
-    SEAT_MARK: SEAT_MARK,
-    guildName: guildName,
-    goodName: goodName,
-    badge: badge,
-    mark: mark,
-    goodsChips: goodsChips,
-    goodsText: goodsText,
-    tileLabel: tileLabel,
-    tileEl: tileEl,
-    windowCost: windowCost,
-    isMyTurn: isMyTurn,
-    ofType: ofType,
-    same: same,
-    distinct: distinct,
-    describe: describe,
-    placeOf: placeOf,
-    tileById: tileById,
-    LOG_FORMATS: LOG_FORMATS,
-  };
-})(window.GH);
+}

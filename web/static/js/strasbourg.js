@@ -1,530 +1,495 @@
 // Strasbourg: the city board, council, round cards, screens and stacks, and the prompts.
 // Prompts are built only from the view's "legal" list: the player picks one of the listed
 // commands (or assembles a stack from drawn cards) and sends it on Confirm. No rule lives here.
-"use strict";
-(function (GH) {
-  var t = GH.t, h = GH.h;
-  var SEAT_MARK = ["●", "▲", "■", "◆", "✚"];
-  var GUILDS = ["smiths", "vintners", "shoemakers", "butchers", "bakers"];
-  var COUNCIL = ["nobility", "church", "merchants"].concat(GUILDS);
-  var STEP_LETTERS = "ABCDEFGHI";
+import { h, has, t } from "./i18n.js";
+import * as pieces from "./pieces.js";
+import { Draft, SEAT_MARK, badge, botOffer, isMyTurn, ofType, same } from "./pieces.js";
 
-  // ---- small pieces -----------------------------------------------------------------
+var GUILDS = ["smiths", "vintners", "shoemakers", "butchers", "bakers"];
+var COUNCIL = ["nobility", "church", "merchants"].concat(GUILDS);
+var STEP_LETTERS = "ABCDEFGHI";
 
-  function guildName(g) { return t("sb.guild." + g); }
-  function goodName(g, n) { return t(n === 1 ? "sb.good." + g : "sb.goods." + g); }
-  function guildOfLetter(game, letter) {
-    var found = null;
-    Object.keys(game.board.guilds).forEach(function (g) { if (game.board.guilds[g].letter === letter) found = g; });
-    return found;
-  }
-  // Cells are named as the game log names them: (row,column) counted from 0, top left;
-  // the board shows these numbers along its edges.
-  function cellName(cell) { return t("sb.cell", { r: cell[0], c: cell[1] }); }
-  function sum(a) { return a.reduce(function (x, y) { return x + y; }, 0); }
-  // Commands compare by content: a document built from patches may order keys differently.
-  function canon(v) {
-    if (Array.isArray(v)) return "[" + v.map(canon).join(",") + "]";
-    if (v && typeof v === "object") {
-      return "{" + Object.keys(v).sort().map(function (k) { return JSON.stringify(k) + ":" + canon(v[k]); }).join(",") + "}";
-    }
-    return JSON.stringify(v);
-  }
-  function same(a, b) { return canon(a) === canon(b); }
+// ---- small pieces -----------------------------------------------------------------
 
-  function badge(seat, game, ctx) {
-    return h("span", { class: "pbadge p" + seat, title: ctx.seatName(seat) },
-      h("span", { class: "pmark", "aria-hidden": "true" }, SEAT_MARK[seat]), " ", ctx.seatName(seat));
-  }
-  function mark(seat) {
-    return h("span", { class: "pmark p" + seat, "aria-hidden": "true" }, SEAT_MARK[seat]);
-  }
-  function guildTag(g, game) {
-    var letter = game.board.guilds[g] ? game.board.guilds[g].letter : "?";
-    return h("span", { class: "sb-gtag sb-g-" + g }, h("b", { "aria-hidden": "true" }, letter), " ", guildName(g));
-  }
-  function cardChip(v, extra) {
-    return h("span", { class: "sb-card" + (extra ? " " + extra : ""), title: t("sb.card_value", { v: v }) }, v);
-  }
-  // Edifices are named by the dictionary when it knows the key, else by the data file's
-  // name (the view sends it; the last game shown remembers the names for the log).
-  var edificeNames = {};
-  function edificeName(e) {
-    return GH.has("sb.edifice." + e.key) ? t("sb.edifice." + e.key) : e.name;
-  }
-  function rememberGame(game, ctx) {
-    if (game && game.round_cards) game.round_cards.forEach(function (rc) { edificeNames[rc.edifice.key] = rc.edifice.name; });
-  }
-  function brackets(list) { return "[" + list.join(", ") + "]"; }
+function guildName(g) { return t("sb.guild." + g); }
+function goodName(g, n) { return t(n === 1 ? "sb.good." + g : "sb.goods." + g); }
+function guildOfLetter(game, letter) {
+  var found = null;
+  Object.keys(game.board.guilds).forEach(function (g) { if (game.board.guilds[g].letter === letter) found = g; });
+  return found;
+}
+// Cells are named as the game log names them: (row,column) counted from 0, top left;
+// the board shows these numbers along its edges.
+function cellName(cell) { return t("sb.cell", { r: cell[0], c: cell[1] }); }
+function sum(a) { return a.reduce(function (x, y) { return x + y; }, 0); }
+function guildTag(g, game) {
+  var letter = game.board.guilds[g] ? game.board.guilds[g].letter : "?";
+  return h("span", { class: "sb-gtag sb-g-" + g }, h("b", { "aria-hidden": "true" }, letter), " ", guildName(g));
+}
+function cardChip(v, extra) {
+  return h("span", { class: "sb-card" + (extra ? " " + extra : ""), title: t("sb.card_value", { v: v }) }, v);
+}
+// Edifices are named by the dictionary when it knows the key, else by the data file's
+// name (the view sends it; the last game shown remembers the names for the log).
+var edificeNames = {};
+function edificeName(e) {
+  return has("sb.edifice." + e.key) ? t("sb.edifice." + e.key) : e.name;
+}
+function rememberGame(game, ctx) {
+  if (game && game.round_cards) game.round_cards.forEach(function (rc) { edificeNames[rc.edifice.key] = rc.edifice.name; });
+}
+function brackets(list) { return "[" + list.join(", ") + "]"; }
 
-  // Formatters of the log templates (sb.log.<type>): {name:format} in a template.
-  var LOG_FORMATS = {
-    guild: function (value, params) { return guildName(value); },
-    good: function (value, params) { return t("sb.good." + value); },
-    council_seat: function (value, params) { return t("sb.council_of." + value); },
-    edifice: function (value, params) { return edificeName({ key: value, name: edificeNames[value] || value }); },
-    step: function (value, params) { return STEP_LETTERS.charAt(value); },
-    brackets: function (value, params) { return brackets(value); },
-    ranking: function (value, params, seatName) { return value.map(function (s, i) { return seatName(s) + " " + params.totals[i]; }).join(", "); },
-    stack_sizes: function (value, params, seatName) { return value.map(function (sizes, s) { return seatName(s) + " " + brackets(sizes); }).join("; "); },
-  };
+// Formatters of the log templates (sb.log.<type>): {name:format} in a template.
+var LOG_FORMATS = {
+  guild: function (value, params) { return guildName(value); },
+  good: function (value, params) { return t("sb.good." + value); },
+  council_seat: function (value, params) { return t("sb.council_of." + value); },
+  edifice: function (value, params) { return edificeName({ key: value, name: edificeNames[value] || value }); },
+  step: function (value, params) { return STEP_LETTERS.charAt(value); },
+  brackets: function (value, params) { return brackets(value); },
+  ranking: function (value, params, seatName) { return value.map(function (s, i) { return seatName(s) + " " + params.totals[i]; }).join(", "); },
+  stack_sizes: function (value, params, seatName) { return value.map(function (sizes, s) { return seatName(s) + " " + brackets(sizes); }).join("; "); },
+};
 
-  function isMyTurn(game, seat) {
-    return !!game && seat !== null && game.legal && game.legal.length > 0 && game.to_act.indexOf(seat) >= 0;
-  }
-  function ofType(legal, type) { return legal.filter(function (c) { return c.type === type; }); }
+// ---- the draft the player is assembling: the listed command picked, or the cards of a stack
 
-  // ---- the draft the player is assembling; reset whenever the legal list changes -------
+var draft = new Draft(function () { return []; });
+function pick(ctx, cmd) { draft.cmd = cmd; ctx.rerender(); }
 
-  var draft = { key: null, cmd: null, picks: [] };
-  function syncDraft(game) {
-    var key = canon([game.phase, game.legal]);
-    if (draft.key !== key) draft = { key: key, cmd: null, picks: [] };
-  }
-  function pick(ctx, cmd) { draft.cmd = cmd; ctx.rerender(); }
+// ---- board ------------------------------------------------------------------------
 
-  // ---- board ------------------------------------------------------------------------
+function board(game, ctx) {
+  rememberGame(game, ctx);
+  if (!game) return null;
+  if (!ctx.readOnly) draft.sync(game);
+  return [summary(game, ctx), roundCards(game), h("div", { class: "sb-main" }, city(game, ctx), council(game, ctx))];
+}
 
-  function board(game, ctx) {
-    rememberGame(game, ctx);
-    if (!game) return null;
-    if (!ctx.readOnly) syncDraft(game);
-    return [summary(game, ctx), roundCards(game), h("div", { class: "sb-main" }, city(game, ctx), council(game, ctx))];
-  }
+// The page footnote names the data file of the game being shown.
+function footnote(game) {
+  return game.data_note ? { text: t("sb.data_note", { file: game.data_file }), title: game.data_note } : null;
+}
 
-  // The page footnote names the data file of the game being shown.
-  function footnote(game) {
-    return game.data_note ? { text: t("sb.data_note", { file: game.data_file }), title: game.data_note } : null;
-  }
+function stepText(game) {
+  var s = game.step;
+  if (!s) return game.phase === "tasks" ? t("sb.phase.tasks") : "";
+  if (game.phase === "planning") return t("sb.phase.planning");
+  return t("sb.step", { letter: s.letter }) + " — " + t("sb.kind." + s.kind, { guild: stepGuild(game) ? guildName(stepGuild(game)) : "" });
+}
 
-  function stepText(game) {
-    var s = game.step;
-    if (!s) return game.phase === "tasks" ? t("sb.phase.tasks") : "";
-    if (game.phase === "planning") return t("sb.phase.planning");
-    return t("sb.step", { letter: s.letter }) + " — " + t("sb.kind." + s.kind, { guild: stepGuild(game) ? guildName(stepGuild(game)) : "" });
-  }
+// The guild of a guild step (B, D, F) from the current round card.
+function stepGuild(game) {
+  var s = game.step;
+  if (!s || s.kind !== "guild") return null;
+  var card = game.round_cards.filter(function (c) { return c.current; })[0];
+  return card ? card.guilds[{ B: 0, D: 1, F: 2 }[s.letter]] : null;
+}
 
-  // The guild of a guild step (B, D, F) from the current round card.
-  function stepGuild(game) {
-    var s = game.step;
-    if (!s || s.kind !== "guild") return null;
-    var card = game.round_cards.filter(function (c) { return c.current; })[0];
-    return card ? card.guilds[{ B: 0, D: 1, F: 2 }[s.letter]] : null;
-  }
+function summary(game, ctx) {
+  return h("div", { class: "summary sb-summary" },
+    h("span", { class: "round" }, t("sb.round", { round: game.round, rounds: game.rounds })),
+    h("span", { class: "sb-stepname", id: "sb-step" }, stepText(game)),
+    h("span", null, h("span", { class: "muted" }, t("sb.start_player") + ": "), badge(game.start_player, game, ctx)),
+    h("ol", { class: "sb-steps", "aria-label": t("sb.steps") }, STEP_LETTERS.split("").map(function (l) {
+      var now = game.step && game.step.letter === l && game.phase !== "planning";
+      return h("li", { class: now ? "now" : null, title: t("sb.step_title." + l) }, l);
+    })));
+}
 
-  function summary(game, ctx) {
-    return h("div", { class: "summary sb-summary" },
-      h("span", { class: "round" }, t("sb.round", { round: game.round, rounds: game.rounds })),
-      h("span", { class: "sb-stepname", id: "sb-step" }, stepText(game)),
-      h("span", null, h("span", { class: "muted" }, t("sb.start_player") + ": "), badge(game.start_player, game, ctx)),
-      h("ol", { class: "sb-steps", "aria-label": t("sb.steps") }, STEP_LETTERS.split("").map(function (l) {
-        var now = game.step && game.step.letter === l && game.phase !== "planning";
-        return h("li", { class: now ? "now" : null, title: t("sb.step_title." + l) }, l);
-      })));
-  }
-
-  function roundCards(game) {
-    return h("ol", { class: "sb-rounds", "aria-label": t("sb.round_cards") }, game.round_cards.map(function (rc, i) {
-      return h("li", { class: "sb-roundcard" + (rc.current ? " current" : "") + (i + 1 < game.round || game.phase === "over" ? " past" : ""),
-        "aria-current": rc.current ? "true" : null },
-        h("div", { class: "sb-rc-head" }, t("sb.round_n", { n: i + 1 }), rc.current ? h("span", { class: "called-tag" }, t("sb.now")) : null),
-        h("ol", { class: "sb-rc-guilds" }, rc.guilds.map(function (g, k) {
-          return h("li", null, h("span", { class: "muted" }, "BDF"[k] + " "), guildTag(g, game));
-        })),
-        h("div", { class: "sb-rc-edifice" }, "⌂ ", edificeName(rc.edifice), " ", h("span", { class: "muted" }, t("sb.points", { n: rc.edifice.value }))));
-    }));
-  }
-
-  // Cells the current decision may use, keyed "r,c" -> command.
-  function cellCommands(game) {
-    var out = {};
-    (game.legal || []).forEach(function (c) {
-      if ((c.type === "build" || c.type === "edifice") && c.cell) out[c.cell.join(",")] = c;
-    });
-    return out;
-  }
-
-  function city(game, ctx) {
-    var grid = game.board.grid, members = game.city.members;
-    var edifices = {};
-    game.city.edifices.forEach(function (e) { edifices[e.cell.join(",")] = e; });
-    var clickable = ctx.readOnly ? {} : cellCommands(game);
-    var cells = [];
-    grid.forEach(function (row, r) {
-      row.split("").forEach(function (letter, c) {
-        var key = r + "," + c, g = guildOfLetter(game, letter), who = members[r][c], ed = edifices[key];
-        var cmd = clickable[key];
-        var chosen = cmd && draft.cmd && same(draft.cmd, cmd);
-        var price = game.board.prices[r][c];
-        var label = (g ? guildName(g) : t("sb.building_space")) + " " + cellName([r, c]) +
-          (price !== null ? ", " + t("sb.price", { p: price }) : "") +
-          (who !== null ? ", " + ctx.seatName(who) : "") + (ed ? ", " + edificeName(ed) : "");
-        var body = [
-          h("span", { class: "sb-letter", "aria-hidden": "true" }, g ? letter : ""),
-          price !== null ? h("span", { class: "sb-price", "aria-hidden": "true" }, price) : null,
-          who !== null ? h("span", { class: "sb-member p" + who, "aria-hidden": "true" }, SEAT_MARK[who]) : null,
-          ed ? h("span", { class: "sb-edifice", "aria-hidden": "true" }, edificeName(ed)) : null,
-        ];
-        var cls = "sb-cell " + (g ? "sb-g-" + g : "sb-space") + (cmd ? " can" : "") + (chosen ? " picked" : "");
-        cells.push(cmd
-          ? h("button", { type: "button", class: cls, id: "cell-" + r + "-" + c, "aria-label": label, "aria-pressed": String(!!chosen),
-              "data-focus": "cell-" + key, onclick: function () { pick(ctx, cmd); } }, body)
-          : h("div", { class: cls, id: "cell-" + r + "-" + c, role: "img", "aria-label": label, title: label }, body));
-      });
-    });
-    var rows = grid.length, cols = grid[0].length;
-    var sites = game.board.chapel_sites.map(function (site, i) {
-      var built = game.city.chapels.indexOf(i) >= 0;
-      var cmd = !ctx.readOnly && (game.legal || []).filter(function (c) { return c.type === "chapel" && c.site === i; })[0];
-      var chosen = cmd && draft.cmd && same(draft.cmd, cmd);
-      var style = "left:" + ((site[1] + 1) / cols * 100) + "%;top:" + ((site[0] + 1) / rows * 100) + "%";
-      var label = built ? t("sb.chapel_built", { n: i + 1 }) : t("sb.chapel_site", { n: i + 1 });
-      var cls = "sb-chapel" + (built ? " built" : "") + (cmd ? " can" : "") + (chosen ? " picked" : "");
-      return cmd
-        ? h("button", { type: "button", class: cls, style: style, id: "chapel-" + i, "aria-label": label, title: label,
-            onclick: function () { pick(ctx, cmd); } }, "✝")
-        : h("span", { class: cls, style: style, title: label, role: "img", "aria-label": label }, built ? "✝" : "");
-    });
-    return h("figure", { class: "sb-city card" },
-      h("figcaption", null, t("sb.city"), h("span", { class: "muted" }, " · " + t("sb.city_hint"))),
-      h("div", { class: "sb-axes", style: "--cols:" + cols + ";--rows:" + rows },
-        h("span", { class: "sb-corner" }),
-        h("div", { class: "sb-axis sb-cols", "aria-hidden": "true" }, numbers(cols)),
-        h("div", { class: "sb-axis sb-rows", "aria-hidden": "true" }, numbers(rows)),
-        h("div", { class: "sb-grid-wrap" },
-          h("div", { class: "sb-grid", id: "sb-grid" }, cells),
-          h("div", { class: "sb-chapels" }, sites))),
-      legend(game));
-  }
-
-  function numbers(n) {
-    var out = [];
-    for (var i = 0; i < n; i++) out.push(h("span", null, i));
-    return out;
-  }
-
-  function legend(game) {
-    return h("ul", { class: "sb-legend" }, GUILDS.map(function (g) {
-      var info = game.board.guilds[g];
-      return h("li", null, guildTag(g, game), " ", h("span", { class: "muted" }, t("sb.good_worth", { good: goodName(g, 1), v: info.good_value })));
-    }), h("li", null, h("span", { class: "sb-gtag sb-space" }, "⌂"), " ", t("sb.building_space")),
-      h("li", null, h("span", { class: "sb-chapel built inline" }, "✝"), " ", t("sb.chapel_legend")));
-  }
-
-  function council(game, ctx) {
-    return h("section", { class: "sb-council card", "aria-label": t("sb.council") },
-      h("h2", null, t("sb.council")),
-      h("ul", null, COUNCIL.map(function (key) {
-        var who = game.council[key];
-        return h("li", { class: "sb-seat" + (GUILDS.indexOf(key) >= 0 ? " sb-g-" + key : " sb-seat-" + key), id: "council-" + key },
-          h("span", { class: "sb-seat-name" }, t("sb.council." + key)),
-          who === null ? h("span", { class: "muted" }, t("sb.empty")) : badge(who, game, ctx));
-      })));
-  }
-
-  // ---- players' screens -------------------------------------------------------------
-
-  function players(game, ctx) {
-    if (!game) return null;
-    var out = [];
-    for (var s = 0; s < game.seats; s++) out.push(playerCard(game.players[s], game, ctx));
-    return out;
-  }
-
-  function planningTag(p, game) {
-    if (!p.planning || (game.phase !== "planning" && game.phase !== "tasks")) return null;
-    return h("span", { class: "ptag plan-" + p.planning }, t("sb.plan." + p.planning));
-  }
-
-  function stacksText(p, mine, game) {
-    if (mine && mine.stacks.length) {
-      return mine.stacks.map(function (st, i) {
-        return h("span", { class: "sb-stack mine", title: t("sb.stack_n", { n: i + 1 }) }, st.map(function (v) { return cardChip(v); }), h("small", null, "=" + sum(st)));
-      });
-    }
-    if (!p.stacks.length) return h("span", { class: "muted" }, t("none"));
-    return p.stacks.map(function (n, i) {
-      return h("span", { class: "sb-stack", title: t("sb.stack_n", { n: i + 1 }) }, t("sb.cards_n", { n: n }));
-    });
-  }
-
-  function playerCard(p, game, ctx) {
-    var meSeat = ctx.mySeat === p.seat;
-    var me = meSeat ? game.me : null;
-    var acting = game.to_act.indexOf(p.seat) >= 0;
-    var seatInfo = (ctx.table && ctx.table.seats && ctx.table.seats[p.seat]) || {};
-    // A fresh element each time: a DOM node can stand in one place only.
-    var hidden = function () { return h("span", { class: "muted sb-hidden", title: t("sb.hidden_hint") }, t("player.hidden")); };
-    return h("article", { class: "player p" + p.seat + (meSeat ? " me" : "") + (acting ? " acting" : ""), id: "player-" + p.seat },
-      h("header", null, badge(p.seat, game, ctx),
-        meSeat ? h("span", { class: "you" }, t("player.you")) : null,
-        seatInfo.bot || seatInfo.connected || !ctx.table ? null : h("span", { class: "offline-tag" }, t("player.offline")),
-        ctx.table ? GH.botOffer(p.seat, seatInfo, game, ctx) : null,
-        game.start_player === p.seat ? h("span", { class: "ptag", title: t("sb.start_player") }, "★") : null,
-        acting ? h("span", { class: "ptag acting-tag" }, t("player.acting")) : null,
-        planningTag(p, game)),
-      h("dl", null,
-        h("dt", null, t("sb.prestige")), h("dd", { class: "sb-prestige" }, p.prestige),
-        h("dt", null, t("sb.coins")), h("dd", { id: meSeat ? "my-coins" : null }, me ? me.coins : hidden()),
-        h("dt", null, t("sb.goods")), h("dd", null, me ? goodsChips(me.goods) : hidden()),
-        h("dt", null, t("sb.privileges")), h("dd", null, me ? me.privileges : hidden()),
-        h("dt", null, t("sb.members")), h("dd", null, t("sb.members_detail", { city: p.city_members, council: p.council_members })),
-        h("dt", null, t("sb.influence")), h("dd", null, t("sb.cards_left", { n: p.cards_left }),
-          me ? " · " + t("sb.deck_n", { n: me.deck }) : null,
-          p.spent.length ? h("span", { class: "muted", title: t("sb.spent_hint") }, " · " + t("sb.spent", { cards: p.spent.join(" ") })) : null),
-        h("dt", null, t("sb.stacks")), h("dd", { class: "sb-stacks" }, stacksText(p, me, game)),
-        p.revealed ? [h("dt", null, t("sb.revealed")), h("dd", { class: "sb-revealed" }, p.revealed.map(function (v) { return cardChip(v, "up"); }), " = " + sum(p.revealed))] : null,
-        p.passed ? [h("dt", null, t("sb.this_step")), h("dd", null, t("sb.passed"))] : null,
-        me ? [h("dt", null, t("sb.tasks")), h("dd", null, me.tasks.length ? h("ul", { class: "sb-tasks" }, me.tasks.map(taskItem)) : h("span", { class: "muted" }, t("none")))]
-          : [h("dt", null, t("sb.tasks")), h("dd", null, hidden())]));
-  }
-
-  // A task card in the page's language: "sb.task.<kind>" with the edifice or guild it
-  // names; the data file's English text when the dictionary has no such kind.
-  function taskText(task) {
-    var key = "sb.task." + task.kind;
-    if (!GH.has(key)) return task.text;
-    var named = task.param || "";
-    return t(key, { edifice: edificeName({ key: named, name: edificeNames[named] || named }), guild: guildName(named) });
-  }
-
-  function taskItem(task) {
-    return h("li", { title: task.kind }, h("b", null, "+" + task.value), " ", taskText(task));
-  }
-
-  function goodsChips(goods) {
-    var keys = GUILDS.filter(function (g) { return goods && goods[g]; });
-    if (!keys.length) return h("span", { class: "muted" }, t("none"));
-    return h("span", { class: "chips" }, keys.map(function (g) {
-      return h("span", { class: "sb-good sb-g-" + g }, h("b", null, goods[g]), " ", goodName(g, goods[g]));
-    }));
-  }
-
-  // ---- prompts ----------------------------------------------------------------------
-
-  function prompt(game, ctx) {
-    if (!game || ctx.readOnly || ctx.mySeat === null || game.phase === "over") return null;
-    syncDraft(game);
-    var legal = game.legal || [];
-    if (!legal.length) return waitingNote(game, ctx);
-    var body;
-    if (game.phase === "tasks") body = tasksPrompt(game, legal, ctx);
-    else if (game.phase === "planning") body = planningPrompt(game, legal, ctx);
-    else if (game.phase === "influence") body = influencePrompt(game, legal, ctx);
-    else body = choicePrompt(game, legal, ctx);
-    return h("div", { class: "card prompt-card sb-prompt" + (isMyTurn(game, ctx.mySeat) ? " mine" : ""), id: "prompt-card" }, holdings(game), body);
-  }
-
-  function holdings(game) {
-    var me = game.me;
-    return h("p", { class: "holdings" },
-      h("span", null, t("sb.coins") + ": ", h("b", { id: "prompt-coins" }, me.coins)), " · ",
-      h("span", null, t("sb.privileges") + ": ", h("b", null, me.privileges)), " · ",
-      goodsChips(me.goods));
-  }
-
-  function waitingNote(game, ctx) {
-    var text;
-    if (game.phase === "tasks") text = t("sb.wait.tasks");
-    else if (game.phase === "planning") {
-      var p = game.players[ctx.mySeat].planning;
-      text = p === "waiting" ? t("sb.wait.after", { names: game.to_act.map(ctx.seatName).join(", ") }) : t("sb.wait.sealed");
-    } else return null;
-    return h("div", { class: "card prompt-card" }, h("p", { id: "sb-waiting" }, text));
-  }
-
-  function confirmRow(ctx, cmd) {
-    return h("div", { class: "confirm-row" },
-      h("p", { class: "summary-line", id: "draft-summary" }, cmd ? describe(cmd, ctx) : t("prompt.incomplete")),
-      h("button", { type: "button", class: "primary", id: "confirm", "data-focus": "confirm",
-        disabled: !cmd || ctx.busy, onclick: function () { ctx.send(cmd); } }, t("prompt.confirm")));
-  }
-
-  function option(cmd, label, ctx, id, extra) {
-    var selected = draft.cmd && same(draft.cmd, cmd);
-    return h("button", { type: "button", class: "opt" + (selected ? " selected" : ""), id: id || null,
-      "aria-pressed": String(!!selected), "data-focus": id ? "opt-" + id : null,
-      onclick: function () { pick(ctx, cmd); } }, label, extra || null);
-  }
-
-  function tasksPrompt(game, legal, ctx) {
-    var chosen = draft.picks;
-    var cmd = chosen.length ? { type: "keep", tasks: chosen.slice().sort(function (a, b) { return a - b; }) } : null;
-    if (cmd && !legal.some(function (c) { return same(c, cmd); })) cmd = null;
-    return h("div", null,
-      h("h2", null, t("sb.tasks.title")),
-      h("p", { class: "muted" }, t("sb.tasks.hint")),
-      h("ul", { class: "sb-offer" }, game.me.offer.map(function (task) {
-        var on = chosen.indexOf(task.id) >= 0;
-        return h("li", null, h("label", { class: "sb-task-pick" + (on ? " selected" : "") },
-          h("input", { type: "checkbox", id: "task-" + task.id, checked: on, onchange: function () {
-            if (on) chosen.splice(chosen.indexOf(task.id), 1); else chosen.push(task.id);
-            ctx.rerender();
-          } }), " ", h("b", null, "+" + task.value), " ", taskText(task)));
+function roundCards(game) {
+  return h("ol", { class: "sb-rounds", "aria-label": t("sb.round_cards") }, game.round_cards.map(function (rc, i) {
+    return h("li", { class: "sb-roundcard" + (rc.current ? " current" : "") + (i + 1 < game.round || game.phase === "over" ? " past" : ""),
+      "aria-current": rc.current ? "true" : null },
+      h("div", { class: "sb-rc-head" }, t("sb.round_n", { n: i + 1 }), rc.current ? h("span", { class: "called-tag" }, t("sb.now")) : null),
+      h("ol", { class: "sb-rc-guilds" }, rc.guilds.map(function (g, k) {
+        return h("li", null, h("span", { class: "muted" }, "BDF"[k] + " "), guildTag(g, game));
       })),
-      confirmRow(ctx, cmd));
-  }
+      h("div", { class: "sb-rc-edifice" }, "⌂ ", edificeName(rc.edifice), " ", h("span", { class: "muted" }, t("sb.points", { n: rc.edifice.value }))));
+  }));
+}
 
-  function hand(cards, selectable, ctx) {
-    return h("div", { class: "sb-hand", "aria-label": t("sb.hand") }, cards.map(function (v, i) {
-      if (!selectable) return cardChip(v, "up");
-      var on = draft.picks.indexOf(i) >= 0;
-      return h("button", { type: "button", class: "sb-card up pickable" + (on ? " selected" : ""), id: "hand-" + i,
-        "aria-pressed": String(on), "aria-label": t("sb.card_value", { v: v }), "data-focus": "hand-" + i,
-        onclick: function () {
-          if (on) draft.picks.splice(draft.picks.indexOf(i), 1); else draft.picks.push(i);
+// Cells the current decision may use, keyed "r,c" -> command.
+function cellCommands(game) {
+  var out = {};
+  (game.legal || []).forEach(function (c) {
+    if ((c.type === "build" || c.type === "edifice") && c.cell) out[c.cell.join(",")] = c;
+  });
+  return out;
+}
+
+function city(game, ctx) {
+  var grid = game.board.grid, members = game.city.members;
+  var edifices = {};
+  game.city.edifices.forEach(function (e) { edifices[e.cell.join(",")] = e; });
+  var clickable = ctx.readOnly ? {} : cellCommands(game);
+  var cells = [];
+  grid.forEach(function (row, r) {
+    row.split("").forEach(function (letter, c) {
+      var key = r + "," + c, g = guildOfLetter(game, letter), who = members[r][c], ed = edifices[key];
+      var cmd = clickable[key];
+      var chosen = cmd && draft.cmd && same(draft.cmd, cmd);
+      var price = game.board.prices[r][c];
+      var label = (g ? guildName(g) : t("sb.building_space")) + " " + cellName([r, c]) +
+        (price !== null ? ", " + t("sb.price", { p: price }) : "") +
+        (who !== null ? ", " + ctx.seatName(who) : "") + (ed ? ", " + edificeName(ed) : "");
+      var body = [
+        h("span", { class: "sb-letter", "aria-hidden": "true" }, g ? letter : ""),
+        price !== null ? h("span", { class: "sb-price", "aria-hidden": "true" }, price) : null,
+        who !== null ? h("span", { class: "sb-member p" + who, "aria-hidden": "true" }, SEAT_MARK[who]) : null,
+        ed ? h("span", { class: "sb-edifice", "aria-hidden": "true" }, edificeName(ed)) : null,
+      ];
+      var cls = "sb-cell " + (g ? "sb-g-" + g : "sb-space") + (cmd ? " can" : "") + (chosen ? " picked" : "");
+      cells.push(cmd
+        ? h("button", { type: "button", class: cls, id: "cell-" + r + "-" + c, "aria-label": label, "aria-pressed": String(!!chosen),
+            "data-focus": "cell-" + key, onclick: function () { pick(ctx, cmd); } }, body)
+        : h("div", { class: cls, id: "cell-" + r + "-" + c, role: "img", "aria-label": label, title: label }, body));
+    });
+  });
+  var rows = grid.length, cols = grid[0].length;
+  var sites = game.board.chapel_sites.map(function (site, i) {
+    var built = game.city.chapels.indexOf(i) >= 0;
+    var cmd = !ctx.readOnly && (game.legal || []).filter(function (c) { return c.type === "chapel" && c.site === i; })[0];
+    var chosen = cmd && draft.cmd && same(draft.cmd, cmd);
+    var style = "left:" + ((site[1] + 1) / cols * 100) + "%;top:" + ((site[0] + 1) / rows * 100) + "%";
+    var label = built ? t("sb.chapel_built", { n: i + 1 }) : t("sb.chapel_site", { n: i + 1 });
+    var cls = "sb-chapel" + (built ? " built" : "") + (cmd ? " can" : "") + (chosen ? " picked" : "");
+    return cmd
+      ? h("button", { type: "button", class: cls, style: style, id: "chapel-" + i, "aria-label": label, title: label,
+          onclick: function () { pick(ctx, cmd); } }, "✝")
+      : h("span", { class: cls, style: style, title: label, role: "img", "aria-label": label }, built ? "✝" : "");
+  });
+  return h("figure", { class: "sb-city card" },
+    h("figcaption", null, t("sb.city"), h("span", { class: "muted" }, " · " + t("sb.city_hint"))),
+    h("div", { class: "sb-axes", style: "--cols:" + cols + ";--rows:" + rows },
+      h("span", { class: "sb-corner" }),
+      h("div", { class: "sb-axis sb-cols", "aria-hidden": "true" }, numbers(cols)),
+      h("div", { class: "sb-axis sb-rows", "aria-hidden": "true" }, numbers(rows)),
+      h("div", { class: "sb-grid-wrap" },
+        h("div", { class: "sb-grid", id: "sb-grid" }, cells),
+        h("div", { class: "sb-chapels" }, sites))),
+    legend(game));
+}
+
+function numbers(n) {
+  var out = [];
+  for (var i = 0; i < n; i++) out.push(h("span", null, i));
+  return out;
+}
+
+function legend(game) {
+  return h("ul", { class: "sb-legend" }, GUILDS.map(function (g) {
+    var info = game.board.guilds[g];
+    return h("li", null, guildTag(g, game), " ", h("span", { class: "muted" }, t("sb.good_worth", { good: goodName(g, 1), v: info.good_value })));
+  }), h("li", null, h("span", { class: "sb-gtag sb-space" }, "⌂"), " ", t("sb.building_space")),
+    h("li", null, h("span", { class: "sb-chapel built inline" }, "✝"), " ", t("sb.chapel_legend")));
+}
+
+function council(game, ctx) {
+  return h("section", { class: "sb-council card", "aria-label": t("sb.council") },
+    h("h2", null, t("sb.council")),
+    h("ul", null, COUNCIL.map(function (key) {
+      var who = game.council[key];
+      return h("li", { class: "sb-seat" + (GUILDS.indexOf(key) >= 0 ? " sb-g-" + key : " sb-seat-" + key), id: "council-" + key },
+        h("span", { class: "sb-seat-name" }, t("sb.council." + key)),
+        who === null ? h("span", { class: "muted" }, t("sb.empty")) : badge(who, game, ctx));
+    })));
+}
+
+// ---- players' screens -------------------------------------------------------------
+
+function players(game, ctx) {
+  if (!game) return null;
+  var out = [];
+  for (var s = 0; s < game.seats; s++) out.push(playerCard(game.players[s], game, ctx));
+  return out;
+}
+
+function planningTag(p, game) {
+  if (!p.planning || (game.phase !== "planning" && game.phase !== "tasks")) return null;
+  return pieces.planningTag(p.planning, t("sb.plan." + p.planning));
+}
+
+function stacksText(p, mine, game) {
+  if (mine && mine.stacks.length) {
+    return mine.stacks.map(function (st, i) {
+      return h("span", { class: "sb-stack mine", title: t("sb.stack_n", { n: i + 1 }) }, st.map(function (v) { return cardChip(v); }), h("small", null, "=" + sum(st)));
+    });
+  }
+  if (!p.stacks.length) return h("span", { class: "muted" }, t("none"));
+  return p.stacks.map(function (n, i) {
+    return h("span", { class: "sb-stack", title: t("sb.stack_n", { n: i + 1 }) }, t("sb.cards_n", { n: n }));
+  });
+}
+
+function playerCard(p, game, ctx) {
+  var meSeat = ctx.mySeat === p.seat;
+  var me = meSeat ? game.me : null;
+  var acting = game.to_act.indexOf(p.seat) >= 0;
+  var seatInfo = (ctx.table && ctx.table.seats && ctx.table.seats[p.seat]) || {};
+  // A fresh element each time: a DOM node can stand in one place only.
+  var hidden = function () { return h("span", { class: "muted sb-hidden", title: t("sb.hidden_hint") }, t("player.hidden")); };
+  return h("article", { class: "player p" + p.seat + (meSeat ? " me" : "") + (acting ? " acting" : ""), id: "player-" + p.seat },
+    h("header", null, badge(p.seat, game, ctx),
+      meSeat ? h("span", { class: "you" }, t("player.you")) : null,
+      seatInfo.bot || seatInfo.connected || !ctx.table ? null : h("span", { class: "offline-tag" }, t("player.offline")),
+      ctx.table ? botOffer(p.seat, seatInfo, game, ctx) : null,
+      game.start_player === p.seat ? h("span", { class: "ptag", title: t("sb.start_player") }, "★") : null,
+      acting ? h("span", { class: "ptag acting-tag" }, t("player.acting")) : null,
+      planningTag(p, game)),
+    h("dl", null,
+      h("dt", null, t("sb.prestige")), h("dd", { class: "sb-prestige" }, p.prestige),
+      h("dt", null, t("sb.coins")), h("dd", { id: meSeat ? "my-coins" : null }, me ? me.coins : hidden()),
+      h("dt", null, t("sb.goods")), h("dd", null, me ? goodsChips(me.goods) : hidden()),
+      h("dt", null, t("sb.privileges")), h("dd", null, me ? me.privileges : hidden()),
+      h("dt", null, t("sb.members")), h("dd", null, t("sb.members_detail", { city: p.city_members, council: p.council_members })),
+      h("dt", null, t("sb.influence")), h("dd", null, t("sb.cards_left", { n: p.cards_left }),
+        me ? " · " + t("sb.deck_n", { n: me.deck }) : null,
+        p.spent.length ? h("span", { class: "muted", title: t("sb.spent_hint") }, " · " + t("sb.spent", { cards: p.spent.join(" ") })) : null),
+      h("dt", null, t("sb.stacks")), h("dd", { class: "sb-stacks" }, stacksText(p, me, game)),
+      p.revealed ? [h("dt", null, t("sb.revealed")), h("dd", { class: "sb-revealed" }, p.revealed.map(function (v) { return cardChip(v, "up"); }), " = " + sum(p.revealed))] : null,
+      p.passed ? [h("dt", null, t("sb.this_step")), h("dd", null, t("sb.passed"))] : null,
+      me ? [h("dt", null, t("sb.tasks")), h("dd", null, me.tasks.length ? h("ul", { class: "sb-tasks" }, me.tasks.map(taskItem)) : h("span", { class: "muted" }, t("none")))]
+        : [h("dt", null, t("sb.tasks")), h("dd", null, hidden())]));
+}
+
+// A task card in the page's language: "sb.task.<kind>" with the edifice or guild it
+// names; the data file's English text when the dictionary has no such kind.
+function taskText(task) {
+  var key = "sb.task." + task.kind;
+  if (!has(key)) return task.text;
+  var named = task.param || "";
+  return t(key, { edifice: edificeName({ key: named, name: edificeNames[named] || named }), guild: guildName(named) });
+}
+
+function taskItem(task) {
+  return h("li", { title: task.kind }, h("b", null, "+" + task.value), " ", taskText(task));
+}
+
+function goodsChips(goods) {
+  return pieces.goodsChips(goods, GUILDS, goodName, function (g) { return "sb-good sb-g-" + g; });
+}
+
+// ---- prompts ----------------------------------------------------------------------
+
+function prompt(game, ctx) {
+  if (!game || ctx.readOnly || ctx.mySeat === null || game.phase === "over") return null;
+  draft.sync(game);
+  var legal = game.legal || [];
+  if (!legal.length) return waitingNote(game, ctx);
+  var body;
+  if (game.phase === "tasks") body = tasksPrompt(game, legal, ctx);
+  else if (game.phase === "planning") body = planningPrompt(game, legal, ctx);
+  else if (game.phase === "influence") body = influencePrompt(game, legal, ctx);
+  else body = choicePrompt(game, legal, ctx);
+  return h("div", { class: "card prompt-card sb-prompt" + (isMyTurn(game, ctx.mySeat) ? " mine" : ""), id: "prompt-card" }, holdings(game), body);
+}
+
+function holdings(game) {
+  var me = game.me;
+  return h("p", { class: "holdings" },
+    h("span", null, t("sb.coins") + ": ", h("b", { id: "prompt-coins" }, me.coins)), " · ",
+    h("span", null, t("sb.privileges") + ": ", h("b", null, me.privileges)), " · ",
+    goodsChips(me.goods));
+}
+
+function waitingNote(game, ctx) {
+  var text;
+  if (game.phase === "tasks") text = t("sb.wait.tasks");
+  else if (game.phase === "planning") {
+    var p = game.players[ctx.mySeat].planning;
+    text = p === "waiting" ? t("sb.wait.after", { names: game.to_act.map(ctx.seatName).join(", ") }) : t("sb.wait.sealed");
+  } else return null;
+  return h("div", { class: "card prompt-card" }, h("p", { id: "sb-waiting" }, text));
+}
+
+function confirmRow(ctx, cmd) {
+  return pieces.confirmRow(ctx, cmd, cmd ? describe(cmd, ctx) : "");
+}
+
+function option(cmd, label, ctx, id, extra) {
+  var selected = draft.cmd && same(draft.cmd, cmd);
+  return pieces.optionButton(label, selected, function () { pick(ctx, cmd); }, id ? "opt-" + id : null,
+    { id: id, child: extra });
+}
+
+function tasksPrompt(game, legal, ctx) {
+  var chosen = draft.picks;
+  var cmd = chosen.length ? { type: "keep", tasks: chosen.slice().sort(function (a, b) { return a - b; }) } : null;
+  if (cmd && !legal.some(function (c) { return same(c, cmd); })) cmd = null;
+  return h("div", null,
+    h("h2", null, t("sb.tasks.title")),
+    h("p", { class: "muted" }, t("sb.tasks.hint")),
+    h("ul", { class: "sb-offer" }, game.me.offer.map(function (task) {
+      var on = chosen.indexOf(task.id) >= 0;
+      return h("li", null, h("label", { class: "sb-task-pick" + (on ? " selected" : "") },
+        h("input", { type: "checkbox", id: "task-" + task.id, checked: on, onchange: function () {
+          if (on) chosen.splice(chosen.indexOf(task.id), 1); else chosen.push(task.id);
           ctx.rerender();
-        } }, v);
-    }));
-  }
+        } }), " ", h("b", null, "+" + task.value), " ", taskText(task)));
+    })),
+    confirmRow(ctx, cmd));
+}
 
-  function planningPrompt(game, legal, ctx) {
-    var me = game.me;
-    var types = ofType(legal, "retract").length ? "retract" : ofType(legal, "seal").length ? "seal" : ofType(legal, "stack").length ? "stack" : "draw";
-    var built = me.building.length ? h("p", null, t("sb.plan.built") + " ", me.building.map(function (st) {
-      return h("span", { class: "sb-stack mine" }, st.map(function (v) { return cardChip(v); }), h("small", null, "=" + sum(st)));
-    })) : null;
-    if (types === "retract") {
-      return h("div", null, h("h2", null, t("sb.plan.sealed_title")),
-        h("p", null, t("sb.plan.sealed") + " ", me.stacks.map(function (st) {
-          return h("span", { class: "sb-stack mine" }, st.map(function (v) { return cardChip(v); }), h("small", null, "=" + sum(st)));
-        })),
-        h("p", { class: "muted" }, t("sb.plan.retract_hint")),
-        h("button", { type: "button", id: "sb-retract", onclick: function () { ctx.send({ type: "retract" }); } }, t("sb.plan.retract")));
+function hand(cards, selectable, ctx) {
+  return h("div", { class: "sb-hand", "aria-label": t("sb.hand") }, cards.map(function (v, i) {
+    if (!selectable) return cardChip(v, "up");
+    var on = draft.picks.indexOf(i) >= 0;
+    return h("button", { type: "button", class: "sb-card up pickable" + (on ? " selected" : ""), id: "hand-" + i,
+      "aria-pressed": String(on), "aria-label": t("sb.card_value", { v: v }), "data-focus": "hand-" + i,
+      onclick: function () {
+        if (on) draft.picks.splice(draft.picks.indexOf(i), 1); else draft.picks.push(i);
+        ctx.rerender();
+      } }, v);
+  }));
+}
+
+function planningPrompt(game, legal, ctx) {
+  var me = game.me;
+  var types = ofType(legal, "retract").length ? "retract" : ofType(legal, "seal").length ? "seal" : ofType(legal, "stack").length ? "stack" : "draw";
+  var built = me.building.length ? h("p", null, t("sb.plan.built") + " ", me.building.map(function (st) {
+    return h("span", { class: "sb-stack mine" }, st.map(function (v) { return cardChip(v); }), h("small", null, "=" + sum(st)));
+  })) : null;
+  if (types === "retract") {
+    return h("div", null, h("h2", null, t("sb.plan.sealed_title")),
+      h("p", null, t("sb.plan.sealed") + " ", me.stacks.map(function (st) {
+        return h("span", { class: "sb-stack mine" }, st.map(function (v) { return cardChip(v); }), h("small", null, "=" + sum(st)));
+      })),
+      h("p", { class: "muted" }, t("sb.plan.retract_hint")),
+      h("button", { type: "button", id: "sb-retract", onclick: function () { ctx.send({ type: "retract" }); } }, t("sb.plan.retract")));
+  }
+  if (types === "draw") {
+    var canDraw = ofType(legal, "draw").length > 0, canWait = ofType(legal, "wait").length > 0;
+    return h("div", null, h("h2", null, t("sb.plan.draw_title", { round: game.round })),
+      h("p", null, t("sb.plan.drawn") + " ", me.hand.length ? hand(me.hand, false, ctx) : h("span", { class: "muted" }, t("none")),
+        " ", h("span", { class: "muted" }, "· " + t("sb.deck_n", { n: me.deck }) + " · " + t("sb.plan.rounds_left", { n: game.rounds - game.round + 1 }))),
+      h("p", { class: "muted" }, t("sb.plan.draw_hint")),
+      h("div", { class: "button-row" },
+        canDraw ? h("button", { type: "button", class: "primary", id: "sb-draw", "data-focus": "sb-draw", disabled: ctx.busy,
+          onclick: function () { ctx.send({ type: "draw" }); } }, t("sb.plan.draw")) : null,
+        h("button", { type: "button", id: "sb-stop", "data-focus": "sb-stop", disabled: ctx.busy,
+          onclick: function () { ctx.send({ type: "stop" }); } }, me.hand.length ? t("sb.plan.stop") : t("sb.plan.stop_empty")),
+        canWait ? h("button", { type: "button", id: "sb-wait", disabled: ctx.busy,
+          onclick: function () { ctx.send({ type: "wait" }); } }, t("sb.plan.wait")) : null));
+  }
+  if (types === "seal") {
+    return h("div", null, h("h2", null, t("sb.plan.seal_title")), built,
+      h("button", { type: "button", class: "primary", id: "sb-seal", disabled: ctx.busy,
+        onclick: function () { ctx.send({ type: "seal" }); } }, t("sb.plan.seal")));
+  }
+  // Splitting: pick cards from the hand, then send one "stack" command.
+  var picked = draft.picks.map(function (i) { return me.hand[i]; }).sort(function (a, b) { return a - b; });
+  var cmd = picked.length ? { type: "stack", cards: picked } : null;
+  if (cmd && !legal.some(function (c) { return same(c, cmd); })) cmd = null;
+  var all = { type: "stack", cards: me.hand.slice().sort(function (a, b) { return a - b; }) };
+  return h("div", null, h("h2", null, t("sb.plan.split_title")),
+    h("p", { class: "muted" }, t("sb.plan.split_hint")),
+    built,
+    h("p", null, t("sb.plan.unstacked") + " "), hand(me.hand, true, ctx),
+    h("div", { class: "confirm-row" },
+      h("p", { class: "summary-line", id: "draft-summary" }, cmd ? t("sb.plan.make", { cards: picked.join(" + "), total: sum(picked) }) : t("sb.plan.pick")),
+      h("button", { type: "button", class: "primary", id: "sb-make-stack", disabled: !cmd || ctx.busy,
+        onclick: function () { ctx.send(cmd); } }, t("sb.plan.make_stack")),
+      h("button", { type: "button", id: "sb-rest-stack", disabled: ctx.busy,
+        onclick: function () { ctx.send(all); } }, t("sb.plan.rest_stack"))));
+}
+
+function influencePrompt(game, legal, ctx) {
+  var me = game.me, step = game.step;
+  var opts = ofType(legal, "reveal").map(function (c) {
+    var st = me.stacks[c.stack];
+    return option(c, t("sb.reveal", { n: c.stack + 1, cards: st.join(" + "), total: sum(st) }), ctx, "reveal-" + c.stack);
+  });
+  if (ofType(legal, "pass").length) opts.push(option({ type: "pass" }, t("sb.pass"), ctx, "sb-pass"));
+  if (ofType(legal, "privilege").length) opts.push(option({ type: "privilege" }, t("sb.privilege"), ctx, "sb-privilege"));
+  var shown = game.players.filter(function (p) { return p.revealed; }).map(function (p) {
+    return h("li", null, badge(p.seat, game, ctx), " ", p.revealed.map(function (v) { return cardChip(v, "up"); }), " = " + sum(p.revealed));
+  });
+  return h("div", null,
+    h("h2", null, stepText(game)),
+    h("p", { class: "muted" }, t("sb.kind_hint." + step.kind)),
+    shown.length ? h("ul", { class: "sb-shown" }, shown) : h("p", { class: "muted" }, t("sb.nobody_revealed")),
+    h("div", { class: "options" }, opts),
+    confirmRow(ctx, draft.cmd));
+}
+
+function choicePrompt(game, legal, ctx) {
+  var choice = game.step.choice || {};
+  var kind = choice.kind;
+  var opts = [];
+  legal.forEach(function (c, i) {
+    opts.push(option(c, describe(c, ctx, game), ctx, "choice-" + i));
+  });
+  var hint = kind === "build" || kind === "apprentice" ? t("sb.choice_hint.build") : kind === "chapel" ? t("sb.choice_hint.chapel")
+    : kind === "edifice" ? t("sb.choice_hint.edifice") : t("sb.choice_hint." + kind);
+  return h("div", null,
+    h("h2", null, t("sb.choice." + kind, { guild: choice.guild ? guildName(choice.guild) : "", role: choice.role ? t("sb.role." + choice.role) : "" })),
+    h("p", { class: "muted" }, hint),
+    h("div", { class: "options" + (legal.length > 8 ? " many" : "") }, opts),
+    confirmRow(ctx, draft.cmd));
+}
+
+// A command in plain words (confirm line, options, replay).
+function describe(cmd, ctx, game) {
+  game = game || ctx.game;
+  var price = function (cell) { return game && game.board ? game.board.prices[cell[0]][cell[1]] : null; };
+  switch (cmd.type) {
+    case "keep": return t("sb.cmd.keep", { n: cmd.tasks.length });
+    case "draw": return t("sb.plan.draw");
+    case "stop": return t("sb.plan.stop");
+    case "wait": return t("sb.plan.wait");
+    case "stack": return t("sb.cmd.stack", { cards: cmd.cards.join(" + ") });
+    case "seal": return t("sb.plan.seal");
+    case "retract": return t("sb.plan.retract");
+    case "reveal": return t("sb.cmd.reveal", { n: cmd.stack + 1 });
+    case "pass": return t("sb.pass");
+    case "privilege": return t("sb.privilege");
+    case "build": return t("sb.cmd.build", { cell: cellName(cmd.cell), p: price(cmd.cell) });
+    case "decline": return t("sb.cmd.decline");
+    case "take_good": return t("sb.cmd.take_good");
+    case "sell": return t("sb.cmd.sell", { good: goodName(cmd.guild, 1), v: game && game.board ? game.board.guilds[cmd.guild].good_value : "" });
+    case "done": return t("sb.cmd.done");
+    case "return_card": return t("sb.cmd.return_card", { v: cmd.card });
+    case "return_none": return t("sb.cmd.return_none");
+    case "chapel": {
+      var site = game && game.board ? game.board.chapel_sites[cmd.site] : null;
+      return site ? t("sb.cmd.chapel_at", { cell: cellName(site) }) : t("sb.cmd.chapel", { n: cmd.site + 1 });
     }
-    if (types === "draw") {
-      var canDraw = ofType(legal, "draw").length > 0, canWait = ofType(legal, "wait").length > 0;
-      return h("div", null, h("h2", null, t("sb.plan.draw_title", { round: game.round })),
-        h("p", null, t("sb.plan.drawn") + " ", me.hand.length ? hand(me.hand, false, ctx) : h("span", { class: "muted" }, t("none")),
-          " ", h("span", { class: "muted" }, "· " + t("sb.deck_n", { n: me.deck }) + " · " + t("sb.plan.rounds_left", { n: game.rounds - game.round + 1 }))),
-        h("p", { class: "muted" }, t("sb.plan.draw_hint")),
-        h("div", { class: "button-row" },
-          canDraw ? h("button", { type: "button", class: "primary", id: "sb-draw", "data-focus": "sb-draw", disabled: ctx.busy,
-            onclick: function () { ctx.send({ type: "draw" }); } }, t("sb.plan.draw")) : null,
-          h("button", { type: "button", id: "sb-stop", "data-focus": "sb-stop", disabled: ctx.busy,
-            onclick: function () { ctx.send({ type: "stop" }); } }, me.hand.length ? t("sb.plan.stop") : t("sb.plan.stop_empty")),
-          canWait ? h("button", { type: "button", id: "sb-wait", disabled: ctx.busy,
-            onclick: function () { ctx.send({ type: "wait" }); } }, t("sb.plan.wait")) : null));
-    }
-    if (types === "seal") {
-      return h("div", null, h("h2", null, t("sb.plan.seal_title")), built,
-        h("button", { type: "button", class: "primary", id: "sb-seal", disabled: ctx.busy,
-          onclick: function () { ctx.send({ type: "seal" }); } }, t("sb.plan.seal")));
-    }
-    // Splitting: pick cards from the hand, then send one "stack" command.
-    var picked = draft.picks.map(function (i) { return me.hand[i]; }).sort(function (a, b) { return a - b; });
-    var cmd = picked.length ? { type: "stack", cards: picked } : null;
-    if (cmd && !legal.some(function (c) { return same(c, cmd); })) cmd = null;
-    var all = { type: "stack", cards: me.hand.slice().sort(function (a, b) { return a - b; }) };
-    return h("div", null, h("h2", null, t("sb.plan.split_title")),
-      h("p", { class: "muted" }, t("sb.plan.split_hint")),
-      built,
-      h("p", null, t("sb.plan.unstacked") + " "), hand(me.hand, true, ctx),
-      h("div", { class: "confirm-row" },
-        h("p", { class: "summary-line", id: "draft-summary" }, cmd ? t("sb.plan.make", { cards: picked.join(" + "), total: sum(picked) }) : t("sb.plan.pick")),
-        h("button", { type: "button", class: "primary", id: "sb-make-stack", disabled: !cmd || ctx.busy,
-          onclick: function () { ctx.send(cmd); } }, t("sb.plan.make_stack")),
-        h("button", { type: "button", id: "sb-rest-stack", disabled: ctx.busy,
-          onclick: function () { ctx.send(all); } }, t("sb.plan.rest_stack"))));
+    case "edifice": return t("sb.cmd.edifice", { cell: cellName(cmd.cell) });
+    default: return JSON.stringify(cmd);
   }
+}
 
-  function influencePrompt(game, legal, ctx) {
-    var me = game.me, step = game.step;
-    var opts = ofType(legal, "reveal").map(function (c) {
-      var st = me.stacks[c.stack];
-      return option(c, t("sb.reveal", { n: c.stack + 1, cards: st.join(" + "), total: sum(st) }), ctx, "reveal-" + c.stack);
-    });
-    if (ofType(legal, "pass").length) opts.push(option({ type: "pass" }, t("sb.pass"), ctx, "sb-pass"));
-    if (ofType(legal, "privilege").length) opts.push(option({ type: "privilege" }, t("sb.privilege"), ctx, "sb-privilege"));
-    var shown = game.players.filter(function (p) { return p.revealed; }).map(function (p) {
-      return h("li", null, badge(p.seat, game, ctx), " ", p.revealed.map(function (v) { return cardChip(v, "up"); }), " = " + sum(p.revealed));
-    });
-    return h("div", null,
-      h("h2", null, stepText(game)),
-      h("p", { class: "muted" }, t("sb.kind_hint." + step.kind)),
-      shown.length ? h("ul", { class: "sb-shown" }, shown) : h("p", { class: "muted" }, t("sb.nobody_revealed")),
-      h("div", { class: "options" }, opts),
-      confirmRow(ctx, draft.cmd));
+// ---- status line ------------------------------------------------------------------
+
+function status(game, ctx) {
+  if (!game) return { text: t("table.starting"), mine: false };
+  var mine = isMyTurn(game, ctx.mySeat);
+  var names = function (seats) { return seats.map(ctx.seatName).join(", "); };
+  if (game.phase === "over") {
+    return { text: t("status.over_winner", { names: names((game.result && game.result.winners) || []) }), mine: false };
   }
+  var where = t("sb.round", { round: game.round, rounds: game.rounds }) + " · ";
+  if (game.phase === "tasks") return { text: where + (mine ? t("sb.status.tasks_you") : t("sb.status.wait", { names: names(game.to_act) })), mine: mine };
+  if (game.phase === "planning") return { text: where + (mine ? t("sb.status.plan_you") : t("sb.status.plan_wait", { names: names(game.to_act) })), mine: mine };
+  var head = where + stepText(game) + " · ";
+  if (mine) return { text: head + t("sb.status.you"), mine: true };
+  return { text: head + t("sb.status.wait", { names: names(game.to_act) }), mine: false };
+}
 
-  function choicePrompt(game, legal, ctx) {
-    var choice = game.step.choice || {};
-    var kind = choice.kind;
-    var opts = [];
-    legal.forEach(function (c, i) {
-      opts.push(option(c, describe(c, ctx, game), ctx, "choice-" + i));
-    });
-    var hint = kind === "build" || kind === "apprentice" ? t("sb.choice_hint.build") : kind === "chapel" ? t("sb.choice_hint.chapel")
-      : kind === "edifice" ? t("sb.choice_hint.edifice") : t("sb.choice_hint." + kind);
-    return h("div", null,
-      h("h2", null, t("sb.choice." + kind, { guild: choice.guild ? guildName(choice.guild) : "", role: choice.role ? t("sb.role." + choice.role) : "" })),
-      h("p", { class: "muted" }, hint),
-      h("div", { class: "options" + (legal.length > 8 ? " many" : "") }, opts),
-      confirmRow(ctx, draft.cmd));
-  }
+function result(game) { return game && game.result; }
 
-  // A command in plain words (confirm line, options, replay).
-  function describe(cmd, ctx, game) {
-    game = game || ctx.game;
-    var price = function (cell) { return game && game.board ? game.board.prices[cell[0]][cell[1]] : null; };
-    switch (cmd.type) {
-      case "keep": return t("sb.cmd.keep", { n: cmd.tasks.length });
-      case "draw": return t("sb.plan.draw");
-      case "stop": return t("sb.plan.stop");
-      case "wait": return t("sb.plan.wait");
-      case "stack": return t("sb.cmd.stack", { cards: cmd.cards.join(" + ") });
-      case "seal": return t("sb.plan.seal");
-      case "retract": return t("sb.plan.retract");
-      case "reveal": return t("sb.cmd.reveal", { n: cmd.stack + 1 });
-      case "pass": return t("sb.pass");
-      case "privilege": return t("sb.privilege");
-      case "build": return t("sb.cmd.build", { cell: cellName(cmd.cell), p: price(cmd.cell) });
-      case "decline": return t("sb.cmd.decline");
-      case "take_good": return t("sb.cmd.take_good");
-      case "sell": return t("sb.cmd.sell", { good: goodName(cmd.guild, 1), v: game && game.board ? game.board.guilds[cmd.guild].good_value : "" });
-      case "done": return t("sb.cmd.done");
-      case "return_card": return t("sb.cmd.return_card", { v: cmd.card });
-      case "return_none": return t("sb.cmd.return_none");
-      case "chapel": {
-        var site = game && game.board ? game.board.chapel_sites[cmd.site] : null;
-        return site ? t("sb.cmd.chapel_at", { cell: cellName(site) }) : t("sb.cmd.chapel", { n: cmd.site + 1 });
-      }
-      case "edifice": return t("sb.cmd.edifice", { cell: cellName(cmd.cell) });
-      default: return JSON.stringify(cmd);
-    }
-  }
-
-  // ---- status line ------------------------------------------------------------------
-
-  function status(game, ctx) {
-    if (!game) return { text: t("table.starting"), mine: false };
-    var mine = isMyTurn(game, ctx.mySeat);
-    var names = function (seats) { return seats.map(ctx.seatName).join(", "); };
-    if (game.phase === "over") {
-      return { text: t("status.over_winner", { names: names((game.result && game.result.winners) || []) }), mine: false };
-    }
-    var where = t("sb.round", { round: game.round, rounds: game.rounds }) + " · ";
-    if (game.phase === "tasks") return { text: where + (mine ? t("sb.status.tasks_you") : t("sb.status.wait", { names: names(game.to_act) })), mine: mine };
-    if (game.phase === "planning") return { text: where + (mine ? t("sb.status.plan_you") : t("sb.status.plan_wait", { names: names(game.to_act) })), mine: mine };
-    var head = where + stepText(game) + " · ";
-    if (mine) return { text: head + t("sb.status.you"), mine: true };
-    return { text: head + t("sb.status.wait", { names: names(game.to_act) }), mine: false };
-  }
-
-  function result(game) { return game && game.result; }
-
-  GH.games = GH.games || {};
-  GH.games.strasbourg = {
-    board: board,
-    players: players,
-    prompt: prompt,
-    status: status,
-    result: result,
-    isMyTurn: isMyTurn,
-    playerBadge: badge,
-    describe: function (cmd, ctx) { return describe(cmd, ctx, ctx.game); },
-    logPrefix: "sb.log.",
-    logFormats: LOG_FORMATS,
-    footnote: footnote,
-  };
-})(window.GH);
+// The renderer table.js draws a Strasbourg table with (docs/ui.md).
+export default {
+  board: board,
+  players: players,
+  prompt: prompt,
+  status: status,
+  result: result,
+  isMyTurn: isMyTurn,
+  playerBadge: badge,
+  describe: function (cmd, ctx) { return describe(cmd, ctx, ctx.game); },
+  logPrefix: "sb.log.",
+  logFormats: LOG_FORMATS,
+  footnote: footnote,
+};

@@ -1,514 +1,515 @@
 // The table page: connection, waiting room, whose turn, log, final scores and replay.
-// The game's own board and prompts come from GH.games[<game name>] (norenberc.js).
-"use strict";
-(function (GH) {
-  var t = GH.t, h = GH.h;
-  var $ = function (id) { return document.getElementById(id); };
+// The game's own board and prompts come from its renderer, the module web/static/js/<game>.js
+// (norenberc.js, strasbourg.js), loaded when the table's game is known; only that game's
+// module is ever loaded.
+import { errorText, h, has, t, translatePage } from "./i18n.js";
+import { TableConnection, api, forgetTable, recentTables, rememberTable } from "./conn.js";
 
-  var tableId = null;
-  var token = null;
-  var conn = null;
-  var doc = null;
-  var wasMyTurn = false;
-  var notice = null; // {kind: "error"|"info", text}
-  var soundOn = localStorage.getItem("gh_sound") !== "off";
-  var audio = null;
-  var replay = null; // {step, steps, view, log, command} while stepping through a finished game
-  var waitingPoll = null;
+var $ = function (id) { return document.getElementById(id); };
 
-  // ---- names and text -------------------------------------------------------------
+var tableId = null;
+var token = null;
+var conn = null;
+var doc = null;
+var wasMyTurn = false;
+var notice = null; // {kind: "error"|"info", text}
+var soundOn = localStorage.getItem("gh_sound") !== "off";
+var audio = null;
+var replay = null; // {step, steps, view, log, command} while stepping through a finished game
+var waitingPoll = null;
+var renderers = {}; // game name -> its renderer, once its module has loaded
 
-  function seats() {
-    return (doc && doc.table && doc.table.seats) || [];
-  }
+// ---- names and text -------------------------------------------------------------
 
-  function seatName(seat) {
-    var s = seats()[seat];
-    if (!s) return t("seat.n", { n: seat + 1 });
-    if (s.name) return s.name;
-    if (s.bot) return t("bot.name", { kind: t("bot." + s.bot), n: seat + 1 });
-    return t("seat.n", { n: seat + 1 });
-  }
+function seats() {
+  return (doc && doc.table && doc.table.seats) || [];
+}
 
-  // Event and prompt texts name seats {s0}, {s1} …; show player names instead.
-  function fillNames(text) {
-    return String(text).replace(/\{s(\d+)\}/g, function (whole, n) { return seatName(Number(n)); });
-  }
+function seatName(seat) {
+  var s = seats()[seat];
+  if (!s) return t("seat.n", { n: seat + 1 });
+  if (s.name) return s.name;
+  if (s.bot) return t("bot.name", { kind: t("bot." + s.bot), n: seat + 1 });
+  return t("seat.n", { n: seat + 1 });
+}
 
-  // A log line in the page's language: the template "log.<type>" (or the game's own
-  // prefix), with ".<variant>" when the event names one, filled from the event's params.
-  // {name} inserts a value as it is; {name:format} passes it through a formatter: the
-  // shared ones below or the game renderer's logFormats, called (value, params, seatName). An event without params, a
-  // missing template, a missing value or an unknown formatter falls back to the
-  // engine's English text, so a line is never lost.
-  var sharedLogFormats = {
-    seat: function (seat) { return seatName(seat); },
-    seats: function (list) { return list.map(seatName).join(", "); },
-    list: function (list) { return list.join(", "); },
+// Event and prompt texts name seats {s0}, {s1} …; show player names instead.
+function fillNames(text) {
+  return String(text).replace(/\{s(\d+)\}/g, function (whole, n) { return seatName(Number(n)); });
+}
+
+// A log line in the page's language: the template "log.<type>" (or the game's own
+// prefix), with ".<variant>" when the event names one, filled from the event's params.
+// {name} inserts a value as it is; {name:format} passes it through a formatter: the
+// shared ones below or the game renderer's logFormats, called (value, params, seatName). An event without params, a
+// missing template, a missing value or an unknown formatter falls back to the
+// engine's English text, so a line is never lost.
+var sharedLogFormats = {
+  seat: function (seat) { return seatName(seat); },
+  seats: function (list) { return list.map(seatName).join(", "); },
+  list: function (list) { return list.join(", "); },
+};
+
+function logText(e) {
+  var renderer = doc && doc.table ? renderers[doc.table.game] : null;
+  var params = e.params;
+  var key = ((renderer && renderer.logPrefix) || "log.") + e.type +
+    (params && params.variant ? "." + params.variant : "");
+  if (!params || !has(key)) return fillNames(e.text);
+  var formats = (renderer && renderer.logFormats) || {};
+  var complete = true;
+  var text = t(key).replace(/\{(\w+)(?::(\w+))?\}/g, function (whole, name, format) {
+    if (!Object.prototype.hasOwnProperty.call(params, name)) { complete = false; return whole; }
+    var value = params[name];
+    if (!format) return String(value);
+    var fn = formats[format] || sharedLogFormats[format];
+    if (!fn) { complete = false; return whole; }
+    return String(fn(value, params, seatName));
+  });
+  return complete ? text : fillNames(e.text);
+}
+
+function mySeat() {
+  var you = doc && doc.you;
+  return you && typeof you.seat === "number" ? you.seat : null;
+}
+
+// ---- context handed to the game renderer ------------------------------------------
+
+function context(game, readOnly) {
+  return {
+    seatName: seatName,
+    fillNames: fillNames,
+    mySeat: readOnly ? null : mySeat(),
+    readOnly: !!readOnly,
+    busy: conn ? conn.busy() : false,
+    send: send,
+    rerender: render,
+    handToBot: handToBot,
+    table: doc && doc.table,
+    game: game,
   };
+}
 
-  function logText(e) {
-    var renderer = GH.games && doc && doc.table ? GH.games[doc.table.game] : null;
-    var params = e.params;
-    var key = ((renderer && renderer.logPrefix) || "log.") + e.type +
-      (params && params.variant ? "." + params.variant : "");
-    if (!params || !GH.has(key)) return fillNames(e.text);
-    var formats = (renderer && renderer.logFormats) || {};
-    var complete = true;
-    var text = t(key).replace(/\{(\w+)(?::(\w+))?\}/g, function (whole, name, format) {
-      if (!Object.prototype.hasOwnProperty.call(params, name)) { complete = false; return whole; }
-      var value = params[name];
-      if (!format) return String(value);
-      var fn = formats[format] || sharedLogFormats[format];
-      if (!fn) { complete = false; return whole; }
-      return String(fn(value, params, seatName));
-    });
-    return complete ? text : fillNames(e.text);
+// Any seated player may hand a seat to a bot so that the game goes on (HTTP, seat token).
+function handToBot(seat) {
+  api("POST", "/api/tables/" + tableId + "/seats/" + seat + "/bot", { kind: "greedy" }, token)
+    .then(function () { notice = null; render(); })
+    .catch(showNotice);
+}
+
+function send(cmd) {
+  notice = null;
+  conn.send(cmd);
+  render();
+}
+
+// ---- rendering ----------------------------------------------------------------------
+
+// Re-rendering replaces the DOM; keep keyboard focus on the control with the same key.
+function render() {
+  var focused = document.activeElement && document.activeElement.getAttribute("data-focus");
+  draw();
+  if (focused) {
+    var again = document.querySelector('[data-focus="' + focused + '"]');
+    if (again && !again.disabled) again.focus();
   }
+}
 
-  function mySeat() {
-    var you = doc && doc.you;
-    return you && typeof you.seat === "number" ? you.seat : null;
-  }
+// A game may say something under the table (where its component data comes from).
+function renderFootnote(renderer, game) {
+  var note = renderer.footnote && game ? renderer.footnote(game) : null;
+  var el = $("footnote");
+  el.textContent = note ? note.text : "";
+  el.title = note && note.title ? note.title : "";
+}
 
-  // ---- context handed to the game renderer ------------------------------------------
+function draw() {
+  if (!doc) return;
+  var table = doc.table || {};
+  $("table-name").textContent = (table.title || table.game || "") + " · " + tableId;
+  if (table.status === "open") return renderWaitingRoom(table);
+  stopWaitingPoll();
+  $("waiting-room").hidden = true;
+  $("layout").hidden = false;
+  var renderer = renderers[table.game];
+  if (!renderer) return loadRenderer(table.game);
+  var showing = replay ? replay.view : doc.game;
+  var ctx = context(showing, !!replay);
+  renderBanner(renderer, ctx);
+  replaceChildren($("board"), renderer.board(showing, ctx));
+  replaceChildren($("players"), renderer.players(showing, ctx));
+  replaceChildren($("prompt"), replay ? null : renderer.prompt(showing, ctx));
+  renderLog();
+  renderScores(showing, renderer);
+  renderFootnote(renderer, showing);
+  renderReplayControls(table);
+  updateTurnSignal(renderer);
+}
 
-  function context(game, readOnly) {
-    return {
-      seatName: seatName,
-      fillNames: fillNames,
-      mySeat: readOnly ? null : mySeat(),
-      readOnly: !!readOnly,
-      busy: conn ? conn.busy() : false,
-      send: send,
-      rerender: render,
-      handToBot: handToBot,
-      table: doc && doc.table,
-      game: game,
-    };
-  }
-
-  // Any seated player may hand a seat to a bot so that the game goes on (HTTP, seat token).
-  function handToBot(seat) {
-    GH.api("POST", "/api/tables/" + tableId + "/seats/" + seat + "/bot", { kind: "greedy" }, token)
-      .then(function () { notice = null; render(); })
-      .catch(showNotice);
-  }
-
-  function send(cmd) {
-    notice = null;
-    conn.send(cmd);
-    render();
-  }
-
-  // ---- rendering ----------------------------------------------------------------------
-
-  // Re-rendering replaces the DOM; keep keyboard focus on the control with the same key.
-  function render() {
-    var focused = document.activeElement && document.activeElement.getAttribute("data-focus");
-    draw();
-    if (focused) {
-      var again = document.querySelector('[data-focus="' + focused + '"]');
-      if (again && !again.disabled) again.focus();
-    }
-  }
-
-  // A game may say something under the table (where its component data comes from).
-  function renderFootnote(renderer, game) {
-    var note = renderer.footnote && game ? renderer.footnote(game) : null;
-    var el = $("footnote");
-    el.textContent = note ? note.text : "";
-    el.title = note && note.title ? note.title : "";
-  }
-
-  function draw() {
-    if (!doc) return;
-    var table = doc.table || {};
-    $("table-name").textContent = (table.title || table.game || "") + " · " + tableId;
-    if (table.status === "open") return renderWaitingRoom(table);
-    stopWaitingPoll();
-    $("waiting-room").hidden = true;
-    $("layout").hidden = false;
-    var renderer = GH.games[table.game];
-    if (!renderer) {
-      $("board").textContent = t("table.unknown_game", { game: table.game });
-      return;
-    }
-    var showing = replay ? replay.view : doc.game;
-    var ctx = context(showing, !!replay);
-    renderBanner(renderer, ctx);
-    replaceChildren($("board"), renderer.board(showing, ctx));
-    replaceChildren($("players"), renderer.players(showing, ctx));
-    replaceChildren($("prompt"), replay ? null : renderer.prompt(showing, ctx));
-    renderLog();
-    renderScores(showing, renderer);
-    renderFootnote(renderer, showing);
-    renderReplayControls(table);
-    updateTurnSignal(renderer);
-  }
-
-  function replaceChildren(el, content) {
-    el.innerHTML = "";
-    if (content) (Array.isArray(content) ? content : [content]).forEach(function (c) {
-      if (c) el.appendChild(c);
-    });
-  }
-
-  function renderBanner(renderer, ctx) {
-    var el = $("banner");
-    var info = replay ? { text: t("replay.banner", { step: replay.step, of: replayLength() }), mine: false }
-      : renderer.status(ctx.game, ctx);
-    // Redraw only on change: the banner is a live region, and patches arrive often.
-    var key = JSON.stringify([info, notice, ctx.busy]);
-    if (el.dataset.key === key) return;
-    el.dataset.key = key;
-    el.className = "banner" + (info.mine ? " mine" : "") + (notice ? " has-notice" : "");
-    replaceChildren(el, [
-      h("span", { class: "banner-text", id: "banner-text" }, info.text),
-      notice ? h("span", { class: "notice " + notice.kind, role: "alert" }, notice.text) : null,
-      ctx.busy ? h("span", { class: "sending" }, t("table.sending")) : null,
-    ]);
-  }
-
-  // Entries that arrived lately glow briefly, so others' moves are noticed; a redraw in
-  // the meantime continues the glow where it was (negative animation delay).
-  var FRESH_MS = 2500;
-  var logSeen = null;
-  var fresh = { from: Infinity, at: 0 };
-  function renderLog() {
-    var ol = $("log");
-    var all = (replay && replay.log) || doc.log || [];
-    if (!replay) {
-      if (logSeen !== null && all.length > logSeen) fresh = { from: logSeen, at: Date.now() };
-      logSeen = all.length;
-    }
-    var elapsed = Date.now() - fresh.at;
-    var first = Math.max(0, all.length - 200);
-    ol.innerHTML = "";
-    all.slice(first).forEach(function (e, i) {
-      var glow = !replay && first + i >= fresh.from && elapsed < FRESH_MS;
-      ol.appendChild(h("li", { class: "log-" + e.type + (glow ? " fresh" : ""),
-        style: glow ? "animation-delay: -" + elapsed + "ms" : null }, logText(e)));
-    });
-    ol.scrollTop = ol.scrollHeight;
-  }
-
-  function renderScores(game, renderer) {
-    var el = $("scores");
-    var result = renderer.result(game);
-    el.hidden = !result;
-    if (!result) return;
-    var n = result.scores.length;
-    var categories = [];
-    result.breakdown.forEach(function (b) {
-      Object.keys(b).forEach(function (c) { if (categories.indexOf(c) < 0) categories.push(c); });
-    });
-    var head = h("tr", null, h("th", { scope: "col" }, t("scores.category")),
-      range(n).map(function (s) { return h("th", { scope: "col" }, renderer.playerBadge(s, game, context(game))); }));
-    var rows = categories.map(function (c) {
-      return h("tr", null, h("th", { scope: "row" }, GH.has("score." + c) ? t("score." + c) : c),
-        range(n).map(function (s) { return h("td", null, result.breakdown[s][c] || 0); }));
-    });
-    var total = h("tr", { class: "total" }, h("th", { scope: "row" }, t("scores.total")),
-      range(n).map(function (s) {
-        var win = result.winners.indexOf(s) >= 0;
-        return h("td", { class: win ? "winner" : null }, result.scores[s], win ? " ♛" : "");
-      }));
-    var winners = result.winners.map(seatName).join(", ");
-    replaceChildren(el, [
-      h("h2", null, t("scores.title")),
-      h("p", { class: "winner-line", id: "winner-line" }, t(result.winners.length > 1 ? "scores.winners" : "scores.winner", { names: winners })),
-      h("div", { class: "table-scroll" }, h("table", { id: "score-table" }, h("thead", null, head), h("tbody", null, rows, total))),
-    ]);
-  }
-
-  function range(n) {
-    var out = [];
-    for (var i = 0; i < n; i++) out.push(i);
-    return out;
-  }
-
-  // ---- turn signal: tab title, flash, sound -----------------------------------------
-
-  function updateTurnSignal(renderer) {
-    var mine = !replay && renderer.isMyTurn(doc.game, mySeat());
-    document.title = (mine ? "● " + t("table.your_turn_short") + " — " : "") + (doc.table.title || "Guildhall");
-    if (mine && !wasMyTurn) {
-      var banner = $("banner");
-      banner.classList.remove("flash");
-      void banner.offsetWidth; // restart the CSS animation
-      banner.classList.add("flash");
-      beep();
-    }
-    wasMyTurn = mine;
-  }
-
-  function beep() {
-    if (!soundOn || !audio) return;
-    try {
-      var osc = audio.createOscillator(), gain = audio.createGain();
-      osc.frequency.value = 660;
-      gain.gain.setValueAtTime(0.08, audio.currentTime);
-      gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.35);
-      osc.connect(gain).connect(audio.destination);
-      osc.start();
-      osc.stop(audio.currentTime + 0.35);
-    } catch (err) {
-      audio = null;
-    }
-  }
-
-  // Browsers allow audio only after a user gesture; create the context on the first one.
-  function unlockAudio() {
-    if (audio || !window.AudioContext) return;
-    try { audio = new AudioContext(); } catch (err) { audio = null; }
-  }
-
-  function renderSoundToggle() {
-    var b = $("sound-toggle");
-    b.textContent = soundOn ? "♪" : "♪̸";
-    b.setAttribute("aria-pressed", String(soundOn));
-    b.title = t(soundOn ? "table.sound_on" : "table.sound_off");
-    b.setAttribute("aria-label", b.title);
-  }
-
-  // ---- waiting room (before the game starts) ----------------------------------------
-
-  function renderWaitingRoom(table) {
-    $("layout").hidden = true;
-    $("banner").innerHTML = "";
-    $("banner").dataset.key = "";
-    var room = $("waiting-room");
-    room.hidden = false;
-    var me = mySeat();
-    // Polling redraws the room; skip unchanged redraws so a name being typed survives.
-    var key = JSON.stringify([table.seats, me, notice]);
-    if (room.dataset.key === key) return startWaitingPoll();
-    room.dataset.key = key;
-    var free = table.seats.filter(function (s) { return !s.name && !s.bot; });
-    var link = location.origin + "/t/" + tableId;
-    replaceChildren(room, [
-      h("h1", null, t("wait.title")),
-      h("p", null, t("wait.invite")),
-      h("div", { class: "copy-row" }, h("input", { readonly: true, value: link, id: "wait-link", "aria-label": t("lobby.copy") }),
-        h("button", { type: "button", onclick: function () { copyText(link); } }, t("lobby.copy"))),
-      h("ol", { class: "seat-roll" }, table.seats.map(function (s) {
-        return h("li", null, h("span", { class: "seat-no" }, t("lobby.seat_n", { n: s.seat + 1 })), " ",
-          s.name || (s.bot ? t("bot." + s.bot) : t("lobby.free_seat")), s.seat === me ? " (" + t("lobby.you") + ")" : "");
-      })),
-      me === null && free.length ? joinForm() : null,
-      me === 0 ? h("button", { type: "button", class: "primary", id: "start-game", onclick: startGame }, t("lobby.start"))
-        : h("p", { class: "muted" }, t("wait.for_start", { name: seatName(0) })),
-      notice ? h("p", { class: "error", role: "alert" }, notice.text) : null,
-    ]);
-    startWaitingPoll();
-  }
-
-  function joinForm() {
-    var typed = $("join-name") ? $("join-name").value : localStorage.getItem("gh_name") || "";
-    var input = h("input", { id: "join-name", "data-focus": "join-name", required: true, maxlength: 24, value: typed });
-    return h("form", { class: "join", onsubmit: function (ev) {
-      ev.preventDefault();
-      localStorage.setItem("gh_name", input.value.trim());
-      GH.api("POST", "/api/tables/" + tableId + "/join", { name: input.value.trim() }).then(function (res) {
-        token = res.token;
-        location.hash = "seat=" + token;
-        GH.rememberTable({ id: tableId, seat: res.seat, token: token, title: doc.table.title || doc.table.game });
-        reconnect();
-      }).catch(showNotice);
-    } }, h("label", null, t("lobby.your_name"), " ", input), h("button", { type: "submit", class: "primary" }, t("wait.join")));
-  }
-
-  function startGame() {
-    GH.api("POST", "/api/tables/" + tableId + "/start", {}, token).then(pollTable).catch(showNotice);
-  }
-
-  function copyText(text) {
-    if (navigator.clipboard) navigator.clipboard.writeText(text).catch(function () {});
-  }
-
-  function showNotice(err) {
-    notice = { kind: "error", text: t("error.prefix") + " " + GH.errorText(err) };
-    render();
-  }
-
-  // The table row may change (joins, start) before the websocket document does.
-  function pollTable() {
-    GH.api("GET", "/api/tables/" + tableId).then(function (table) {
-      table = table.table || table;
-      if (!doc) doc = { table: table, you: { seat: null }, game: null, log: [] };
-      else if (doc.table.status === "open") doc.table = Object.assign({}, doc.table, table);
-      if (table.status !== "open" && conn && conn.doc && conn.doc.table.status === "open") conn.resync();
+// The game's module, imported once; the page draws again when it has arrived.
+var loading = {};
+function loadRenderer(game) {
+  if (!loading[game]) {
+    loading[game] = /^[a-z][a-z0-9_]*$/.test(game) ? import("./" + game + ".js").then(function (module) {
+      renderers[game] = module.default;
       render();
-    }).catch(function () {});
+    }, function () { unknownGame(game); }) : Promise.resolve(unknownGame(game));
   }
+  return loading[game];
+}
 
-  function startWaitingPoll() {
-    if (!waitingPoll) waitingPoll = setInterval(pollTable, 2000);
+function unknownGame(game) {
+  $("board").textContent = t("table.unknown_game", { game: game });
+}
+
+function replaceChildren(el, content) {
+  el.innerHTML = "";
+  if (content) (Array.isArray(content) ? content : [content]).forEach(function (c) {
+    if (c) el.appendChild(c);
+  });
+}
+
+function renderBanner(renderer, ctx) {
+  var el = $("banner");
+  var info = replay ? { text: t("replay.banner", { step: replay.step, of: replayLength() }), mine: false }
+    : renderer.status(ctx.game, ctx);
+  // Redraw only on change: the banner is a live region, and patches arrive often.
+  var key = JSON.stringify([info, notice, ctx.busy]);
+  if (el.dataset.key === key) return;
+  el.dataset.key = key;
+  el.className = "banner" + (info.mine ? " mine" : "") + (notice ? " has-notice" : "");
+  replaceChildren(el, [
+    h("span", { class: "banner-text", id: "banner-text" }, info.text),
+    notice ? h("span", { class: "notice " + notice.kind, role: "alert" }, notice.text) : null,
+    ctx.busy ? h("span", { class: "sending" }, t("table.sending")) : null,
+  ]);
+}
+
+// Entries that arrived lately glow briefly, so others' moves are noticed; a redraw in
+// the meantime continues the glow where it was (negative animation delay).
+var FRESH_MS = 2500;
+var logSeen = null;
+var fresh = { from: Infinity, at: 0 };
+function renderLog() {
+  var ol = $("log");
+  var all = (replay && replay.log) || doc.log || [];
+  if (!replay) {
+    if (logSeen !== null && all.length > logSeen) fresh = { from: logSeen, at: Date.now() };
+    logSeen = all.length;
   }
+  var elapsed = Date.now() - fresh.at;
+  var first = Math.max(0, all.length - 200);
+  ol.innerHTML = "";
+  all.slice(first).forEach(function (e, i) {
+    var glow = !replay && first + i >= fresh.from && elapsed < FRESH_MS;
+    ol.appendChild(h("li", { class: "log-" + e.type + (glow ? " fresh" : ""),
+      style: glow ? "animation-delay: -" + elapsed + "ms" : null }, logText(e)));
+  });
+  ol.scrollTop = ol.scrollHeight;
+}
 
-  function stopWaitingPoll() {
-    clearInterval(waitingPoll);
-    waitingPoll = null;
+function renderScores(game, renderer) {
+  var el = $("scores");
+  var result = renderer.result(game);
+  el.hidden = !result;
+  if (!result) return;
+  var n = result.scores.length;
+  var categories = [];
+  result.breakdown.forEach(function (b) {
+    Object.keys(b).forEach(function (c) { if (categories.indexOf(c) < 0) categories.push(c); });
+  });
+  var head = h("tr", null, h("th", { scope: "col" }, t("scores.category")),
+    range(n).map(function (s) { return h("th", { scope: "col" }, renderer.playerBadge(s, game, context(game))); }));
+  var rows = categories.map(function (c) {
+    return h("tr", null, h("th", { scope: "row" }, has("score." + c) ? t("score." + c) : c),
+      range(n).map(function (s) { return h("td", null, result.breakdown[s][c] || 0); }));
+  });
+  var total = h("tr", { class: "total" }, h("th", { scope: "row" }, t("scores.total")),
+    range(n).map(function (s) {
+      var win = result.winners.indexOf(s) >= 0;
+      return h("td", { class: win ? "winner" : null }, result.scores[s], win ? " ♛" : "");
+    }));
+  var winners = result.winners.map(seatName).join(", ");
+  replaceChildren(el, [
+    h("h2", null, t("scores.title")),
+    h("p", { class: "winner-line", id: "winner-line" }, t(result.winners.length > 1 ? "scores.winners" : "scores.winner", { names: winners })),
+    h("div", { class: "table-scroll" }, h("table", { id: "score-table" }, h("thead", null, head), h("tbody", null, rows, total))),
+  ]);
+}
+
+function range(n) {
+  var out = [];
+  for (var i = 0; i < n; i++) out.push(i);
+  return out;
+}
+
+// ---- turn signal: tab title, flash, sound -----------------------------------------
+
+function updateTurnSignal(renderer) {
+  var mine = !replay && renderer.isMyTurn(doc.game, mySeat());
+  document.title = (mine ? "● " + t("table.your_turn_short") + " — " : "") + (doc.table.title || "Guildhall");
+  if (mine && !wasMyTurn) {
+    var banner = $("banner");
+    banner.classList.remove("flash");
+    void banner.offsetWidth; // restart the CSS animation
+    banner.classList.add("flash");
+    beep();
   }
+  wasMyTurn = mine;
+}
 
-  // ---- replay of a finished game ----------------------------------------------------
-
-  function replayLength() {
-    return replay ? replay.steps : 0;
+function beep() {
+  if (!soundOn || !audio) return;
+  try {
+    var osc = audio.createOscillator(), gain = audio.createGain();
+    osc.frequency.value = 660;
+    gain.gain.setValueAtTime(0.08, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.35);
+    osc.connect(gain).connect(audio.destination);
+    osc.start();
+    osc.stop(audio.currentTime + 0.35);
+  } catch (err) {
+    audio = null;
   }
+}
 
-  function renderReplayControls(table) {
-    var el = $("replay");
-    var finished = table.status === "finished";
-    el.hidden = !finished;
-    if (!finished) return;
-    if (!replay) {
-      replaceChildren(el, [h("h2", null, t("replay.title")),
-        h("button", { type: "button", id: "replay-start", onclick: startReplay }, t("replay.start"))]);
-      return;
-    }
-    var n = replayLength();
-    var go = function (k) { return function () { showStep(Math.max(0, Math.min(n, k))); }; };
-    replaceChildren(el, [
-      h("h2", null, t("replay.title")),
-      h("div", { class: "button-row replay-buttons" },
-        h("button", { type: "button", onclick: go(0), "aria-label": t("replay.first") }, "«"),
-        h("button", { type: "button", id: "replay-prev", onclick: go(replay.step - 1), "aria-label": t("replay.prev") }, "◀"),
-        h("span", { class: "replay-step", id: "replay-step" }, t("replay.step", { step: replay.step, of: n })),
-        h("button", { type: "button", id: "replay-next", onclick: go(replay.step + 1), "aria-label": t("replay.next") }, "▶"),
-        h("button", { type: "button", onclick: go(n), "aria-label": t("replay.last") }, "»"),
-        h("button", { type: "button", id: "replay-stop", onclick: stopReplay }, t("replay.stop"))),
-      replay.command ? h("p", { class: "muted", id: "replay-command" }, replay.command) : null,
-    ]);
-  }
+// Browsers allow audio only after a user gesture; create the context on the first one.
+function unlockAudio() {
+  if (audio || !window.AudioContext) return;
+  try { audio = new AudioContext(); } catch (err) { audio = null; }
+}
 
-  function startReplay() {
-    showStep(0);
-  }
+function renderSoundToggle() {
+  var b = $("sound-toggle");
+  b.textContent = soundOn ? "♪" : "♪̸";
+  b.setAttribute("aria-pressed", String(soundOn));
+  b.title = t(soundOn ? "table.sound_on" : "table.sound_off");
+  b.setAttribute("aria-label", b.title);
+}
 
-  // One step of the finished game as a spectator saw it (GET …/replay/{k}, see pages.py).
-  function showStep(k) {
-    GH.api("GET", "/api/tables/" + tableId + "/replay/" + k).then(function (res) {
-      replay = { step: res.step, steps: res.steps, view: res.view, log: res.log, command: null };
-      if (res.command) {
-        replay.command = seatName(res.command.seat) + ": " + describeCommand(res.command.cmd);
-      }
-      render();
+// ---- waiting room (before the game starts) ----------------------------------------
+
+function renderWaitingRoom(table) {
+  $("layout").hidden = true;
+  $("banner").innerHTML = "";
+  $("banner").dataset.key = "";
+  var room = $("waiting-room");
+  room.hidden = false;
+  var me = mySeat();
+  // Polling redraws the room; skip unchanged redraws so a name being typed survives.
+  var key = JSON.stringify([table.seats, me, notice]);
+  if (room.dataset.key === key) return startWaitingPoll();
+  room.dataset.key = key;
+  var free = table.seats.filter(function (s) { return !s.name && !s.bot; });
+  var link = location.origin + "/t/" + tableId;
+  replaceChildren(room, [
+    h("h1", null, t("wait.title")),
+    h("p", null, t("wait.invite")),
+    h("div", { class: "copy-row" }, h("input", { readonly: true, value: link, id: "wait-link", "aria-label": t("lobby.copy") }),
+      h("button", { type: "button", onclick: function () { copyText(link); } }, t("lobby.copy"))),
+    h("ol", { class: "seat-roll" }, table.seats.map(function (s) {
+      return h("li", null, h("span", { class: "seat-no" }, t("lobby.seat_n", { n: s.seat + 1 })), " ",
+        s.name || (s.bot ? t("bot." + s.bot) : t("lobby.free_seat")), s.seat === me ? " (" + t("lobby.you") + ")" : "");
+    })),
+    me === null && free.length ? joinForm() : null,
+    me === 0 ? h("button", { type: "button", class: "primary", id: "start-game", onclick: startGame }, t("lobby.start"))
+      : h("p", { class: "muted" }, t("wait.for_start", { name: seatName(0) })),
+    notice ? h("p", { class: "error", role: "alert" }, notice.text) : null,
+  ]);
+  startWaitingPoll();
+}
+
+function joinForm() {
+  var typed = $("join-name") ? $("join-name").value : localStorage.getItem("gh_name") || "";
+  var input = h("input", { id: "join-name", "data-focus": "join-name", required: true, maxlength: 24, value: typed });
+  return h("form", { class: "join", onsubmit: function (ev) {
+    ev.preventDefault();
+    localStorage.setItem("gh_name", input.value.trim());
+    api("POST", "/api/tables/" + tableId + "/join", { name: input.value.trim() }).then(function (res) {
+      token = res.token;
+      location.hash = "seat=" + token;
+      rememberTable({ id: tableId, seat: res.seat, token: token, title: doc.table.title || doc.table.game });
+      reconnect();
     }).catch(showNotice);
-  }
+  } }, h("label", null, t("lobby.your_name"), " ", input), h("button", { type: "submit", class: "primary" }, t("wait.join")));
+}
 
-  function describeCommand(cmd) {
-    var renderer = GH.games[doc.table.game];
-    return renderer.describe ? renderer.describe(cmd, context(replay.view, true)) : JSON.stringify(cmd);
-  }
+function startGame() {
+  api("POST", "/api/tables/" + tableId + "/start", {}, token).then(pollTable).catch(showNotice);
+}
 
-  // In a replay, ← and → step back and forth (unless a text field has the focus).
-  function replayKeys(ev) {
-    if (!replay || /INPUT|TEXTAREA|SELECT/.test(document.activeElement.tagName)) return;
-    var delta = { ArrowLeft: -1, ArrowRight: 1 }[ev.key];
-    if (!delta) return;
-    var k = replay.step + delta;
-    if (k >= 0 && k <= replayLength()) showStep(k);
-  }
+function copyText(text) {
+  if (navigator.clipboard) navigator.clipboard.writeText(text).catch(function () {});
+}
 
-  function stopReplay() {
-    replay = null;
+function showNotice(err) {
+  notice = { kind: "error", text: t("error.prefix") + " " + errorText(err) };
+  render();
+}
+
+// The table row may change (joins, start) before the websocket document does.
+function pollTable() {
+  api("GET", "/api/tables/" + tableId).then(function (table) {
+    table = table.table || table;
+    if (!doc) doc = { table: table, you: { seat: null }, game: null, log: [] };
+    else if (doc.table.status === "open") doc.table = Object.assign({}, doc.table, table);
+    if (table.status !== "open" && conn && conn.doc && conn.doc.table.status === "open") conn.resync();
     render();
+  }).catch(function () {});
+}
+
+function startWaitingPoll() {
+  if (!waitingPoll) waitingPoll = setInterval(pollTable, 2000);
+}
+
+function stopWaitingPoll() {
+  clearInterval(waitingPoll);
+  waitingPoll = null;
+}
+
+// ---- replay of a finished game ----------------------------------------------------
+
+function replayLength() {
+  return replay ? replay.steps : 0;
+}
+
+function renderReplayControls(table) {
+  var el = $("replay");
+  var finished = table.status === "finished";
+  el.hidden = !finished;
+  if (!finished) return;
+  if (!replay) {
+    replaceChildren(el, [h("h2", null, t("replay.title")),
+      h("button", { type: "button", id: "replay-start", onclick: startReplay }, t("replay.start"))]);
+    return;
   }
+  var n = replayLength();
+  var go = function (k) { return function () { showStep(Math.max(0, Math.min(n, k))); }; };
+  replaceChildren(el, [
+    h("h2", null, t("replay.title")),
+    h("div", { class: "button-row replay-buttons" },
+      h("button", { type: "button", onclick: go(0), "aria-label": t("replay.first") }, "«"),
+      h("button", { type: "button", id: "replay-prev", onclick: go(replay.step - 1), "aria-label": t("replay.prev") }, "◀"),
+      h("span", { class: "replay-step", id: "replay-step" }, t("replay.step", { step: replay.step, of: n })),
+      h("button", { type: "button", id: "replay-next", onclick: go(replay.step + 1), "aria-label": t("replay.next") }, "▶"),
+      h("button", { type: "button", onclick: go(n), "aria-label": t("replay.last") }, "»"),
+      h("button", { type: "button", id: "replay-stop", onclick: stopReplay }, t("replay.stop"))),
+    replay.command ? h("p", { class: "muted", id: "replay-command" }, replay.command) : null,
+  ]);
+}
 
-  // ---- connection -------------------------------------------------------------------
+function startReplay() {
+  showStep(0);
+}
 
-  function onStatus(state) {
-    var el = $("conn");
-    el.dataset.state = state;
-    el.textContent = t("conn." + state);
-  }
-
-  function onError(err) {
-    if (err.code === "bad_token" && token) return dropToken();
-    notice = { kind: "error", text: t("error.prefix") + " " + GH.errorText(err) };
+// One step of the finished game as a spectator saw it (GET …/replay/{k}, see pages.py).
+function showStep(k) {
+  api("GET", "/api/tables/" + tableId + "/replay/" + k).then(function (res) {
+    replay = { step: res.step, steps: res.steps, view: res.view, log: res.log, command: null };
+    if (res.command) {
+      replay.command = seatName(res.command.seat) + ": " + describeCommand(res.command.cmd);
+    }
     render();
-  }
+  }).catch(showNotice);
+}
 
-  // A seat link stops working when its seat was handed to a bot: forget it, watch instead.
-  function dropToken() {
-    var list = GH.recentTables().filter(function (e) { return !(e.id === tableId && e.token === token); });
-    localStorage.setItem("gh_tables", JSON.stringify(list));
-    token = null;
-    history.replaceState(null, "", location.pathname + location.search);
-    notice = { kind: "info", text: t("table.token_gone") };
-    reconnect();
-    render();
-  }
+function describeCommand(cmd) {
+  var renderer = renderers[doc.table.game];
+  return renderer.describe ? renderer.describe(cmd, context(replay.view, true)) : JSON.stringify(cmd);
+}
 
-  function reconnect() {
-    if (conn) conn.close();
-    conn = new GH.TableConnection(tableId, token, {
-      onDoc: function (d) { doc = d; rememberOnce(); render(); },
-      onStatus: onStatus,
-      onAck: function () { render(); },
-      onError: onError,
-    });
-    conn.connect();
-  }
+// In a replay, ← and → step back and forth (unless a text field has the focus).
+function replayKeys(ev) {
+  if (!replay || /INPUT|TEXTAREA|SELECT/.test(document.activeElement.tagName)) return;
+  var delta = { ArrowLeft: -1, ArrowRight: 1 }[ev.key];
+  if (!delta) return;
+  var k = replay.step + delta;
+  if (k >= 0 && k <= replayLength()) showStep(k);
+}
 
-  // A seat link opened from anywhere joins this browser's recent tables.
-  var remembered = false;
-  function rememberOnce() {
-    if (remembered || !token || !doc.you || doc.you.seat === null) return;
-    remembered = true;
-    GH.rememberTable({ id: tableId, seat: doc.you.seat, token: token, title: doc.table.title || doc.table.game });
-  }
+function stopReplay() {
+  replay = null;
+  render();
+}
 
-  function readToken() {
-    var m = /(?:^|[#&])seat=([^&]+)/.exec(location.hash);
-    if (m) return decodeURIComponent(m[1]);
-    var known = GH.recentTables().filter(function (e) { return e.id === tableId && e.token; })[0];
-    return known ? known.token : null;
-  }
+// ---- connection -------------------------------------------------------------------
 
-  function init() {
-    GH.translatePage();
-    tableId = $("app").dataset.tableId;
-    token = readToken();
-    if (token && !/seat=/.test(location.hash)) history.replaceState(null, "", "#seat=" + encodeURIComponent(token));
+function onStatus(state) {
+  var el = $("conn");
+  el.dataset.state = state;
+  el.textContent = t("conn." + state);
+}
+
+function onError(err) {
+  if (err.code === "bad_token" && token) return dropToken();
+  notice = { kind: "error", text: t("error.prefix") + " " + errorText(err) };
+  render();
+}
+
+// A seat link stops working when its seat was handed to a bot: forget it, watch instead.
+function dropToken() {
+  forgetTable(tableId, token);
+  token = null;
+  history.replaceState(null, "", location.pathname + location.search);
+  notice = { kind: "info", text: t("table.token_gone") };
+  reconnect();
+  render();
+}
+
+function reconnect() {
+  if (conn) conn.close();
+  conn = new TableConnection(tableId, token, {
+    onDoc: function (d) { doc = d; rememberOnce(); render(); },
+    onStatus: onStatus,
+    onAck: function () { render(); },
+    onError: onError,
+  });
+  conn.connect();
+}
+
+// A seat link opened from anywhere joins this browser's recent tables.
+var remembered = false;
+function rememberOnce() {
+  if (remembered || !token || !doc.you || doc.you.seat === null) return;
+  remembered = true;
+  rememberTable({ id: tableId, seat: doc.you.seat, token: token, title: doc.table.title || doc.table.game });
+}
+
+function readToken() {
+  var m = /(?:^|[#&])seat=([^&]+)/.exec(location.hash);
+  if (m) return decodeURIComponent(m[1]);
+  var known = recentTables().filter(function (e) { return e.id === tableId && e.token; })[0];
+  return known ? known.token : null;
+}
+
+function init() {
+  translatePage();
+  tableId = $("app").dataset.tableId;
+  token = readToken();
+  if (token && !/seat=/.test(location.hash)) history.replaceState(null, "", "#seat=" + encodeURIComponent(token));
+  renderSoundToggle();
+  $("sound-toggle").addEventListener("click", function () {
+    soundOn = !soundOn;
+    localStorage.setItem("gh_sound", soundOn ? "on" : "off");
     renderSoundToggle();
-    $("sound-toggle").addEventListener("click", function () {
-      soundOn = !soundOn;
-      localStorage.setItem("gh_sound", soundOn ? "on" : "off");
-      renderSoundToggle();
-    });
-    document.addEventListener("keydown", replayKeys);
-    var resizing = null;
-    window.addEventListener("resize", function () {
-      clearTimeout(resizing);
-      resizing = setTimeout(render, 150);
-    });
-    document.addEventListener("pointerdown", unlockAudio, { once: true });
-    document.addEventListener("keydown", unlockAudio, { once: true });
+  });
+  document.addEventListener("keydown", replayKeys);
+  var resizing = null;
+  window.addEventListener("resize", function () {
+    clearTimeout(resizing);
+    resizing = setTimeout(render, 150);
+  });
+  document.addEventListener("pointerdown", unlockAudio, { once: true });
+  document.addEventListener("keydown", unlockAudio, { once: true });
+  // The page names its game: connect once its module is here, so the first snapshot is
+  // drawn at once (a table the server did not know is drawn when its module arrives).
+  var game = $("app").dataset.game;
+  (game ? loadRenderer(game) : Promise.resolve()).then(function () {
     reconnect();
     pollTable();
-  }
+  });
+}
 
-  // An absent player's seat can go to a bot so the game goes on. Two clicks, so a slip hands
-  // nothing over. Shared by every game's player cards.
-  var botOfferOpen = null;
-  GH.botOffer = function (seat, seatInfo, game, ctx) {
-    if (seatInfo.bot || seatInfo.connected || ctx.mySeat === null || seat === ctx.mySeat || game.phase === "over") {
-      return null;
-    }
-    if (botOfferOpen !== seat) {
-      return h("button", { type: "button", class: "small-btn", "data-focus": "bot-offer-" + seat,
-        onclick: function () { botOfferOpen = seat; ctx.rerender(); } }, t("player.to_bot"));
-    }
-    return h("span", { class: "bot-offer" }, t("player.to_bot_sure", { name: ctx.seatName(seat) }), " ",
-      h("button", { type: "button", class: "small-btn", id: "bot-yes-" + seat, "data-focus": "bot-yes-" + seat,
-        onclick: function () { botOfferOpen = null; ctx.handToBot(seat); } }, t("player.to_bot_yes")),
-      h("button", { type: "button", class: "small-btn", "data-focus": "bot-no-" + seat,
-        onclick: function () { botOfferOpen = null; ctx.rerender(); } }, t("prompt.cancel")));
-  };
-
-  GH.games = GH.games || {};
-  document.addEventListener("DOMContentLoaded", init);
-})(window.GH);
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+else init();

@@ -1,0 +1,124 @@
+// What every game's page shares: seat marks and badges, goods chips, planning tags,
+// option buttons and the confirm row, the player's draft, command equality, and the
+// offer to hand an absent player's seat to a bot. No rule of any game lives here.
+import { h, t } from "./i18n.js";
+
+// Each seat has a colour and a shape, so players are told apart without colour.
+export const SEAT_MARK = ["●", "▲", "■", "◆", "✚"];
+
+// Commands and picks compare by content, whatever the order of their members (a document
+// built from patches and one from a snapshot may list an object's members differently).
+export function canon(v) {
+  if (Array.isArray(v)) return "[" + v.map(canon).join(",") + "]";
+  if (v && typeof v === "object") {
+    return "{" + Object.keys(v).sort().map((k) => JSON.stringify(k) + ":" + canon(v[k])).join(",") + "}";
+  }
+  return JSON.stringify(v === undefined ? null : v);
+}
+
+export function same(a, b) {
+  return canon(a) === canon(b);
+}
+
+// The values in first-seen order, each once (by content).
+export function distinct(values) {
+  const seen = new Set();
+  return values.filter((v) => {
+    const k = canon(v);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+export function ofType(legal, type) {
+  return legal.filter((c) => c.type === type);
+}
+
+export function isMyTurn(game, seat) {
+  return !!game && seat !== null && !!game.legal && game.legal.length > 0 && game.to_act.indexOf(seat) >= 0;
+}
+
+export function badge(seat, game, ctx) {
+  return h("span", { class: "pbadge p" + seat, title: ctx.seatName(seat) },
+    h("span", { class: "pmark", "aria-hidden": "true" }, SEAT_MARK[seat]), " ", ctx.seatName(seat));
+}
+
+export function mark(seat) {
+  return h("span", { class: "pmark p" + seat, "aria-hidden": "true" }, SEAT_MARK[seat]);
+}
+
+// Goods as chips in the game's order of kinds: chipClass(kind) gives each chip's classes,
+// name(kind, n) its label; "none" when there are none.
+export function goodsChips(goods, kinds, name, chipClass, extraClass) {
+  const shown = kinds.filter((k) => goods && goods[k]);
+  if (!shown.length) return h("span", { class: "muted" }, t("none"));
+  return h("span", { class: "chips" + (extraClass ? " " + extraClass : "") }, shown.map((k) =>
+    h("span", { class: chipClass(k) }, h("b", null, goods[k]), " ", name(k, goods[k]))));
+}
+
+// A player's planning state beside their name ("planning", "sealed", "2 cards" …).
+export function planningTag(state, text) {
+  return h("span", { class: "ptag plan-" + state }, text);
+}
+
+// One choice of a prompt: a toggle button (aria-pressed) with a stable focus key.
+export function optionButton(label, selected, onclick, focusKey, extra) {
+  extra = extra || {};
+  return h("button", { type: "button", class: "opt" + (selected ? " selected" : ""), id: extra.id || null,
+    "aria-pressed": String(!!selected), "data-focus": focusKey || null, title: extra.title || null,
+    onclick: onclick }, label, extra.child || null);
+}
+
+// The line that says what Confirm will send, Confirm itself (off until one listed command
+// matches, and while a command is in flight) and, when given, Clear.
+export function confirmRow(ctx, cmd, summaryText, onCancel) {
+  return h("div", { class: "confirm-row" },
+    h("p", { class: "summary-line", id: "draft-summary" }, cmd ? summaryText : t("prompt.incomplete")),
+    h("button", { type: "button", class: "primary", id: "confirm", "data-focus": "confirm",
+      disabled: !cmd || ctx.busy, onclick: () => ctx.send(cmd) }, t("prompt.confirm")),
+    onCancel ? h("button", { type: "button", id: "cancel", "data-focus": "cancel", onclick: onCancel },
+      t("prompt.cancel")) : null);
+}
+
+// The choice a player is assembling. It survives every re-render (others acting, presence)
+// and is dropped only when the player's own legal list (or the phase) changes.
+export class Draft {
+  constructor(emptyPicks) {
+    this.emptyPicks = emptyPicks;
+    this.key = null;
+    this.reset();
+  }
+
+  reset() {
+    this.type = null;
+    this.cmd = null;
+    this.picks = this.emptyPicks();
+  }
+
+  sync(game) {
+    const key = canon([game.phase, game.legal]);
+    if (this.key !== key) {
+      this.key = key;
+      this.reset();
+    }
+  }
+}
+
+// An absent player's seat can go to a bot so the game goes on. Two clicks, so a slip hands
+// nothing over. Shared by every game's player cards.
+let botOfferOpen = null;
+export function botOffer(seat, seatInfo, game, ctx) {
+  if (seatInfo.bot || seatInfo.connected || ctx.mySeat === null || seat === ctx.mySeat || game.phase === "over") {
+    return null;
+  }
+  if (botOfferOpen !== seat) {
+    return h("button", { type: "button", class: "small-btn", "data-focus": "bot-offer-" + seat,
+      onclick: () => { botOfferOpen = seat; ctx.rerender(); } }, t("player.to_bot"));
+  }
+  return h("span", { class: "bot-offer" }, t("player.to_bot_sure", { name: ctx.seatName(seat) }), " ",
+    h("button", { type: "button", class: "small-btn", id: "bot-yes-" + seat, "data-focus": "bot-yes-" + seat,
+      onclick: () => { botOfferOpen = null; ctx.handToBot(seat); } }, t("player.to_bot_yes")),
+    h("button", { type: "button", class: "small-btn", "data-focus": "bot-no-" + seat,
+      onclick: () => { botOfferOpen = null; ctx.rerender(); } }, t("prompt.cancel")));
+}
