@@ -15,6 +15,7 @@ Adding a setting: one ``setting(...)`` field below, plus its row in docs/self-ho
 
 from __future__ import annotations
 
+import ipaddress
 import secrets
 from collections.abc import Mapping
 from pathlib import Path
@@ -57,6 +58,20 @@ def sqlite_path(url: str) -> Path | None:
     if not url.startswith("sqlite") or ":memory:" in url:
         return None
     return Path(url.split(":///", 1)[1])
+
+
+def proxy_entries(value: str) -> list[str]:
+    """The entries of a comma-separated list of IP addresses and networks.
+
+    Raises ValueError naming an entry that is neither.
+    """
+    entries = [part.strip() for part in value.split(",") if part.strip()]
+    for entry in entries:
+        try:
+            ipaddress.ip_network(entry, strict=False)
+        except ValueError:
+            raise ValueError(f"{entry!r} is not an IP address or network") from None
+    return entries
 
 
 def setting(
@@ -117,6 +132,18 @@ class Settings(BaseSettings):
     db_pool_timeout: float = setting(
         "GUILDHALL_DB_POOL_TIMEOUT", 30.0, "seconds to wait for a free connection", gt=0
     )
+    trusted_proxies: str = setting(
+        "GUILDHALL_TRUSTED_PROXIES",
+        "",
+        "comma list of proxy addresses or networks whose `X-Forwarded-For` is believed",
+        shown="none",
+    )
+    request_timeout: float = setting(
+        "GUILDHALL_REQUEST_TIMEOUT", 10.0, "seconds a client may take to send one request", gt=0
+    )
+    keepalive_timeout: int = setting(
+        "GUILDHALL_KEEPALIVE_TIMEOUT", 5, "seconds an idle HTTP connection is kept open", ge=1
+    )
 
     @classmethod
     def settings_customise_sources(
@@ -134,6 +161,11 @@ class Settings(BaseSettings):
     @classmethod
     def _async_driver(cls, url: str) -> str:
         return normalize_database_url(url)
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _proxy_list(cls, value: str) -> str:
+        return ",".join(proxy_entries(value))
 
     @field_validator("public_url")
     @classmethod

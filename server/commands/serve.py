@@ -20,6 +20,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from server.app import create_app
+    from server.serving import uvicorn_config
 
     settings = load_settings()
     settings = settings.with_(host=args.host or settings.host, port=args.port or settings.port)
@@ -28,12 +29,6 @@ def run(args: argparse.Namespace) -> int:
 
         upgrade(settings.database_url)
     print(f"Guildhall on http://{settings.host}:{settings.port}  (links: {settings.public_url})")
-    uvicorn.run(
-        create_app(settings),
-        host=settings.host,
-        port=settings.port,
-        proxy_headers=True,
-        ws_max_size=max(1 << 20, 4 * settings.max_message_bytes),
-        log_level="info",
-    )
-    return 0
+    server = uvicorn.Server(uvicorn_config(create_app(settings), settings))
+    server.run()
+    return 0 if server.started else 3  # 3: could not start (uvicorn's own status for it)

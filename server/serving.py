@@ -1,0 +1,101 @@
+"""How ``guildhall serve`` runs uvicorn: whose forwarded headers count, how long clients may take.
+
+- ``X-Forwarded-For`` / ``X-Forwarded-Proto`` are read only from a peer listed in
+  ``GUILDHALL_TRUSTED_PROXIES`` (addresses or networks). Nobody is trusted by default: an app
+  reachable directly would otherwise let any client claim any address and walk past the
+  per-address caps.
+- uvicorn itself closes an idle keep-alive connection (``GUILDHALL_KEEPALIVE_TIMEOUT``) but
+  waits forever for a request to arrive in full: a client can open sockets and send a byte a
+  minute. ``RequestTimeoutProtocol`` gives every request ``GUILDHALL_REQUEST_TIMEOUT`` seconds
+  from its first byte (or from the connection, for the first one) to be complete, then
+  answers 408 and closes. A websocket is no longer an HTTP request once upgraded, so the
+  clock stops there; idle websockets are watched by uvicorn's pings.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import uvicorn
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+from server.settings import Settings, proxy_entries
+
+log = logging.getLogger(__name__)
+TIMEOUT_RESPONSE = (
+    b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain; charset=utf-8\r\n"
+    b"connection: close\r\ncontent-length: 16\r\n\r\nrequest timeout\n"
+)
+
+
+class RequestTimeoutProtocol(HttpToolsProtocol):
+    """uvicorn's httptools protocol with a deadline for receiving each request in full."""
+
+    request_timeout: float = 10.0
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._request_deadline: asyncio.TimerHandle | None = None
+
+    def _arm(self) -> None:
+        self._disarm()
+        self._request_deadline = self.loop.call_later(self.request_timeout, self._timed_out)
+
+    def _disarm(self) -> None:
+        if self._request_deadline is not None:
+            self._request_deadline.cancel()
+            self._request_deadline = None
+
+    def _timed_out(self) -> None:
+        self._request_deadline = None
+        if self.transport.is_closing():
+            return
+        client = self.client[0] if self.client else "unknown"
+        log.info("request timed out", extra={"client": client, "code": "request_timeout"})
+        if self.cycle is None or not self.cycle.response_started:
+            self.transport.write(TIMEOUT_RESPONSE)
+        self.transport.close()
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._arm()
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self._arm()
+
+    def on_message_complete(self) -> None:
+        self._disarm()
+        super().on_message_complete()
+
+    def handle_websocket_upgrade(self) -> None:
+        self._disarm()
+        super().handle_websocket_upgrade()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+
+def uvicorn_config(app: Any, settings: Settings) -> uvicorn.Config:
+    """The uvicorn configuration ``guildhall serve`` runs ``app`` with."""
+    protocol = type(
+        "GuildhallHttpProtocol",
+        (RequestTimeoutProtocol,),
+        {"request_timeout": settings.request_timeout},
+    )
+    proxies = proxy_entries(settings.trusted_proxies)
+    return uvicorn.Config(
+        app,
+        host=settings.host,
+        port=settings.port,
+        http=protocol,
+        proxy_headers=bool(proxies),
+        # Always explicit: uvicorn would otherwise fall back to FORWARDED_ALLOW_IPS or 127.0.0.1.
+        forwarded_allow_ips=proxies or [],
+        timeout_keep_alive=settings.keepalive_timeout,
+        ws_max_size=max(1 << 20, 4 * settings.max_message_bytes),
+        log_level="info",
+    )

@@ -1,0 +1,164 @@
+"""``guildhall serve`` as a process: forwarded headers only from trusted proxies, and no socket
+held open by a client that never finishes its request.
+
+The per-address websocket cap is set to 1, so whether a second connection claiming another
+``X-Forwarded-For`` address is refused shows which address the server believed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.sync.client import ClientConnection, connect
+
+from server.serving import uvicorn_config
+from server.settings import Settings, load_settings
+
+ROOT = Path(__file__).resolve().parents[2]
+WAIT = 20.0  # upper bound for any wait below; the events themselves take about a second
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextmanager
+def served(tmp_path: Path, **env: str) -> Iterator[str]:
+    """A migrated ``guildhall serve`` on 127.0.0.1 with ``env`` added; yields its URL."""
+    port = _free_port()
+    full_env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{tmp_path}/data/guildhall.db",
+        "PORT": str(port),
+        "SECRET_KEY": "serving-test",
+        "GUILDHALL_MAX_CONNECTIONS_PER_IP": "1",
+        **env,
+    }
+    cli = [sys.executable, "-m", "server.cli"]
+    subprocess.run([*cli, "migrate"], env=full_env, cwd=tmp_path, check=True, capture_output=True)
+    log = tmp_path / f"serve-{port}.log"
+    with open(log, "wb") as out:
+        process = subprocess.Popen(
+            [*cli, "serve"], env=full_env, cwd=tmp_path, stdout=out, stderr=out
+        )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert process.poll() is None, log.read_text()
+            try:
+                with urllib.request.urlopen(f"{url}/healthz", timeout=2):
+                    break
+            except OSError:
+                assert time.monotonic() < deadline, log.read_text()
+                time.sleep(0.1)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=15)
+
+
+def _table(url: str) -> str:
+    body = json.dumps({"game": "norenberc", "seats": 2, "bots": [None, "random"], "name": "Ada"})
+    request = urllib.request.Request(
+        f"{url}/api/tables", data=body.encode(), headers={"content-type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as reply:
+        return str(json.loads(reply.read())["table_id"])
+
+
+def _socket(url: str, table_id: str, forwarded_for: str) -> ClientConnection:
+    ws_url = url.replace("http", "ws") + f"/ws/tables/{table_id}"
+    return connect(ws_url, additional_headers={"X-Forwarded-For": forwarded_for}, open_timeout=WAIT)
+
+
+def _first_message(ws: ClientConnection) -> dict[str, Any]:
+    ws.send(json.dumps({"type": "hello"}))
+    message: dict[str, Any] = json.loads(ws.recv(timeout=WAIT))
+    return message
+
+
+def test_forwarded_for_is_ignored_unless_the_peer_is_a_trusted_proxy(tmp_path: Path) -> None:
+    with served(tmp_path) as url:
+        table_id = _table(url)
+        with _socket(url, table_id, "203.0.113.7") as first:
+            _first_message(first)
+            # Another claimed address, same peer: the server counts the peer, so it is full.
+            with _socket(url, table_id, "203.0.113.8") as second:
+                refused = json.loads(second.recv(timeout=WAIT))
+    assert refused["type"] == "error" and refused["code"] == "too_many_connections"
+
+
+def test_a_trusted_proxy_passes_on_each_client_address(tmp_path: Path) -> None:
+    with served(tmp_path, GUILDHALL_TRUSTED_PROXIES="10.9.0.0/16, 127.0.0.1") as url:
+        table_id = _table(url)
+        with _socket(url, table_id, "203.0.113.7") as first:
+            assert _first_message(first)["type"] != "error"
+            with _socket(url, table_id, "203.0.113.8") as second:
+                assert _first_message(second)["type"] != "error"
+            # The same forwarded address twice is one client: the cap applies to it.
+            with _socket(url, table_id, "203.0.113.7") as again:
+                refused = json.loads(again.recv(timeout=WAIT))
+    assert refused["code"] == "too_many_connections"
+
+
+def _closed_within(sock: socket.socket, seconds: float) -> bytes:
+    """Everything the server sends until it closes the connection (bounded by ``seconds``)."""
+    sock.settimeout(seconds)
+    received = b""
+    while chunk := sock.recv(4096):
+        received += chunk
+    return received
+
+
+def test_a_request_that_never_completes_is_answered_408_and_closed(tmp_path: Path) -> None:
+    env = {"GUILDHALL_REQUEST_TIMEOUT": "1", "GUILDHALL_KEEPALIVE_TIMEOUT": "1"}
+    with served(tmp_path, **env) as url:
+        port = int(url.rsplit(":", 1)[1])
+        with socket.create_connection(("127.0.0.1", port)) as silent:
+            assert _closed_within(silent, WAIT).startswith(b"HTTP/1.1 408 ")
+        with socket.create_connection(("127.0.0.1", port)) as slow:
+            slow.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")  # headers never finished
+            assert _closed_within(slow, WAIT).startswith(b"HTTP/1.1 408 ")
+        with socket.create_connection(("127.0.0.1", port)) as slow_body:
+            slow_body.sendall(
+                b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Length: 90\r\n\r\n{"
+            )
+            assert b"408" in _closed_within(slow_body, WAIT).split(b"\r\n", 1)[0]
+        with socket.create_connection(("127.0.0.1", port)) as idle:
+            idle.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            answer = _closed_within(idle, WAIT)  # served, then closed when idle
+            assert answer.startswith(b"HTTP/1.1 200 ") and b"408" not in answer
+
+
+def test_an_upgraded_websocket_outlives_the_request_timeout(tmp_path: Path) -> None:
+    env = {"GUILDHALL_REQUEST_TIMEOUT": "1", "GUILDHALL_MAX_CONNECTIONS_PER_IP": "5"}
+    with served(tmp_path, **env) as url:
+        table_id = _table(url)
+        with _socket(url, table_id, "198.51.100.1") as ws:
+            time.sleep(2.5)  # well past the request timeout
+            assert _first_message(ws)["type"] != "error"
+
+
+def test_settings_reach_the_uvicorn_configuration() -> None:
+    plain = uvicorn_config(object(), Settings(secret_key="k"))
+    assert plain.proxy_headers is False and plain.timeout_keep_alive == 5
+    behind = load_settings({"SECRET_KEY": "k", "GUILDHALL_TRUSTED_PROXIES": "172.31.253.0/24, ::1"})
+    config = uvicorn_config(object(), behind)
+    assert config.proxy_headers is True
+    assert config.forwarded_allow_ips == ["172.31.253.0/24", "::1"]
+    with pytest.raises(ValueError, match="GUILDHALL_TRUSTED_PROXIES"):
+        load_settings({"SECRET_KEY": "k", "GUILDHALL_TRUSTED_PROXIES": "proxy.example"})
