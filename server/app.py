@@ -20,6 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from server import metrics
 from server.api import health, tables, ws
+from server.api.compression import Compression
 from server.api.headers import SecurityHeaders
 from server.engine import RuleError
 from server.logs import configure_logging
@@ -54,6 +55,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(router)
     _add_error_handlers(app)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(Compression)
     return app
 
 

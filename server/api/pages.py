@@ -8,15 +8,17 @@ the player asked for (``?lang=``, then the ``gh_lang`` cookie, then Accept-Langu
 
 from __future__ import annotations
 
+import hashlib
 import json
-import mimetypes
+import re
 from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Request
-from fastapi.responses import FileResponse, HTMLResponse, Response
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, Response
+from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
 from server.engine import get_game, is_visible, log_entry
@@ -31,6 +33,54 @@ REPLAY_CACHE_TABLES = 16
 
 templates = Jinja2Templates(directory=str(WEB_DIR / "templates"))
 router = APIRouter()
+
+# A year: a versioned static URL names one content for ever.
+IMMUTABLE = "public, max-age=31536000, immutable"
+VERSION_SEGMENT = re.compile(r"[0-9a-f]{12}")
+
+
+def _tree_version(root: Path) -> str:
+    """12 hex digits of a hash over every file's path and bytes under ``root``.
+
+    The pages link static files as ``/static/<version>/<path>``: the modules import each other
+    by relative paths, so one version for the whole tree keeps every import on the same
+    version, and any change to any file gives every URL a new name.
+    """
+    digest = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+ASSET_VERSION = _tree_version(STATIC_DIR)
+STATIC_FILES = StaticFiles(directory=STATIC_DIR)
+
+
+def static_url(path: str) -> str:
+    """The versioned URL of ``web/static/<path>`` (cached by browsers for a year)."""
+    return f"/static/{ASSET_VERSION}/{path}"
+
+
+IMPORT = re.compile(r'^import [^"]*"\./([a-z0-9_]+\.js)";', re.MULTILINE)
+
+
+@lru_cache(maxsize=16)
+def module_closure(*entries: str) -> tuple[str, ...]:
+    """Every module under ``web/static/js`` the ``entries`` import, directly or not, entries
+    first: the page preloads them all at once instead of finding them one level at a time."""
+    found: list[str] = []
+    todo = list(entries)
+    while todo:
+        name = todo.pop(0)
+        if name in found:
+            continue
+        found.append(name)
+        todo += IMPORT.findall((STATIC_DIR / "js" / name).read_text(encoding="utf-8"))
+    return tuple(found)
+
+
+templates.env.globals["static"] = static_url
 
 
 @lru_cache(maxsize=1)
@@ -75,6 +125,11 @@ def _game_keys() -> dict[str, frozenset[str]]:
     }
 
 
+@lru_cache(maxsize=1)
+def _game_modules() -> frozenset[str]:
+    return frozenset(p.stem for p in (STATIC_DIR / "js").glob("*.js"))
+
+
 def page_strings(lang: str, game: str | None = None) -> dict[str, str]:
     """The dictionary one page needs: the shared strings and, on a table, its own game's."""
     own = {name: keys for name, keys in _game_keys().items() if name != game}
@@ -102,6 +157,10 @@ def _context(request: Request, game: str | None = None, **extra: Any) -> dict[st
         "lang": lang,
         "game": game,
         "game_style": game is not None and (STATIC_DIR / "css" / f"{game}.css").is_file(),
+        # table.js itself is the page's script; the rest is preloaded
+        "page_modules": module_closure(
+            "table.js", *([f"{game}.js"] if game in _game_modules() else [])
+        )[1:],
         "strings": page_strings(lang, game),
         "languages": sorted(languages()),
         **extra,
@@ -143,13 +202,19 @@ async def _game_of(request: Request, table_id: str) -> str | None:
 
 
 @router.get("/static/{path:path}", include_in_schema=False)
-async def static_file(path: str) -> Response:
-    """A file under ``web/static``; 404 for anything outside it or missing."""
-    target = (STATIC_DIR / path).resolve()
-    if not target.is_relative_to(STATIC_DIR) or not target.is_file():
-        raise HTTPException(status_code=404, detail=f"no static file {path!r}")
-    media_type = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
-    return FileResponse(target, media_type=media_type, headers={"Cache-Control": "no-cache"})
+async def static_file(path: str, request: Request) -> Response:
+    """A file under ``web/static`` through Starlette's StaticFiles (ETag, Last-Modified, 304,
+    nothing outside the folder); 404 for anything outside it or missing.
+
+    ``/static/<version>/<path>`` with the current version may be kept a year (``immutable``);
+    the bare path, or another version (a page from before a deploy), must be revalidated.
+    """
+    version, _, rest = path.partition("/")
+    if VERSION_SEGMENT.fullmatch(version) and rest:
+        path = rest
+    response = await STATIC_FILES.get_response(path, request.scope)
+    response.headers["Cache-Control"] = IMMUTABLE if version == ASSET_VERSION else "no-cache"
+    return response
 
 
 # Finished games never change, so their replayed steps are kept for the most recent few.

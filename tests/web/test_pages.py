@@ -254,12 +254,68 @@ async def test_a_table_page_loads_only_its_own_games_module_style_and_strings() 
     async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
         noren, stras, unknown = [(await client.get(f"/t/{i}")).text for i in ("tn", "ts", "tx")]
         lobby = (await client.get("/")).text
-    assert 'href="/static/js/norenberc.js"' in noren and "strasbourg" not in noren.lower()
+    js = f"/static/{pages.ASSET_VERSION}/js"
+    assert f'href="{js}/norenberc.js"' in noren and "strasbourg" not in noren.lower()
     assert '"sb.' not in noren and '"sb.' not in lobby
-    assert (
-        'href="/static/css/strasbourg.css"' in stras and 'href="/static/js/strasbourg.js"' in stras
-    )
+    assert f'href="/static/{pages.ASSET_VERSION}/css/strasbourg.css"' in stras
+    # every module the page imports is preloaded at once, and no module of the other game
+    preloaded = set(re.findall(r'rel="modulepreload" href="([^"]+)"', stras))
+    wanted = {"conn", "i18n", "patch", "pieces", "strasbourg"}
+    assert preloaded == {f"{js}/{name}.js" for name in wanted}
     assert '"sb.log.' in stras
     assert 'data-game=""' in unknown and ".css" not in unknown.replace("guildhall.css", "")
     for page in (noren, stras, unknown, lobby):
         assert "<script>" not in page  # no inline script: data blocks and modules only
+
+
+async def test_versioned_static_urls_are_kept_a_year_and_bare_ones_revalidated(
+    client: httpx.AsyncClient,
+) -> None:
+    page = (await client.get("/")).text
+    urls = re.findall(r'(?:src|href)="(/static/[^"]+)"', page)
+    assert urls and all(u.startswith(f"/static/{pages.ASSET_VERSION}/") for u in urls)
+    for url in urls:
+        res = await client.get(url)
+        assert res.status_code == 200, url
+        assert res.headers["cache-control"] == "public, max-age=31536000, immutable"
+    bare = await client.get("/static/js/table.js")
+    assert (
+        bare.headers["cache-control"] == "no-cache"
+        and bare.text == (await client.get(f"/static/{pages.ASSET_VERSION}/js/table.js")).text
+    )
+    # a page from before a deploy asks for an older version: today's file, revalidated
+    old = await client.get("/static/0123456789ab/js/table.js")
+    assert old.status_code == 200 and old.headers["cache-control"] == "no-cache"
+    again = await client.get(bare.url, headers={"If-None-Match": bare.headers["etag"]})
+    assert again.status_code == 304
+    assert (await client.get(f"/static/{pages.ASSET_VERSION}/../pyproject.toml")).status_code == 404
+
+
+def test_the_static_version_changes_with_any_file(tmp_path: Path) -> None:
+    (tmp_path / "js").mkdir()
+    (tmp_path / "js" / "a.js").write_text("1")
+    before = pages._tree_version(tmp_path)
+    (tmp_path / "js" / "a.js").write_text("2")
+    assert pages._tree_version(tmp_path) != before
+    assert re.fullmatch(r"[0-9a-f]{12}", before)
+
+
+async def test_pages_and_static_files_are_gzipped_but_private_api_answers_are_not() -> None:
+    from server.api.compression import Compression
+
+    app = FastAPI()
+    app.include_router(pages.router)
+
+    @app.get("/api/tables/{table_id}")
+    async def private(table_id: str) -> dict[str, str]:
+        return {"token": "s" * 40, "name": "x" * 1000}
+
+    transport = httpx.ASGITransport(app=Compression(app))
+    gzip = {"Accept-Encoding": "gzip"}
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
+        for url in ("/", f"/static/{pages.ASSET_VERSION}/js/table.js"):
+            res = await c.get(url, headers=gzip)
+            assert res.headers.get("content-encoding") == "gzip", url
+        assert "content-encoding" not in (await c.get("/api/tables/x", headers=gzip)).headers
+        plain = await c.get("/", headers={"Accept-Encoding": "identity"})
+        assert "content-encoding" not in plain.headers  # only when asked for
