@@ -22,7 +22,7 @@ DICTS = {
     for lang in ("en", "hu")
 }
 JS = (ROOT / "web" / "static" / "js" / "strasbourg.js").read_text("utf-8")
-_LOG_FORMATS_LITERAL = re.search(r"var LOG_FORMATS = \{(.*?)\n  \};", JS, re.S)
+_LOG_FORMATS_LITERAL = re.search(r"var LOG_FORMATS = \{(.*?)\n\s*\};", JS, re.S)
 assert _LOG_FORMATS_LITERAL is not None, "strasbourg.js defines var LOG_FORMATS = { ... };"
 LOG_FORMATS = set(re.findall(r"^\s*(\w+): function \(", _LOG_FORMATS_LITERAL[1], re.M))
 SHARED_FORMATS = {"seat", "seats", "list"}
