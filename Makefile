@@ -2,17 +2,41 @@
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
+UV := $(VENV)/bin/uv
 STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# Locked installs (docs/development.md, "Dependencies"): requirements/*.txt pin every package
+# by version and hash; pyproject.toml keeps the ranges. `make lock` after editing pyproject.toml.
+LOCK := $(UV) pip compile --quiet --universal --python-version 3.11 --generate-hashes
+RUNTIME_IN := pyproject.toml requirements/build.in
+DEV_IN := $(RUNTIME_IN) requirements/tools.in --extra dev
 
-.PHONY: serve test test-fast bench lint format migrate clean
+.PHONY: serve test test-fast bench lint format migrate clean lock upgrade
 
-$(STAMP): pyproject.toml
+# The installers (pip, uv) by hash into .venv: nothing but python3 and make is needed.
+$(UV): requirements/tools.txt
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev]'
+	$(PY) -m pip install -q --require-hashes -r requirements/tools.txt
+	touch $(UV)
+
+# Exactly the locked set (sync removes anything else), then the project itself, editable.
+$(STAMP): $(UV) requirements/dev.txt pyproject.toml setup.py
+	$(UV) pip sync -q --python $(PY) requirements/dev.txt
+	$(UV) pip install -q --python $(PY) --no-deps --no-build-isolation -e .
 	touch $(STAMP)
+
+## lock: pin what pyproject.toml asks for, keeping current versions where they still fit
+lock: $(UV)
+	$(LOCK) $(RUNTIME_IN) -o requirements/runtime.txt
+	$(LOCK) $(DEV_IN) -o requirements/dev.txt
+	$(LOCK) requirements/tools.in -o requirements/tools.txt
+
+## upgrade: the newest releases pyproject.toml allows, into the lock files
+upgrade: $(UV)
+	$(LOCK) --upgrade $(RUNTIME_IN) -o requirements/runtime.txt
+	$(LOCK) --upgrade $(DEV_IN) -o requirements/dev.txt
+	$(LOCK) --upgrade requirements/tools.in -o requirements/tools.txt
 
 ## serve: install into .venv, migrate the database (SQLite file under ./data by default), serve
 serve: $(STAMP)
