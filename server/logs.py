@@ -1,8 +1,11 @@
 """The app's own log output: plain text for a terminal, or one JSON object per line.
 
-Only the ``server`` logger tree is configured here; uvicorn keeps its own access and error
-logs. Context travels in ``extra=`` fields (``table_id``, ``seat``, ``code``, ...), which both
-formats print; a field named like a secret is never printed.
+``configure_logging`` sets up the ``server`` logger tree (``create_app`` calls it).
+``configure_process_logging`` is for the ``guildhall`` commands: it sends every other
+logger too (uvicorn's access and error logs, Alembic, Python warnings, an uncaught
+exception) through the same format, so with ``json`` every line the process prints is
+one JSON object. Context travels in ``extra=`` fields (``table_id``, ``seat``, ``code``,
+...), which both formats print; a field named like a secret is never printed.
 """
 
 from __future__ import annotations
@@ -90,3 +93,37 @@ def configure_logging(fmt: LogFormat, stream: TextIO | None = None) -> logging.H
     logger.addHandler(handler)
     logger.setLevel(logging.INFO)
     return handler
+
+
+class _NotTheAppTree(logging.Filter):
+    """Drops ``server.*`` records at the root: the app's own handler has printed them."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.name == APP_LOGGER or record.name.startswith(APP_LOGGER + "."))
+
+
+def configure_process_logging(fmt: LogFormat, stream: TextIO | None = None) -> None:
+    """Format every record of this process in ``fmt`` (the ``guildhall`` commands call it).
+
+    The root logger gets the handler (INFO and above), the ``server`` tree keeps its own, and
+    uncaught exceptions and warnings become records, so nothing bypasses the format.
+    """
+    configure_logging(fmt, stream)
+    root = logging.getLogger()
+    for old in [h for h in root.handlers if getattr(h, "guildhall", False)]:
+        root.removeHandler(old)
+    handler = logging.StreamHandler(stream or sys.stderr)
+    handler.setFormatter(JsonFormatter() if fmt == "json" else TextFormatter())
+    handler.addFilter(_NotTheAppTree())
+    handler.guildhall = True  # type: ignore[attr-defined]
+    root.addHandler(handler)
+    root.setLevel(logging.INFO)
+    logging.captureWarnings(True)
+
+    def log_uncaught(kind: type[BaseException], value: BaseException, tb: Any) -> None:
+        if issubclass(kind, KeyboardInterrupt):
+            sys.__excepthook__(kind, value, tb)
+            return
+        logging.getLogger("guildhall").critical("uncaught exception", exc_info=(kind, value, tb))
+
+    sys.excepthook = log_uncaught

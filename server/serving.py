@@ -98,4 +98,7 @@ def uvicorn_config(app: Any, settings: Settings) -> uvicorn.Config:
         timeout_keep_alive=settings.keepalive_timeout,
         ws_max_size=max(1 << 20, 4 * settings.max_message_bytes),
         log_level="info",
+        # No formatters of uvicorn's own: its records reach the root logger, which
+        # ``configure_process_logging`` formats like every other line (JSON in the image).
+        log_config=None,
     )

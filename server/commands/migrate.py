@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import logging
 
+from server.logs import configure_process_logging
 from server.settings import load_settings
 from server.store.migrate import upgrade
 
 HELP = "bring the database schema to the newest migration"
+log = logging.getLogger("guildhall.migrate")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -17,8 +20,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Upgrade the configured database (``DATABASE_URL``); returns the exit status."""
     settings = load_settings()
-    upgrade(settings.database_url, args.revision)
-    print(f"database at {args.revision}: {_safe(settings.database_url)}")
+    configure_process_logging(settings.log_format)
+    upgrade(settings.database_url, args.revision, configure_logger=False)
+    log.info("database at %s: %s", args.revision, _safe(settings.database_url))
     return 0
 
 

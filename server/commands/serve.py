@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import logging
 
+from server.logs import configure_process_logging
 from server.settings import load_settings
 
 HELP = "run the web server (run `guildhall migrate` first)"
+log = logging.getLogger("guildhall.serve")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,11 +27,14 @@ def run(args: argparse.Namespace) -> int:
 
     settings = load_settings()
     settings = settings.with_(host=args.host or settings.host, port=args.port or settings.port)
+    configure_process_logging(settings.log_format)
     if args.migrate:
         from server.store.migrate import upgrade
 
-        upgrade(settings.database_url)
-    print(f"Guildhall on http://{settings.host}:{settings.port}  (links: {settings.public_url})")
+        upgrade(settings.database_url, configure_logger=False)
+    log.info(
+        "Guildhall on http://%s:%s (links: %s)", settings.host, settings.port, settings.public_url
+    )
     server = uvicorn.Server(uvicorn_config(create_app(settings), settings))
     server.run()
     return 0 if server.started else 3  # 3: could not start (uvicorn's own status for it)

@@ -10,6 +10,7 @@ The only change is the listening address: 127.0.0.1 instead of 0.0.0.0.
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import shutil
@@ -56,6 +57,7 @@ def install_entry_point(app: Path) -> Path:
 def image_env(app: Path, bin_dir: Path, database_url: str, port: int) -> dict[str, str]:
     """The environment inside the container: the image's ENV plus what Compose sets."""
     env = {
+        **dict(pair.split("=", 1) for pair in image_env_defaults()),
         "PATH": f"{bin_dir}:{os.environ['PATH']}",
         "HOME": str(app),
         "PYTHONPATH": str(app),  # the editable install makes /app importable
@@ -69,6 +71,25 @@ def image_env(app: Path, bin_dir: Path, database_url: str, port: int) -> dict[st
     if database_url.startswith("postgres"):
         env["GUILDHALL_FANOUT"] = "postgres"
     return env
+
+
+def image_env_defaults() -> list[str]:
+    """``NAME=value`` pairs of the Dockerfile's ENV lines (``GUILDHALL_LOG_FORMAT=json`` ...)."""
+    return [pair for arg in instruction_args("ENV") for pair in shlex.split(arg)]
+
+
+def assert_every_line_is_json(log: Path) -> None:
+    """What the container printed: one JSON object per line, uvicorn and Alembic included."""
+    lines = log.read_text().splitlines()
+    assert lines
+    for line in lines:
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError:
+            raise AssertionError(f"not a JSON line: {line!r}") from None
+        assert isinstance(entry, dict) and {"time", "level", "logger", "message"} <= set(entry)
+    loggers = {json.loads(line)["logger"] for line in lines}
+    assert {"alembic.runtime.migration", "uvicorn.error", "uvicorn.access"} <= loggers, loggers
 
 
 def local_command() -> str:
@@ -134,6 +155,7 @@ def run_twice(app: Path, database_url: str) -> Container:
         check_serving(container.url)
     finally:
         container.stop()
+    assert_every_line_is_json(container.log)
     return container
 
 
