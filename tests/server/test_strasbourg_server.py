@@ -80,7 +80,7 @@ def test_a_person_plays_a_whole_strasbourg_game_against_server_bots(
                 _wait_for_change(me)
                 continue
             if not tried_illegal and game["phase"] == "influence":
-                error = me.outcome(me.command({"type": "reveal", "stack": 99}))
+                error = me.outcome(me.command({"type": "reveal", "stack": 20}))
                 assert error["type"] == "error" and error["code"] == "not_allowed"
                 tried_illegal = True
                 continue

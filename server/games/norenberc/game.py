@@ -8,6 +8,7 @@ from server.engine import Event, Result, RuleError, State, View
 from server.engine import planning as sealed
 
 from . import actions, citizens, flow, scoring, views
+from .commands import check_command
 from .setup import DEFAULT_OPTIONS, MAX_SEATS, MIN_SEATS, new_state
 from .state import clone
 
@@ -40,7 +41,7 @@ class Norenberc:
 
     def apply(self, state: State, seat: int, cmd: dict[str, Any]) -> tuple[State, list[Event]]:
         """The new state and the events of ``seat`` playing ``cmd``; RuleError when illegal."""
-        _check_shape(cmd)
+        check_command(cmd)
         if state["phase"] == "over":
             raise RuleError("game_over", "the game is over")
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state["seats"]:
@@ -69,39 +70,6 @@ class Norenberc:
         return Result(
             scores=outcome["scores"], breakdown=outcome["breakdown"], winners=outcome["winners"]
         )
-
-
-# Every command type and the keys it may carry (informational keys included).
-COMMAND_KEYS: dict[str, set[str]] = {
-    "plan": {"guilds"},
-    "pass": set(),
-    "wait": set(),
-    "retract": set(),
-    "sell": {"count", "total"},
-    "buy": {"goods", "total"},
-    "hire": {"window", "payment", "to_front", "tile"},
-    "nothing": set(),
-    "steal": {"victim", "goods", "paid"},
-    "bailiff": {"tiles"},
-    "decline": set(),
-    "peddler_good": {"good"},
-    "judge_house": {"guild"},
-    "historian": {"give", "take"},
-    "duchess": {"guild"},
-}
-
-
-def _check_shape(cmd: Any) -> None:
-    """RuleError('bad_command') unless ``cmd`` is a dict of a known type with known keys."""
-    if not isinstance(cmd, dict) or not isinstance(cmd.get("type"), str):
-        raise RuleError("bad_command", f"a command is an object with a type, got {cmd!r}")
-    allowed = COMMAND_KEYS.get(cmd["type"])
-    if allowed is None:
-        known = ", ".join(COMMAND_KEYS)
-        raise RuleError("bad_command", f"unknown command {cmd['type']!r} (known: {known})")
-    extra = sorted(set(cmd) - allowed - {"type"})
-    if extra:
-        raise RuleError("bad_command", f"{cmd['type']} takes no {', '.join(extra)}")
 
 
 def _to_act(state: State) -> list[int]:

@@ -8,6 +8,7 @@ from server.engine import Command, Event, Result, State, View
 from server.engine import planning as pl
 
 from .actions import apply_choice
+from .commands import check_command
 from .influence import apply_influence
 from .legal import check, legal
 from .planning_flow import apply_keep, apply_planning
@@ -49,6 +50,7 @@ class Strasbourg:
 
     def apply(self, state: State, seat: int, cmd: Command) -> tuple[State, list[Event]]:
         """The next state and events; raises RuleError for anything ``legal`` does not list."""
+        check_command(cmd)  # exact JSON types first: 9.0 and true would pass ``check``
         norm = check(state, seat, cmd)
         new = clone(state)
         phase = new["phase"]

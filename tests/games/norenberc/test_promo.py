@@ -306,7 +306,7 @@ def test_historian_exchanges_a_guild_crest_for_another_still_on_its_house() -> N
     assert error(state, 0, {"type": "nothing"}) == "choice_pending"
     assert error(state, 0, {"type": "historian", "give": 1, "take": 3}) == "bad_exchange"
     assert error(state, 0, {"type": "historian", "give": 2, "take": 1}) == "bad_exchange"
-    assert error(state, 0, {"type": "historian", "give": True, "take": 2}) == "bad_exchange"
+    assert error(state, 0, {"type": "historian", "give": True, "take": 2}) == "bad_command"
     assert error(state, 0, {"type": "duchess", "guild": 1}) == "choice_pending"
     after, events = act(state, 0, {"type": "historian", "give": 1, "take": 2})
     assert after["players"][0]["crests"] == {"2": 1}
@@ -351,7 +351,7 @@ def test_duchess_moves_the_prestige_crest_but_not_to_last_rounds_guild() -> None
     assert error(state, 0, {"type": "duchess", "guild": 3}) == "bad_guild"
     assert error(state, 0, {"type": "duchess", "guild": 1}) == "bad_guild"
     assert error(state, 0, {"type": "duchess", "guild": 9}) == "bad_guild"
-    assert error(state, 0, {"type": "duchess", "guild": True}) == "bad_guild"
+    assert error(state, 0, {"type": "duchess", "guild": True}) == "bad_command"
     assert error(state, 0, {"type": "historian", "give": 1, "take": 2}) == "choice_pending"
     after, events = act(state, 0, {"type": "duchess", "guild": 2})
     assert after["prestige_guild"] == 2 and after["prestige_crest"]
