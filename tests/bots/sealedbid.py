@@ -87,7 +87,7 @@ class SealedBid:
         s = copy.deepcopy(state)
         if cmd["type"] == "wait":
             s["planning"] = pl.wait(s["planning"], seat)
-            return s, [event("Waited", f"{{s{seat}}} waits")]
+            return s, [pl.waited_event(seat, "in seat order")]
         s["planning"] = pl.commit(s["planning"], seat, cmd["card"])
         events = [event("BidSealed", f"{{s{seat}}} sealed a bid")]
         if pl.is_complete(s["planning"]):
@@ -119,7 +119,7 @@ class SealedBid:
             "scores": list(state["scores"]),
             "round": state["round"],
             "planning": pl.public_status(state["planning"]),
-            "waiting": list(state["planning"]["waiting"]),
+            "ordered": pl.is_ordered(state["planning"]),
             "to_act": sorted(self.to_act(state)),
             "legal": self.legal(state, seat) if seat is not None else [],
         }
@@ -174,10 +174,11 @@ class SealedBidBots:
         prizes = [p for p in PRIZES if p not in view["prizes_gone"] and p != view["prize"]]
         rng.shuffle(prizes)
         planning = pl.open_planning(seats, list(range(seats)), list(range(seats)))
-        planning["waiting"] = list(view["waiting"])
         for other, status in enumerate(view["planning"]):
             if status == "committed":
                 planning = pl.commit(planning, other, hands[other][rng.below(len(hands[other]))])
+        # Ordered only after the commits above: they were made before or in turn.
+        planning["ordered"] = view["ordered"]
         return {
             "seats": seats,
             "hands": hands,

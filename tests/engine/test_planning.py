@@ -1,4 +1,4 @@
-"""Sealed planning: commit in any order, wait for earlier seats, take plans back."""
+"""Sealed planning: commit in any order, one wait makes the phase ordered, take plans back."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from server.engine import RuleError
 from server.engine import planning as pl
 
 
-def three_seats(all_wait: bool = False) -> pl.Planning:
+def three_seats(ordered: bool = False) -> pl.Planning:
     # Reverse play order for play order 0, 1, 2 is 2, 1, 0.
-    return pl.open_planning(3, order=[2, 1, 0], eligible=[0, 1, 2], all_wait=all_wait)
+    return pl.open_planning(3, order=[2, 1, 0], eligible=[0, 1, 2], ordered=ordered)
 
 
 def test_everyone_may_commit_at_once_by_default() -> None:
@@ -42,19 +42,23 @@ def test_seats_out_of_the_round_are_not_awaited() -> None:
     assert err.value.code == "not_your_turn"
 
 
-def test_a_waiting_seat_commits_only_after_every_seat_before_it() -> None:
+def test_one_wait_switches_the_whole_phase_to_one_seat_at_a_time_in_order() -> None:
+    """N-4.5, N-4.6, S-4.6: the waiting seat and every other uncommitted seat plan in order."""
     p = pl.wait(three_seats(), 0)
-    assert pl.awaiting(p) == [2, 1]
+    assert pl.is_ordered(p) and p["waited_by"] == 0
+    assert pl.awaiting(p) == [2]
+    assert pl.public_status(p) == ["waiting", "waiting", "planning"]
     with pytest.raises(RuleError) as err:
-        pl.commit(p, 0, {})
+        pl.commit(p, 1, {})
     assert err.value.code == "must_wait"
     p = pl.commit(p, 2, "a")
-    assert not pl.may_commit(p, 0)
+    assert pl.awaiting(p) == [1]
     p = pl.commit(p, 1, "b")
     assert pl.awaiting(p) == [0]
 
 
 def test_the_first_seat_in_order_cannot_wait() -> None:
+    """N-4.7: the last in play order plans first in reverse order; waiting means nothing."""
     with pytest.raises(RuleError) as err:
         pl.wait(three_seats(), 2)
     assert err.value.code == "cannot_wait"
@@ -66,37 +70,78 @@ def test_first_eligible_seat_cannot_wait_when_earlier_seats_are_out() -> None:
     assert pl.may_wait(p, 0)
 
 
-def test_ordered_mode_makes_every_seat_but_the_first_wait() -> None:
-    p = three_seats(all_wait=True)
+def test_nobody_waits_twice_and_a_committed_seat_cannot_wait() -> None:
+    """N-4.7: once the phase is ordered there is nothing left to ask for."""
+    p = pl.commit(three_seats(), 1, "x")
+    assert not pl.may_wait(p, 1)
+    p = pl.wait(p, 0)
+    assert not any(pl.may_wait(p, s) for s in range(3))
+    with pytest.raises(RuleError) as err:
+        pl.wait(p, 0)
+    assert err.value.code == "cannot_wait"
+
+
+def test_ordered_mode_starts_the_phase_ordered() -> None:
+    """N-4.8, S-4.7: an ordered table needs no wait; the first seat plans alone."""
+    p = three_seats(ordered=True)
     assert pl.public_status(p) == ["waiting", "waiting", "planning"]
     assert pl.awaiting(p) == [2]
     p = pl.commit(p, 2, "x")
     assert pl.awaiting(p) == [1]
+    assert not pl.may_retract(p, 2)
 
 
-def test_a_plan_can_be_taken_back_until_a_waiting_seat_plans_after_it() -> None:
-    p = pl.wait(three_seats(), 0)
-    p = pl.commit(p, 2, "first")
+def test_before_anyone_waits_a_plan_can_be_taken_back_and_made_again() -> None:
+    """N-4.4, S-4.5."""
+    p = pl.commit(three_seats(), 2, "first")
     p = pl.retract(p, 2)
     assert pl.plan_of(p, 2) is None and pl.may_commit(p, 2)
     p = pl.commit(p, 2, "second")
     p = pl.commit(p, 1, "b")
-    p = pl.commit(p, 0, "waited")
+    assert pl.may_retract(p, 1) and pl.may_retract(p, 2)
+    p = pl.commit(p, 0, "c")
     # Planning is complete now: nothing can be taken back.
     with pytest.raises(RuleError) as err:
         pl.retract(p, 2)
     assert err.value.code == "cannot_retract"
 
 
-def test_no_retraction_once_a_waiting_seat_has_seen_the_plan() -> None:
+def test_a_wait_makes_every_committed_plan_final_for_everyone() -> None:
+    """N-4.6: no retract for anyone once a seat waited, also for seats after the waiter."""
     p = pl.open_planning(4, order=[3, 2, 1, 0], eligible=[0, 1, 2, 3])
-    p = pl.wait(p, 1)
     p = pl.commit(p, 3, "a")
+    p = pl.commit(p, 0, "early")  # after the waiter in order, committed before the wait
+    p = pl.wait(p, 1)
+    assert not any(pl.may_retract(p, s) for s in range(4))
+    with pytest.raises(RuleError) as err:
+        pl.retract(p, 0)
+    assert err.value.code == "cannot_retract"
+    # Only the uncommitted seats are left, one at a time: 2, then the waiter 1.
+    assert pl.awaiting(p) == [2]
     p = pl.commit(p, 2, "b")
+    assert pl.awaiting(p) == [1]
     p = pl.commit(p, 1, "waited")
-    assert not pl.may_retract(p, 3) and not pl.may_retract(p, 2)
-    # Seat 1 itself waited, but nobody waiting has planned after it: it may still change its mind.
-    assert pl.may_retract(p, 1)
+    assert pl.is_complete(p)
+
+
+def test_a_record_from_before_the_phase_wide_rule_reads_as_ordered_when_someone_waited() -> None:
+    old = {
+        "order": [2, 1, 0],
+        "eligible": [True, True, True],
+        "waiting": [True, False, False],
+        "plans": [None, None, None],
+        "committed_at": [None, None, None],
+        "counter": 0,
+    }
+    assert pl.is_ordered(old) and pl.awaiting(old) == [2]
+    assert not pl.is_ordered({**old, "waiting": [False] * 3})
+
+
+def test_the_planning_option_is_checked_in_one_place() -> None:
+    assert pl.check_planning_option("simultaneous") == "simultaneous"
+    with pytest.raises(RuleError) as err:
+        pl.check_planning_option("random")
+    assert err.value.code == "bad_option"
 
 
 def test_functions_never_mutate_their_input() -> None:

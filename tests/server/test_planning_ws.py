@@ -61,26 +61,27 @@ def test_seat_a_receives_identical_messages_whatever_b_planned_until_b_is_reveal
     assert any("had planned 1" in m for m in after_1)
 
 
-def test_waiting_seats_plan_after_the_others_and_retracting_follows_the_rules(
+def test_one_wait_orders_the_phase_and_makes_plans_final_over_the_socket(
     client: TestClient,
 ) -> None:
+    """N-4.4 … N-4.6 through the server: retract before a wait, one at a time after it."""
     table_id, tokens = set_up_table(client, "toy", 3)
     s0, s1, s2 = (WsClient(client, table_id, t).connect() for t in tokens)
     everyone = [s0, s1, s2]
-    # Planning order 2, 1, 0. Seat 1 waits for seat 2.
-    step_all(client, table_id, s1, {"type": "wait"}, everyone)
-    assert s0.game["planning"] == ["planning", "waiting", "planning"]
-    assert s1.outcome(s1.command(_plan(1)))["code"] in ("not_your_turn", "must_wait")
+    # Planning order 2, 1, 0. Seat 2 plans, takes it back and plans again while nobody waits.
     step_all(client, table_id, s2, _plan(3), everyone)
-    step_all(client, table_id, s2, {"type": "retract"}, everyone)  # nobody planned after it yet
+    step_all(client, table_id, s2, {"type": "retract"}, everyone)
     step_all(client, table_id, s2, _plan(2), everyone)
-    step_all(client, table_id, s1, _plan(1), everyone)
-    # Seat 1 (waiting) planned after seat 2: seat 2 may no longer take its plan back.
+    # Seat 0 asks to wait: seat 2's plan is final, seat 1 then seat 0 plan in turn.
+    step_all(client, table_id, s0, {"type": "wait"}, everyone)
+    assert s1.game["planning"] == ["waiting", "planning", "committed"]
     assert {"type": "retract"} not in s2.legal
     assert s2.outcome(s2.command({"type": "retract"}))["code"] in (
         "not_your_turn",
         "cannot_retract",
     )
+    assert s0.outcome(s0.command(_plan(1)))["code"] in ("not_your_turn", "must_wait")
+    step_all(client, table_id, s1, _plan(1), everyone)
     assert s0.game["planning"] == ["planning", "committed", "committed"]
     assert s0.game.get("my_plan") is None and "value" not in json.dumps(s0.game["planning"])
     step_all(client, table_id, s0, _plan(3), everyone)

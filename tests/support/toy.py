@@ -121,7 +121,7 @@ def _open_round(state: State) -> State:
     order = [(state["start"] + i) % n for i in range(n)]
     ordered = state["options"].get("planning") == "ordered"
     state["order"] = order
-    state["planning"] = pl.open_planning(n, order[::-1], list(range(n)), all_wait=ordered)
+    state["planning"] = pl.open_planning(n, order[::-1], list(range(n)), ordered=ordered)
     state["phase"], state["turn"], state["revealed"] = "planning", 0, [None] * n
     return state
 
@@ -133,10 +133,10 @@ def _apply_planning(s: State, seat: int, cmd: Command) -> tuple[State, list[Even
         events = [event("PlanCommitted", f"{{s{seat}}} committed a plan")]
     elif kind == "wait":
         s["planning"] = pl.wait(s["planning"], seat)
-        events = [event("SeatWaited", f"{{s{seat}}} waits for the others")]
+        events = [pl.waited_event(seat, "in reverse order")]
     else:
         s["planning"] = pl.retract(s["planning"], seat)
-        events = [event("PlanRetracted", f"{{s{seat}}} took a plan back")]
+        events = [pl.retracted_event(seat)]
     if pl.is_complete(s["planning"]):
         s["phase"] = "action"
         events.append(event("PlanningClosed", "every seat has planned"))

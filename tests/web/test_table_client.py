@@ -197,6 +197,8 @@ def test_waiting_lets_the_later_seats_plan_first(open_table: Any) -> None:
     page.wait_for_selector(".banner.mine")
     assert page.inner_text("#player-0 .ptag.plan-waiting") == "waiting"
     assert page.locator("[data-focus=wait]").count() == 0
+    # N-4.6: the page says why planning now goes one at a time.
+    assert page.inner_text("#plan-ordered").startswith("Ada asked to wait, so this turn")
     for seat in (1, 2):
         tag = page.inner_text(f"#player-{seat} .plan-committed")
         assert re.fullmatch(r"1 card|\d cards|passed", tag)
@@ -302,6 +304,9 @@ def test_in_ordered_planning_a_waiting_seat_is_told_whom_it_follows(open_table: 
     assert page.locator(".guild-cards").count() == 0  # no cards before Bea has planned
     assert page.inner_text("#plan-after").startswith("You plan after Bea, ")
     assert page.inner_text("#player-0 .ptag.plan-waiting") == "waiting"
+    assert page.inner_text("#plan-ordered") == (
+        "This table plans one at a time, last in play order first."
+    )
 
 
 def test_cards_beyond_the_agents_in_hand_cannot_be_picked(open_table: Any) -> None:

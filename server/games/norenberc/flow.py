@@ -23,7 +23,7 @@ def open_turn(state: State) -> None:
     eligible = [s for s in range(seats) if player(state, s)["disc"] == "agent"]
     order = list(reversed(state["order"]))
     ordered = state["options"]["planning"] == "ordered"
-    state["planning"] = sealed.open_planning(seats, order, eligible, all_wait=ordered)
+    state["planning"] = sealed.open_planning(seats, order, eligible, ordered=ordered)
     state["phase"] = "planning"
     state["plans"] = None
     state["called"] = []
@@ -32,14 +32,6 @@ def open_turn(state: State) -> None:
 
 def planning_to_act(state: State) -> list[int]:
     return sorted(sealed.awaiting(state["planning"]))
-
-
-def _check_may_plan(state: State, seat: int) -> None:
-    p = state["planning"]
-    if not 0 <= seat < state["seats"] or not p["eligible"][seat]:
-        raise RuleError("not_your_turn", f"seat {seat} does not plan this turn")
-    if sealed.has_committed(p, seat):
-        raise RuleError("already_committed", f"seat {seat} has already committed a plan")
 
 
 def parse_plan(state: State, seat: int, guilds: Any) -> list[int]:
@@ -68,16 +60,14 @@ def apply_planning(state: State, seat: int, cmd: dict[str, Any], events: list[Ev
     p = state["planning"]
     if kind == "retract":
         state["planning"] = sealed.retract(p, seat)
-        events.append(
-            event("PlanRetracted", f"{{s{seat}}} took back their plan", params={"seat": seat})
-        )
+        events.append(sealed.retracted_event(seat))
         return
-    _check_may_plan(state, seat)
     if kind == "wait":
+        # N-4.5: one wait makes the whole phase ordered, last in play order first.
         state["planning"] = sealed.wait(p, seat)
-        text = f"{{s{seat}}} waits to plan after the others"
-        events.append(event("Waited", text, params={"seat": seat}))
+        events.append(sealed.waited_event(seat, "last in play order first"))
         return
+    sealed.check_may_plan(p, seat)
     plan = [] if kind == "pass" else parse_plan(state, seat, cmd.get("guilds"))
     state["planning"] = sealed.commit(p, seat, plan)
     _log_commit(seat, plan, events)

@@ -14,7 +14,7 @@ from .state import clone
 
 
 class Norenberc:
-    """Norenberc for 2-5 players (rules: ../shared/rules/norenberc.md)."""
+    """Norenberc for 2-5 players (rules: docs/rules/norenberc.md)."""
 
     name = "norenberc"
     title = "Norenberc"

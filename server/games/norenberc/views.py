@@ -98,11 +98,7 @@ def _planning_view(state: State) -> dict[str, Any] | None:
     p = state["planning"]
     if p is None:
         return None
-    return {
-        "order": list(p["order"]),
-        "status": sealed.public_status(p),
-        "awaiting": sorted(sealed.awaiting(p)),
-    }
+    return sealed.public_view(p)
 
 
 def _action_view(state: State, actor: int | None) -> dict[str, Any] | None:

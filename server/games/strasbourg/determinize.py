@@ -110,9 +110,9 @@ def _planning(view: View, state: State, rng: Rng) -> dict[str, Any] | None:
     if public is None:
         return None
     n, seat = view["seats"], view["seat"]
-    p = pl.open_planning(n, public["order"], list(range(n)))
+    p = pl.open_planning(n, public["order"], list(range(n)), ordered=public["ordered"])
     p.update(
-        waiting=list(public["waiting"]),
+        waited_by=public["waited_by"],
         committed_at=list(public["committed_at"]),
         counter=public["counter"],
     )

@@ -27,7 +27,7 @@ def start_round(state: State, round_: int) -> list[Event]:
         player["hand"], player["building"], player["stopped"] = [], [], False
     order = clockwise(state["start"], state["seats"])
     ordered = state["options"]["planning"] == "ordered"
-    state["planning"] = pl.open_planning(state["seats"], order, order, all_wait=ordered)
+    state["planning"] = pl.open_planning(state["seats"], order, order, ordered=ordered)
     return [
         event(
             "RoundStarted",

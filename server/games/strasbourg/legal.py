@@ -75,6 +75,6 @@ def _not_your_turn(state: State, seat: int) -> RuleError:
     if state["phase"] in ("tasks", "planning") and p is not None:
         if pl.has_committed(p, seat):
             return RuleError("already_committed", f"seat {seat} has already sealed its choice")
-        if p["waiting"][seat]:
+        if p["eligible"][seat] and not pl.may_commit(p, seat):
             return RuleError("must_wait", f"seat {seat} waits for the seats before it to plan")
     return RuleError("not_your_turn", f"seat {seat} has nothing to decide now")

@@ -2,9 +2,10 @@
 
 - setup: each seat keeps 1–5 of its 5 task cards (``keep``);
 - each round: each seat draws influence cards one at a time (``draw`` / ``stop``), then
-  splits them into stacks (``stack`` …, ``seal``). ``wait`` asks to plan after the seats
-  before it (starting player first, then clockwise); ``retract`` takes sealed stacks back
-  to re-split them while planning is still open (drawn cards never go back to the deck).
+  splits them into stacks (``stack`` …, ``seal``). The first card is always drawn: ``stop``
+  needs a card in hand (S-4.2). ``wait`` makes the whole phase ordered (starting player
+  first, then clockwise; S-4.6); ``retract`` takes sealed stacks back to re-split them
+  while the phase is still simultaneous (drawn cards never go back to the deck).
 """
 
 from __future__ import annotations
@@ -56,7 +57,11 @@ def legal_planning(state: State, seat: int) -> list[Command]:
         return []
     if not player["stopped"]:
         cmds: list[Command] = [{"type": "draw"}] if player["deck"] else []
-        cmds.append({"type": "stop"})
+        # S-4.2: the first card is always drawn, so stopping needs a card in hand (or a
+        # deck with nothing left to draw).
+        if player["hand"] or not player["deck"]:
+            cmds.append({"type": "stop"})
+        # S-4.6: a seat may ask to wait only before it has seen a card of its own.
         if pl.may_wait(p, seat) and not player["hand"]:
             cmds.append({"type": "wait"})
         return cmds
@@ -107,13 +112,7 @@ def _stop(state: State, seat: int, cmd: Command) -> list[Event]:
 
 def _wait(state: State, seat: int, cmd: Command) -> list[Event]:
     state["planning"] = pl.wait(state["planning"], seat)
-    return [
-        event(
-            "PlanningWaited",
-            f"{{s{seat}}} waits to plan after the players before them",
-            params={"seat": seat},
-        )
-    ]
+    return [pl.waited_event(seat, "from the starting player clockwise")]
 
 
 def _stack(state: State, seat: int, cmd: Command) -> list[Event]:
@@ -153,13 +152,7 @@ def _retract(state: State, seat: int, cmd: Command) -> list[Event]:
     stacks = pl.plan_of(state["planning"], seat)
     state["planning"] = pl.retract(state["planning"], seat)
     player["hand"] = sorted(card for stack in stacks for card in stack)
-    return [
-        event(
-            "StacksRetracted",
-            f"{{s{seat}}} took their stacks back to split them again",
-            params={"seat": seat},
-        )
-    ]
+    return [pl.retracted_event(seat)]
 
 
 _PLANNING: dict[str, Any] = {

@@ -143,13 +143,13 @@ def _step(state: State) -> dict[str, Any] | None:
 
 
 def _planning(state: State) -> dict[str, Any] | None:
-    """The public part of the planning record: order, who waits, the order of sealing."""
+    """The public part of the planning record: order, whether it is ordered, each seat's
+    status, and the order of sealing."""
     p = state["planning"]
     if p is None:
         return None
     return {
-        "order": list(p["order"]),
-        "waiting": list(p["waiting"]),
+        **pl.public_view(p),
         "committed_at": list(p["committed_at"]),
         "counter": p["counter"],
     }

@@ -84,57 +84,85 @@ def test_passing_turns_the_disc_and_keeps_the_seat_out_for_the_round() -> None:
     assert state["order"] == order
 
 
-def test_the_last_in_play_order_cannot_wait_and_waiting_seats_plan_in_reverse_order() -> None:
+def test_the_last_in_play_order_cannot_wait() -> None:
+    """N-4.7: in reverse play order the last player plans first, so asking to wait is not
+    offered."""
     state = fresh(3, "w")
-    first, middle, last = state["order"]
+    last = state["order"][-1]
     assert {"type": "wait"} not in GAME.legal(state, last)
     assert _error(state, last, {"type": "wait"}) == "cannot_wait"
-    state, events = act(state, first, {"type": "wait"})
-    assert types(events) == ["Waited"]
-    assert GAME.to_act(state) == {middle, last}
-    assert _error(state, first, {"type": "plan", "guilds": [1]}) == "must_wait"
-    state, _ = act(state, middle, {"type": "wait"})
-    assert GAME.to_act(state) == {last}
-    state, _ = act(state, last, {"type": "plan", "guilds": [1]})
-    assert GAME.to_act(state) == {middle}
-    assert GAME.view(state, None)["planning"]["status"][first] == "waiting"
-    state, _ = act(state, middle, {"type": "pass"})
-    assert GAME.to_act(state) == {first}
 
 
-def test_a_committed_plan_can_be_retracted_until_a_waiting_seat_planned_after_it() -> None:
+def test_one_wait_makes_everyone_plan_one_at_a_time_in_reverse_play_order() -> None:
+    """N-4.5, N-4.6: the first player's wait orders the whole phase: last, middle, then first."""
     state = fresh(3, "w")
     first, middle, last = state["order"]
-    state, _ = act(state, first, {"type": "wait"})
-    state, _ = act(state, last, {"type": "plan", "guilds": [2]})
-    assert {"type": "retract"} in GAME.legal(state, last)
-    state, events = act(state, last, {"type": "retract"})
-    assert types(events) == ["PlanRetracted"] and GAME.to_act(state) == {middle, last}
-    state, _ = act(state, last, {"type": "plan", "guilds": [2]})
+    state, events = act(state, first, {"type": "wait"})
+    assert types(events) == ["PlanningWaited"] and events[0]["params"] == {"seat": first}
+    assert GAME.to_act(state) == {last}
+    assert _error(state, middle, {"type": "plan", "guilds": [1]}) == "must_wait"
+    assert _error(state, first, {"type": "plan", "guilds": [1]}) == "must_wait"
+    assert GAME.legal(state, middle) == [] and GAME.legal(state, first) == []
+    assert _error(state, middle, {"type": "wait"}) == "cannot_wait"
+    planning = GAME.view(state, None)["planning"]
+    assert planning["ordered"] and planning["waited_by"] == first
+    assert [planning["status"][s] for s in (first, middle, last)] == [
+        "waiting",
+        "waiting",
+        "planning",
+    ]
+    state, _ = act(state, last, {"type": "plan", "guilds": [1, 2]})
+    assert GAME.to_act(state) == {middle}
+    # Each sees the card counts of those before it, never their guilds.
+    assert GAME.view(state, middle)["players"][last]["cards"] == 2
+    state, _ = act(state, middle, {"type": "pass"})
+    assert GAME.to_act(state) == {first}
+    state, _ = act(state, first, {"type": "plan", "guilds": [3]})
+    assert state["phase"] == "action"
+
+
+def test_before_anyone_waits_a_plan_can_be_taken_back() -> None:
+    """N-4.4: while everyone plans at once a committed plan may be retracted and made again."""
+    state = fresh(3, "w")
+    first, middle, last = state["order"]
+    state, _ = act(state, middle, {"type": "plan", "guilds": [2]})
+    assert {"type": "retract"} in GAME.legal(state, middle)
+    state, events = act(state, middle, {"type": "retract"})
+    assert types(events) == ["PlanRetracted"] and GAME.to_act(state) == {first, middle, last}
+    assert events[0]["params"] == {"seat": middle}
     state, _ = act(state, middle, {"type": "plan", "guilds": [1]})
+    state, _ = act(state, last, {"type": "plan", "guilds": [1]})
     assert state["phase"] == "planning"
     assert {"type": "retract"} in GAME.legal(state, middle)
+    assert {"type": "retract"} in GAME.legal(state, last)
+
+
+def test_after_a_wait_no_plan_can_be_taken_back_by_anyone() -> None:
+    """N-4.6: plans committed before the wait are final, also for seats after the waiter."""
+    state = fresh(4, "w")
+    first, second, third, last = state["order"]
+    state, _ = act(state, last, {"type": "plan", "guilds": [2]})
+    state, _ = act(state, first, {"type": "plan", "guilds": [1]})  # after the waiter in order
+    state, _ = act(state, second, {"type": "wait"})
+    for seat in (first, last):
+        assert GAME.legal(state, seat) == []
+        assert _error(state, seat, {"type": "retract"}) == "cannot_retract"
+    assert GAME.to_act(state) == {third}
+    state, _ = act(state, third, {"type": "plan", "guilds": [3]})
+    assert GAME.to_act(state) == {second}
+    state, _ = act(state, second, {"type": "pass"})
+    assert state["phase"] == "action"
 
 
 def test_ordered_mode_starts_every_turn_in_reverse_play_order() -> None:
+    """N-4.8: an ordered table plans one at a time from the start, without anyone waiting."""
     state = fresh(3, "o", planning="ordered")
     first, middle, last = state["order"]
     assert GAME.to_act(state) == {last}
+    assert {"type": "wait"} not in GAME.legal(state, last)
     state, _ = act(state, last, {"type": "plan", "guilds": [1]})
     assert GAME.to_act(state) == {middle}
+    assert GAME.legal(state, last) == []  # final: no retract in an ordered phase
     state, _ = act(state, middle, {"type": "plan", "guilds": [1]})
     state, _ = act(state, first, {"type": "plan", "guilds": [1]})
     assert state["phase"] == "action"
-
-
-def test_a_plan_cannot_be_taken_back_once_a_waiting_seat_planned_after_it() -> None:
-    state = fresh(3, "w")
-    first, middle, last = state["order"]
-    state, _ = act(state, middle, {"type": "wait"})
-    state, _ = act(state, last, {"type": "plan", "guilds": [2]})
-    state, _ = act(state, middle, {"type": "plan", "guilds": [1]})  # planned around `last`
-    assert GAME.legal(state, last) == []
-    assert _error(state, last, {"type": "retract"}) == "cannot_retract"
-    state, _ = act(state, first, {"type": "pass"})
-    assert state["phase"] == "action"
-    assert _error(state, middle, {"type": "retract"}) in {"not_your_turn", "bad_command"}

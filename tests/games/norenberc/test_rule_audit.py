@@ -1,4 +1,4 @@
-"""Rule audit: clauses of ../shared/rules/norenberc.md that no other test pinned.
+"""Rule audit: clauses of docs/rules/norenberc.md that no other test pinned.
 
 Each test names the clause it pins; the rest of the clause table is in the audit report.
 """
@@ -68,7 +68,7 @@ def event_of(events: list[Event], kind: str, **params: Any) -> Event:
 
 
 def test_round_four_price_is_the_top_tile_of_the_stack() -> None:
-    """'position 4 holding two tiles stacked (the top one is the round-4 master)'."""
+    """N-2.7: 'position 4 holding two tiles stacked (the top one is the round-4 master)'."""
     state = round_four()
     set_stack(state, 1, craftsman(1, 7), craftsman(1, 3))
     state, _ = plan_all(state, {0: [1]})
@@ -78,7 +78,8 @@ def test_round_four_price_is_the_top_tile_of_the_stack() -> None:
 
 
 def test_round_four_favourite_takes_both_tiles_and_the_lower_agent_symbol_counts() -> None:
-    """'takes the master tile (round 4: both tiles; agent symbol on either gives an agent)'."""
+    """N-7.1: 'takes the master tile (round 4: both tiles; agent symbol on either gives an
+    agent)'."""
     state = round_four()
     top, beneath = craftsman(1, 7), craftsman(1, 2, agent=True)
     set_stack(state, 1, top, beneath)
@@ -101,7 +102,7 @@ def test_round_four_favourite_takes_both_tiles_and_the_lower_agent_symbol_counts
 
 
 def test_round_four_without_a_favourite_both_master_tiles_leave() -> None:
-    """'Nobody has any → ... the master tile (in round 4 with the tile beneath) leaves'."""
+    """N-7.1: 'Nobody has any → ... the master tile (in round 4 with the tile beneath) leaves'."""
     state = round_four()
     stack = list(state["houses"][0]["master"])
     for p in state["players"]:
@@ -113,7 +114,7 @@ def test_round_four_without_a_favourite_both_master_tiles_leave() -> None:
 
 
 def test_the_fourth_prestige_crest_is_won_at_the_last_round_end() -> None:
-    """'4 prestige crests in total (one per round)': round 4 still has one to win."""
+    """N-1.3, N-7.1: '4 prestige crests in total (one per round)': round 4 still has one to win."""
     state = round_four()
     assert state["prestige_left"] == 0 and state["prestige_crest"]
     guild = state["prestige_guild"]
@@ -128,7 +129,8 @@ def test_the_fourth_prestige_crest_is_won_at_the_last_round_end() -> None:
 
 
 def test_tax_collector_counts_the_talers_after_the_last_income() -> None:
-    """'Final scoring (after round 4 income)' and 'Tax collector: 1 VP per full 10 talers'."""
+    """N-9, N-8.8: 'Final scoring (after round 4 income)' and 'Tax collector: 1 VP per full 10
+    talers'."""
     state = round_four()
     state["players"][0]["citizens"] = [citizen("tax_collector")]
     state["players"][0]["talers"] = 37  # 40 after the round-4 income of 3
@@ -139,7 +141,7 @@ def test_tax_collector_counts_the_talers_after_the_last_income() -> None:
 
 
 def test_chief_judge_pays_at_the_round_four_income_for_both_won_tiles() -> None:
-    """'At every round-end income, rounds 1–4 ... (craftsmen won in this round-end's
+    """N-8.6: 'At every round-end income, rounds 1–4 ... (craftsmen won in this round-end's
     favourite step count)': in round 4 the favourite wins two tiles of the judged guild."""
     state = round_four()
     judge = citizen("chief_judge")
@@ -160,7 +162,7 @@ def test_chief_judge_pays_at_the_round_four_income_for_both_won_tiles() -> None:
 
 
 def test_window_four_payments_are_exactly_the_two_printed_options() -> None:
-    """'4 | 3 own-kind, or 2 own-kind + 2 any' ('any' = any kind, this guild's included)."""
+    """N-5.3: '4 | 3 own-kind, or 2 own-kind + 2 any' ('any' = any kind, this guild's included)."""
     state = fresh(3, "pay")
     state, _ = plan_all(state, {0: [1]})
     put_guest(state, 1, 4, craftsman(3, 6))
@@ -180,7 +182,8 @@ def test_window_four_payments_are_exactly_the_two_printed_options() -> None:
 
 
 def test_a_councillor_agent_keeps_a_seat_in_the_round_for_the_next_turn() -> None:
-    """Councillor: '+1 agent ... usable from the next turn on'; end phase: 'a player with no
+    """N-8.1, N-6.1: Councillor: '+1 agent ... usable from the next turn on'; end phase: 'a player
+    with no
     agent left in hand flips to the moon side' - the new agent is in hand, so it does not."""
     state = fresh(3, "cnc")
     state["players"][0]["hand"] = 1
@@ -198,7 +201,7 @@ def test_a_councillor_agent_keeps_a_seat_in_the_round_for_the_next_turn() -> Non
 
 
 def test_a_councillor_gives_no_agent_beyond_eight() -> None:
-    """Councillor: '+1 agent from the supply (max 8)'."""
+    """N-8.1: Councillor: '+1 agent from the supply (max 8)'."""
     state = fresh(3, "c8")
     state["players"][0]["hand"] = 8
     state, _ = plan_all(state, {0: [1]})
@@ -210,7 +213,7 @@ def test_a_councillor_gives_no_agent_beyond_eight() -> None:
 
 
 def test_the_roof_bonus_ignores_the_hiring_agent_and_agents_on_other_roofs() -> None:
-    """'Bonus: talers equal to the number of agents already on this house's roof (the
+    """N-5.3b: 'Bonus: talers equal to the number of agents already on this house's roof (the
     hiring agent is not there yet)'."""
     state = fresh(3, "roof")
     state, _ = plan_all(state, {0: [1]})
@@ -223,7 +226,7 @@ def test_the_roof_bonus_ignores_the_hiring_agent_and_agents_on_other_roofs() -> 
 
 
 def test_bailiff_may_swap_two_queue_tiles_of_one_house() -> None:
-    """Bailiff: 'swap two craftsman tiles of the same guild that lie in workshop queues or
+    """N-8.3: Bailiff: 'swap two craftsman tiles of the same guild that lie in workshop queues or
     guest rooms' - two queue positions of the same workshop reorder the future masters."""
     state = fresh(3, "bq")
     state, _ = plan_all(state, {0: [2]})
@@ -240,7 +243,7 @@ def test_bailiff_may_swap_two_queue_tiles_of_one_house() -> None:
 
 
 def test_a_peddler_counts_as_four_goods_not_five() -> None:
-    """Peddler: 'the peddler (with its good) counts as 4 goods of that kind'. A rival with
+    """N-8.5: Peddler: 'the peddler (with its good) counts as 4 goods of that kind'. A rival with
     4 ties it, and the tie goes to more money."""
     state = fresh(3, "ped4")
     state, _ = plan_all(state, {0: [1]})
@@ -260,7 +263,8 @@ def test_a_peddler_counts_as_four_goods_not_five() -> None:
 
 
 def test_a_three_taler_musician_and_a_judge_add_up_with_the_income() -> None:
-    """Income: 'every player +3 talers (plus musician / chief judge income)'."""
+    """N-7.3, N-8.4, N-8.6: Income: 'every player +3 talers (plus musician / chief judge
+    income)'."""
     state = fresh(3, "mus3")
     state["players"][2]["citizens"] = [citizen("musician", 0)]
     assert components().tiles[citizen("musician", 0)]["value"] == 3
@@ -277,7 +281,7 @@ def test_a_three_taler_musician_and_a_judge_add_up_with_the_income() -> None:
 
 
 def test_guild_crests_of_one_guild_count_once_prestige_crests_each() -> None:
-    """Crests: 'count distinct crests; every prestige crest is distinct from all others'."""
+    """N-9.6: Crests: 'count distinct crests; every prestige crest is distinct from all others'."""
     state = fresh(3, "crest")
     state["phase"] = "over"
     state["players"][0]["crests"] = {"1": 2, "2": 1}
@@ -291,7 +295,7 @@ def test_guild_crests_of_one_guild_count_once_prestige_crests_each() -> None:
 
 
 def test_an_apprentice_scores_a_tied_third_place_that_itself_scores_nothing() -> None:
-    """Apprentice: '+1 VP for each 2nd and each 3rd place'; tied for 3rd → 0 each
+    """N-8.10, N-9.2: Apprentice: '+1 VP for each 2nd and each 3rd place'; tied for 3rd → 0 each
     (docs decision: the apprentice still counts that place)."""
     holdings = [
         Holdings(craftsmen=[(1, 5), (1, 4)]),
@@ -305,7 +309,8 @@ def test_an_apprentice_scores_a_tied_third_place_that_itself_scores_nothing() ->
 
 
 def test_thirty_plus_scores_in_every_guild_and_all_guilds_needs_every_guild_in_play() -> None:
-    """'30+: 2 VP per guild' and 'All guilds: at least one craftsman of every guild in play'."""
+    """N-9.3, N-9.4: '30+: 2 VP per guild' and 'All guilds: at least one craftsman of every guild
+    in play'."""
     big = [(g, v) for g in (1, 2) for v in (7, 6, 6, 5, 5, 4)]  # 33 in guilds 1 and 2
     h = Holdings(craftsmen=big)
     assert score_holdings([h], [1, 2])[0]["thirty"] == 4
@@ -314,13 +319,13 @@ def test_thirty_plus_scores_in_every_guild_and_all_guilds_needs_every_guild_in_p
 
 
 def test_three_richest_tied_get_two_each() -> None:
-    """Richest: '5 VP to the player with most talers; tied → 2 VP each'."""
+    """N-9.5: Richest: '5 VP to the player with most talers; tied → 2 VP each'."""
     holdings = [Holdings(talers=30), Holdings(talers=30), Holdings(talers=30), Holdings(talers=2)]
     assert [b["richest"] for b in score_holdings(holdings, [1])] == [2, 2, 2, 0]
 
 
 def test_the_tiles_tie_break_comes_before_the_shared_places() -> None:
-    """Majorities: 'A tie is broken by number of tiles of that guild; if still tied ...
+    """N-9.2: Majorities: 'A tie is broken by number of tiles of that guild; if still tied ...
     tied for 2nd → 2 VP each and no 3rd'."""
     holdings = [
         Holdings(craftsmen=[(1, 5), (1, 5)]),
@@ -332,7 +337,7 @@ def test_the_tiles_tie_break_comes_before_the_shared_places() -> None:
 
 
 def test_favourites_are_named_in_guild_order_and_a_won_agent_respects_eight() -> None:
-    """Round end: '1. Favourites, in guild order'; a won master's agent symbol gives an
+    """N-7.1: Round end: '1. Favourites, in guild order'; a won master's agent symbol gives an
     agent only while fewer than 8 are out of the supply (agents on roofs count)."""
     state = fresh(3, "order")
     swap_in(state, craftsman(2, 2, agent=True), state["houses"][1]["master"][0])

@@ -57,7 +57,16 @@ def stack_deck(state: State, seat: int, cards: list[int]) -> State:
 
 
 def plan(state: State, seat: int, stacks: list[list[int]]) -> State:
-    """Draw exactly the cards of ``stacks`` through real commands and seal them."""
+    """Draw exactly the cards of ``stacks`` through real commands and seal them.
+
+    No stacks: the seat plays no card, which the rules allow only with an exhausted deck
+    (S-4.2), so the deck is set aside while it stops and put back afterwards."""
+    if not stacks:
+        state = copy.deepcopy(state)
+        deck, state["players"][seat]["deck"] = state["players"][seat]["deck"], []
+        state, _ = play(state, seat, {"type": "stop"})
+        state["players"][seat]["deck"] = deck
+        return state
     cards = [c for s in stacks for c in s]
     state = stack_deck(state, seat, cards)
     for _ in cards:

@@ -3,6 +3,8 @@ the ordered variant and taking stacks back — all through server.engine.plannin
 
 from __future__ import annotations
 
+import copy
+
 from server.engine import is_visible
 from server.engine import planning as pl
 
@@ -59,8 +61,24 @@ def test_stacking_accepts_cards_in_any_order() -> None:
     assert state["players"][0]["building"] == [[2, 5]]
 
 
-def test_stopping_without_a_card_seals_an_empty_plan() -> None:
-    state, _ = play(new_game(4), 3, {"type": "stop"})
+def test_the_first_card_is_always_drawn_stop_comes_only_after_a_draw() -> None:
+    """S-4.1, S-4.2: before its first draw a seat may draw (or wait), never stop."""
+    state = new_game(4)
+    assert {"type": "stop"} not in GAME.legal(state, 3)
+    assert GAME.legal(state, 3) == [{"type": "draw"}, {"type": "wait"}]
+    assert expect_error(state, 3, {"type": "stop"}) == "unexpected_command"
+    state, _ = play(state, 3, {"type": "draw"})
+    assert GAME.legal(state, 3) == [{"type": "draw"}, {"type": "stop"}]
+    state, _ = play(state, 3, {"type": "stop"})
+    assert state["players"][3]["stopped"] and len(state["players"][3]["hand"]) == 1
+
+
+def test_with_an_empty_deck_stop_seals_an_empty_plan() -> None:
+    """S-4.2 (decision): a seat with no card left to draw stops with none."""
+    state = copy.deepcopy(new_game(4))
+    state["players"][3]["deck"] = []
+    assert GAME.legal(state, 3) == [{"type": "stop"}, {"type": "wait"}]
+    state, _ = play(state, 3, {"type": "stop"})
     assert pl.has_committed(state["planning"], 3) and pl.plan_of(state["planning"], 3) == []
 
 
@@ -85,16 +103,35 @@ def test_ordered_planning_goes_from_the_starting_player_clockwise() -> None:
     assert GAME.to_act(state) == {0}
 
 
-def test_a_seat_may_wait_before_drawing_but_the_starting_player_may_not() -> None:
+def test_a_wait_orders_the_whole_phase_clockwise_from_the_starting_player() -> None:
+    """S-4.6: the starting player cannot wait; one wait makes everyone plan in turn."""
     state = new_game(4, start=0)
     assert {"type": "wait"} not in GAME.legal(state, 0)
     assert expect_error(state, 0, {"type": "wait"}) == "unexpected_command"
+    state, _ = play(state, 3, {"type": "draw"})  # seat 3 is drawing when the phase switches
     state, events = play(state, 2, {"type": "wait"})
-    assert events[0]["text"] == "{s2} waits to plan after the players before them"
-    assert 2 not in GAME.to_act(state)
+    assert events[0]["type"] == "PlanningWaited" and events[0]["params"] == {"seat": 2}
+    assert events[0]["text"].startswith("{s2} asked to wait")
+    assert GAME.to_act(state) == {0}
+    assert GAME.legal(state, 3) == [] and GAME.legal(state, 1) == []
+    assert expect_error(state, 3, {"type": "draw"}) == "must_wait"
     state = plan(state, 0, [[1]])
+    assert GAME.to_act(state) == {1}
+    assert GAME.legal(state, 0) == []  # sealed stacks are final once someone waited
     state = plan(state, 1, [[1]])
-    assert 2 in GAME.to_act(state)
+    assert GAME.to_act(state) == {2}
+    state = plan(state, 2, [[2]])
+    assert GAME.to_act(state) == {3}
+    assert state["players"][3]["hand"] != []  # the card drawn before the switch is kept
+
+
+def test_stacks_sealed_before_a_wait_are_final() -> None:
+    """S-4.6: after a wait no seat may take its stacks back."""
+    state = plan(new_game(4, start=0), 3, [[2]])
+    assert GAME.legal(state, 3) == [{"type": "retract"}]
+    state, _ = play(state, 1, {"type": "wait"})
+    assert GAME.legal(state, 3) == []
+    assert expect_error(state, 3, {"type": "retract"}) == "already_committed"
 
 
 def test_no_waiting_once_a_card_is_drawn() -> None:

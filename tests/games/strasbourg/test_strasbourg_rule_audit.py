@@ -1,4 +1,4 @@
-"""Rule audit: one test per clause of ../shared/rules/strasbourg.md that no other test pinned.
+"""Rule audit: one test per clause of docs/rules/strasbourg.md that no other test pinned.
 
 Each test sets up the exact situation through real commands (``helpers.py``) where it can,
 and asserts the outcome the rules text demands; the clause is quoted in the docstring."""
@@ -42,7 +42,7 @@ BASE_PRICE = {"M": 4, "V": 3, "S": 2, "B": 2, "K": 1}
 
 
 def test_board_grid_and_chapel_sites_are_those_of_the_rules() -> None:
-    """City board (R): the 9 x 6 grid and the 8 chapel sites listed in the rules."""
+    """S-2.1, S-2.3: City board (R): the 9 x 6 grid and the 8 chapel sites listed in the rules."""
     comp = components()
     assert comp.grid == RULES_GRID
     assert comp.chapel_sites == (
@@ -53,7 +53,7 @@ def test_board_grid_and_chapel_sites_are_those_of_the_rules() -> None:
 
 
 def test_every_guild_space_costs_its_base_price_plus_one_next_to_a_building_space() -> None:
-    """'Smiths 4, Vintners 3, Shoemakers 2, Butchers 2, Bakers 1; +1 if the space is
+    """S-2.2: 'Smiths 4, Vintners 3, Shoemakers 2, Butchers 2, Bakers 1; +1 if the space is
     orthogonally adjacent to a building space.'"""
     building = {(r, c) for r, row in enumerate(RULES_GRID) for c, x in enumerate(row) if x == "E"}
     expected = {}
@@ -72,7 +72,7 @@ def test_every_guild_space_costs_its_base_price_plus_one_next_to_a_building_spac
 
 
 def test_council_has_eight_seats() -> None:
-    """'Council: 8 seats — Nobility, Church, Merchants, and one per guild.'"""
+    """S-1.1: 'Council: 8 seats — Nobility, Church, Merchants, and one per guild.'"""
     assert sorted(COUNCIL_SEATS) == sorted(
         [
             "nobility",
@@ -88,7 +88,8 @@ def test_council_has_eight_seats() -> None:
 
 
 def test_goods_values_are_those_of_the_rules() -> None:
-    """'Smiths weapon 5, Vintners cask 4, Shoemakers shoe 3, Butchers meat 2, Bakers bread 1.'"""
+    """S-1.3: 'Smiths weapon 5, Vintners cask 4, Shoemakers shoe 3, Butchers meat 2, Bakers bread
+    1.'"""
     goods = {k: (g.good, g.good_value) for k, g in components().guilds.items()}
     assert goods == {
         "smiths": ("weapon", 5),
@@ -100,7 +101,7 @@ def test_goods_values_are_those_of_the_rules() -> None:
 
 
 def test_round_cards_and_edifices_are_those_of_the_rules() -> None:
-    """Round cards (R): B, D, F guilds per card; edifice values 6, 5, 4, 3, 2."""
+    """S-R.1, S-R.2: Round cards (R): B, D, F guilds per card; edifice values 6, 5, 4, 3, 2."""
     assert components().round_cards == (
         ("vintners", "smiths", "bakers"),
         ("shoemakers", "butchers", "vintners"),
@@ -113,7 +114,8 @@ def test_round_cards_and_edifices_are_those_of_the_rules() -> None:
 
 
 def test_task_card_values_are_those_of_the_table() -> None:
-    """Task cards (25): the value column of the rules table, per kind (and per guild)."""
+    """S-T.1 … S-T.9: Task cards (25): the value column of the rules table, per kind (and per
+    guild)."""
     by_kind: dict[str, set[int]] = {}
     for t in components().tasks:
         key = f"{t.kind}:{t.param}" if t.kind == "guild_members" else t.kind
@@ -141,16 +143,18 @@ def test_task_card_values_are_those_of_the_table() -> None:
 
 
 def test_no_drawing_from_an_empty_deck() -> None:
-    """'Drawn cards never go back; the deck must last five rounds': an empty deck offers
+    """S-4.2, S-4.3: 'Drawn cards never go back; the deck must last five rounds': an empty deck
+    offers
     only stopping."""
     state = copy.deepcopy(new_game(4, start=0))
     state["players"][0]["deck"] = []
-    assert GAME.legal(state, 0) == [{"type": "stop"}]
+    assert GAME.legal(state, 0) == [{"type": "stop"}]  # S-4.2: stopping at once is allowed here
     assert expect_error(state, 0, {"type": "draw"}) == "unexpected_command"
 
 
 def test_the_new_starting_player_acts_first_in_later_steps_and_plans_first_next_round() -> None:
-    """'1st place becomes starting player at once' and ordered planning is 'starting player
+    """S-5.3, S-4.7: '1st place becomes starting player at once' and ordered planning is 'starting
+    player
     first, then clockwise'."""
     state = new_game(4, start=0, planning="ordered")
     state = plan_all(state, {SANDRA: [[6]], THOMAS: [[2]]})
@@ -190,7 +194,8 @@ def reveal_all(state: State) -> tuple[State, list[Any]]:
 
 
 def test_privileges_do_not_change_tie_order_the_starting_player_still_wins() -> None:
-    """'Ties go to the player closer to the starting player clockwise (the starting player
+    """S-5.1, S-5.2: 'Ties go to the player closer to the starting player clockwise (the starting
+    player
     wins all ties)' — also when tied players gave up a privilege and decided last."""
     stacks = {NICOLE: [[5]], PETER: [[1]], SANDRA: [[5]], THOMAS: [[5]]}
     state = vintners_step_b(stacks, start=SANDRA)
@@ -207,7 +212,8 @@ def test_privileges_do_not_change_tie_order_the_starting_player_still_wins() -> 
 
 
 def test_five_players_master_journeyman_apprentice_and_two_sit_out() -> None:
-    """B/D/F with 4–5 players: 1st Master, 2nd Journeyman, 3rd Apprentice; the rest get no
+    """S-B.1 … S-B.3: B/D/F with 4–5 players: 1st Master, 2nd Journeyman, 3rd Apprentice; the rest
+    get no
     action and may put one card back."""
     state = vintners_step_b({0: [[6]], 1: [[5]], 2: [[4]], 3: [[3]], 4: [[2]]}, seats=5)
     state, _ = reveal_all(state)
@@ -225,7 +231,8 @@ def test_five_players_master_journeyman_apprentice_and_two_sit_out() -> None:
 
 
 def test_the_master_takes_the_guild_seat_returning_its_holder() -> None:
-    """'Master: member on that guild's council seat' and 'placing a family member on an
+    """S-B.1, S-1.1: 'Master: member on that guild's council seat' and 'placing a family member on
+    an
     occupied seat returns the previous one to its owner'."""
     state = vintners_step_b({NICOLE: [[2]], PETER: [[6]]})
     state["council"]["vintners"] = NICOLE
@@ -237,7 +244,8 @@ def test_the_master_takes_the_guild_seat_returning_its_holder() -> None:
 
 
 def test_placement_needs_enough_coins_the_journeyman_keeps_his_good() -> None:
-    """'If you do not have sufficient Coins, you cannot perform this action': with 3 coins
+    """S-B.2, S-B.5: 'If you do not have sufficient Coins, you cannot perform this action': with 3
+    coins
     only the 3-coin Vintners spaces; with 2 none (the journeyman has his cask anyway)."""
     state = vintners_step_b({NICOLE: [[6]], PETER: [[5]]})
     state["players"][NICOLE]["coins"] = 3
@@ -253,7 +261,7 @@ def test_placement_needs_enough_coins_the_journeyman_keeps_his_good() -> None:
 
 
 def test_an_apprentice_who_cannot_pay_takes_the_good() -> None:
-    """'Apprentice: either 1 good or a placement' — without coins only the good."""
+    """S-B.3: 'Apprentice: either 1 good or a placement' — without coins only the good."""
     state = vintners_step_b({NICOLE: [[6]], PETER: [[5]], SANDRA: [[4]]})
     state["players"][SANDRA]["coins"] = 2
     state, _ = reveal_all(state)
@@ -266,7 +274,7 @@ def test_an_apprentice_who_cannot_pay_takes_the_good() -> None:
 
 
 def test_acting_players_turned_over_cards_leave_the_game() -> None:
-    """'Turned-over cards leave the game' (only non-actors may keep one)."""
+    """S-5.4: 'Turned-over cards leave the game' (only non-actors may keep one)."""
     state = vintners_step_b({NICOLE: [[6, 1], [2]], PETER: [[5]]})
     out = [p["out"] for p in state["players"]]
     state, _ = reveal_all(state)
@@ -290,7 +298,8 @@ def _to_merchants_step(state: State, step: int) -> State:
 
 
 def test_step_e_sells_without_a_council_seat_and_second_place_may_keep_a_card() -> None:
-    """'C/E/G: 1st may sell any of their goods for their values; in G also takes the
+    """S-C.1, S-C.2, S-5.4: 'C/E/G: 1st may sell any of their goods for their values; in G also
+    takes the
     Merchants' seat' — in E no seat; the 2nd gets no action."""
     state = _to_merchants_step(vintners_step_b({NICOLE: [[5], [1]], PETER: [[2, 3]]}), 4)
     assert state["step"] == 4 and GAME.to_act(state) == {NICOLE}
@@ -324,7 +333,8 @@ def _at_step_h(start: int = 2) -> State:
 
 
 def test_chapel_and_edifice_go_only_on_open_sites_and_are_mandatory() -> None:
-    """'H: the Church seat holder places a chapel on an open chapel site. I: the Nobility
+    """S-H.1, S-I.1: 'H: the Church seat holder places a chapel on an open chapel site. I: the
+    Nobility
     seat holder places this round's edifice on an open building space.'"""
     state = _at_step_h()
     state["chapels"] = [4]
@@ -342,7 +352,7 @@ def test_chapel_and_edifice_go_only_on_open_sites_and_are_mandatory() -> None:
 
 
 def test_council_privilege_goes_only_to_the_single_leader() -> None:
-    """'The player(s) with the most members there get 1 privilege each' — one leader: one."""
+    """S-6.2: 'The player(s) with the most members there get 1 privilege each' — one leader: one."""
     state = _at_step_h()
     state["council"].update(nobility=SANDRA, church=THOMAS, smiths=SANDRA, bakers=SANDRA)
     state = answer(state, {"type": "chapel", "site": 0})
@@ -352,7 +362,7 @@ def test_council_privilege_goes_only_to_the_single_leader() -> None:
 
 
 def test_the_game_ends_after_the_council_phase_of_round_five() -> None:
-    """'Game end (after round 5)': round 5's council phase still scores, then no round 6."""
+    """S-7: 'Game end (after round 5)': round 5's council phase still scores, then no round 6."""
     state = set_guilds(new_game(4, start=2), 0)
     state["round"] = 4
     state = plan_all(state, {})
@@ -383,7 +393,7 @@ def _edifice(state: State, cell: tuple[int, int], key: str) -> None:
 
 
 def test_a_member_between_two_edifices_scores_both() -> None:
-    """'Each edifice its value x own members orthogonally adjacent.'"""
+    """S-7.3: 'Each edifice its value x own members orthogonally adjacent.'"""
     state = final_board({(4, 4): 0, (3, 3): 0})
     _edifice(state, (3, 4), "inn")
     _edifice(state, (5, 4), "bathhouse")
@@ -391,7 +401,7 @@ def test_a_member_between_two_edifices_scores_both() -> None:
 
 
 def test_every_unfulfilled_task_costs_three_and_a_fulfilled_one_scores_its_value() -> None:
-    """'Each kept task card its value if fulfilled, -3 if not.'"""
+    """S-7.5: 'Each kept task card its value if fulfilled, -3 if not.'"""
     state = final_board({(5, 0): 0, (5, 1): 0, (5, 2): 0})  # three bakers in a row
     tasks = {(t.kind, t.param): t.id for t in components().tasks}
     state["players"][0]["tasks"] = [
@@ -403,7 +413,7 @@ def test_every_unfulfilled_task_costs_three_and_a_fulfilled_one_scores_its_value
 
 
 def test_council_task_needs_three_members_with_four_players() -> None:
-    """'Own members on the council: >=4 (3 players), >=3 (4), >=2 (5).'"""
+    """S-T.5: 'Own members on the council: >=4 (3 players), >=3 (4), >=2 (5).'"""
     council = next(t for t in components().tasks if t.kind == "council")
     for seats, members, fulfilled in ((4, 3, True), (4, 2, False), (5, 2, True), (5, 1, False)):
         state = final_board({}, seats=seats)
@@ -413,7 +423,7 @@ def test_council_task_needs_three_members_with_four_players() -> None:
 
 
 def test_winner_by_points_even_with_fewer_city_members() -> None:
-    """'Most points wins; ties -> more members in the City' — the city only breaks ties."""
+    """S-7.6: 'Most points wins; ties -> more members in the City' — the city only breaks ties."""
     state = final_board({(0, 0): 0, (0, 1): 0, (5, 8): 1})
     state["players"][1]["prestige"] = 2
     result = _result(state)

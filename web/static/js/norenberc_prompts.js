@@ -46,14 +46,24 @@ function holdings(game, ctx) {
 
 function waitingNote(game, ctx) {
   if (game.phase === "planning" && game.my_plan) {
-    return h("div", { class: "card prompt-card" }, h("p", { id: "my-plan" }, myPlanText(game)));
+    return h("div", { class: "card prompt-card" }, h("p", { id: "my-plan" }, myPlanText(game)), orderedNote(game, ctx));
   }
   var before = game.planning ? waitingFor(game.planning, ctx.mySeat) : [];
   if (before.length) {
     var names = before.map(ctx.seatName).join(", ");
-    return h("div", { class: "card prompt-card" }, h("p", { id: "plan-after" }, t("plan.after", { names: names })));
+    return h("div", { class: "card prompt-card" }, h("p", { id: "plan-after" }, t("plan.after", { names: names })),
+      orderedNote(game, ctx));
   }
   return null;
+}
+
+// Why planning went one at a time: someone asked to wait (or the table plans in order).
+function orderedNote(game, ctx) {
+  var p = game.planning;
+  if (game.phase !== "planning" || !p || !p.ordered) return null;
+  var text = p.waited_by === null || p.waited_by === undefined ? t("plan.ordered_table")
+    : t("plan.ordered_by", { name: ctx.seatName(p.waited_by) });
+  return h("p", { class: "hint", id: "plan-ordered" }, text);
 }
 
 // The seats before mine in planning order that have not committed yet (I wait for them).
@@ -87,6 +97,7 @@ function planningPrompt(game, legal, ctx) {
   return [
     h("h2", null, t("plan.title")),
     plans.length ? h("p", { class: "hint" }, t("plan.hint", { n: me.agents.hand })) : null,
+    orderedNote(game, ctx),
     plans.length ? h("div", { class: "options guild-cards", role: "group", "aria-label": t("plan.cards") },
       offered.map(function (g) {
         var on = picked.indexOf(g) >= 0;

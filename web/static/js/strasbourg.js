@@ -300,7 +300,16 @@ function waitingNote(game, ctx) {
     var p = game.players[ctx.mySeat].planning;
     text = p === "waiting" ? t("sb.wait.after", { names: game.to_act.map(ctx.seatName).join(", ") }) : t("sb.wait.sealed");
   } else return null;
-  return h("div", { class: "card prompt-card" }, h("p", { id: "sb-waiting" }, text));
+  return h("div", { class: "card prompt-card" }, h("p", { id: "sb-waiting" }, text), orderedNote(game, ctx));
+}
+
+// Why planning went one at a time: someone asked to wait (or the table plans in order).
+function orderedNote(game, ctx) {
+  var p = game.planning;
+  if (game.phase !== "planning" || !p || !p.ordered) return null;
+  var text = p.waited_by === null || p.waited_by === undefined ? t("sb.plan.ordered_table")
+    : t("sb.plan.ordered_by", { name: ctx.seatName(p.waited_by) });
+  return h("p", { class: "hint", id: "plan-ordered" }, text);
 }
 
 function confirmRow(ctx, cmd) {
@@ -360,6 +369,8 @@ function planningPrompt(game, legal, ctx) {
   }
   if (types === "draw") {
     var canDraw = ofType(legal, "draw").length > 0, canWait = ofType(legal, "wait").length > 0;
+    // The first card is always drawn: stop is offered only once a card is in hand.
+    var canStop = ofType(legal, "stop").length > 0;
     return h("div", null, h("h2", null, t("sb.plan.draw_title", { round: game.round })),
       h("p", null, t("sb.plan.drawn") + " ", me.hand.length ? hand(me.hand, false, ctx) : h("span", { class: "muted" }, t("none")),
         " ", h("span", { class: "muted" }, "· " + t("sb.deck_n", { n: me.deck }) + " · " + t("sb.plan.rounds_left", { n: game.rounds - game.round + 1 }))),
@@ -367,10 +378,11 @@ function planningPrompt(game, legal, ctx) {
       h("div", { class: "button-row" },
         canDraw ? h("button", { type: "button", class: "primary", id: "sb-draw", "data-focus": "sb-draw", disabled: ctx.busy,
           onclick: function () { ctx.send({ type: "draw" }); } }, t("sb.plan.draw")) : null,
-        h("button", { type: "button", id: "sb-stop", "data-focus": "sb-stop", disabled: ctx.busy,
-          onclick: function () { ctx.send({ type: "stop" }); } }, me.hand.length ? t("sb.plan.stop") : t("sb.plan.stop_empty")),
-        canWait ? h("button", { type: "button", id: "sb-wait", disabled: ctx.busy,
-          onclick: function () { ctx.send({ type: "wait" }); } }, t("sb.plan.wait")) : null));
+        canStop ? h("button", { type: "button", id: "sb-stop", "data-focus": "sb-stop", disabled: ctx.busy,
+          onclick: function () { ctx.send({ type: "stop" }); } }, me.hand.length ? t("sb.plan.stop") : t("sb.plan.stop_empty")) : null,
+        canWait ? h("button", { type: "button", id: "sb-wait", disabled: ctx.busy, title: t("sb.plan.wait_hint"),
+          onclick: function () { ctx.send({ type: "wait" }); } }, t("sb.plan.wait")) : null),
+      orderedNote(game, ctx));
   }
   if (types === "seal") {
     return h("div", null, h("h2", null, t("sb.plan.seal_title")), built,
