@@ -76,8 +76,9 @@ def _imported_modules(path: Path) -> set[str]:
             names.update(alias.name.split(".")[0] for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             names.add(node.module.split(".")[0])
+            # server.resources only says where the data files lie (standard library only).
             if node.module.startswith("server.") and not node.module.startswith(
-                ("server.engine", "server.games")
+                ("server.engine", "server.games", "server.resources")
             ):
                 names.add(node.module)
     return names
