@@ -63,6 +63,8 @@ class FakeTable:
         self.state = self.game.new(seats, seed, self.options)
         self.names = names or ["Ada"] + [None] * (seats - 1)
         self.events: list[Event] = []
+        self.seed = seed
+        self.commands: list[dict[str, Any]] = []  # {seat, cmd} in order, as a record holds them
         self.version = 1
         self.rng = random.Random(seed)
         self.sockets: list[Any] = []
@@ -106,6 +108,7 @@ class FakeTable:
         """Apply ``cmd`` for ``seat``, then let the bots move until a human must act."""
         self.state, events = self.game.apply(self.state, seat, cmd)
         self.events.extend(events)
+        self.commands.append({"seat": seat, "cmd": cmd})
         self.version += 1
         self.run_bots()
 
@@ -118,7 +121,18 @@ class FakeTable:
             cmd = self.rng.choice(self.game.legal(self.state, seat))
             self.state, events = self.game.apply(self.state, seat, cmd)
             self.events.extend(events)
+            self.commands.append({"seat": seat, "cmd": cmd})
             self.version += 1
+
+    def record(self) -> dict[str, Any]:
+        """The game so far as the table record holds it (what the replay route replays)."""
+        return {
+            "game": self.game.name,
+            "seats": len(self.names),
+            "seed": self.seed,
+            "options": self.options,
+            "commands": self.commands,
+        }
 
     # ---- the websocket side -----------------------------------------------------------
 

@@ -232,9 +232,9 @@ function renderScores(game, renderer) {
     }));
   var winners = result.winners.map(seatName).join(", ");
   replaceChildren(el, [
-    h("h2", null, t("scores.title")),
+    h("h2", { id: "scores-title" }, t("scores.title")),
     h("p", { class: "winner-line", id: "winner-line" }, t(result.winners.length > 1 ? "scores.winners" : "scores.winner", { names: winners })),
-    h("div", { class: "table-scroll" }, h("table", { id: "score-table" }, h("thead", null, head), h("tbody", null, rows, total))),
+    h("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-labelledby": "scores-title" }, h("table", { id: "score-table" }, h("thead", null, head), h("tbody", null, rows, total))),
   ]);
 }
 

@@ -1,0 +1,156 @@
+"""Accessibility: axe-core (WCAG 2.2 A and AA rules) on every state a player meets, at a
+desktop and a phone width, in every language; and a keyboard-only game in each game.
+
+axe-core is vendored as one file (``vendor/axe.min.js``, MPL-2.0, its licence beside it); it
+runs inside the page and fetches nothing. The pages are the real shells with real engine
+views (``FakeTable``), so each state costs one page load; both widths are checked on the
+same page. A critical or serious finding fails the test with the rule, the elements and
+axe's own explanation.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server.api import pages
+
+from .conftest import ARTIFACTS, ServerThread
+from .fake_table import FakeTable, pages_app
+
+pytestmark = pytest.mark.browser
+AXE = (Path(__file__).parent / "vendor" / "axe.min.js").read_text(encoding="utf-8")
+WIDTHS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+LANGUAGES = sorted(pages.languages())
+WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+RUN_AXE = """async (tags) => {
+    const result = await axe.run(document, {runOnly: {type: "tag", values: tags},
+                                            resultTypes: ["violations"]});
+    return result.violations
+        .filter((v) => v.impact === "critical" || v.impact === "serious")
+        .map((v) => v.id + " (" + v.impact + "): " + v.nodes.slice(0, 4)
+            .map((n) => n.target.join(" ") + " — " + (n.failureSummary || "")).join(" | "));
+}"""
+
+View = dict[str, Any]
+
+
+def view(fake: FakeTable) -> View:
+    return fake.game.view(fake.state, 0)
+
+
+# state name -> (game, predicate on seat 0's view)
+STATES: dict[str, tuple[str, Callable[[View], bool]]] = {
+    "norenberc-planning": ("norenberc", lambda v: v["phase"] == "planning" and bool(v["legal"])),
+    "norenberc-action": (
+        "norenberc",
+        lambda v: v["phase"] == "action" and bool(v["legal"]) and not v["action"]["choice"],
+    ),
+    "norenberc-over": ("norenberc", lambda v: v["phase"] == "over"),
+    "strasbourg-tasks": ("strasbourg", lambda v: v["phase"] == "tasks" and bool(v["legal"])),
+    "strasbourg-draw": (
+        "strasbourg",
+        lambda v: v["phase"] == "planning" and any(c["type"] == "draw" for c in v["legal"]),
+    ),
+    "strasbourg-split": (
+        "strasbourg",
+        lambda v: v["phase"] == "planning" and any(c["type"] == "stack" for c in v["legal"]),
+    ),
+    "strasbourg-influence": (
+        "strasbourg",
+        lambda v: v["phase"] == "influence" and bool(v["legal"]),
+    ),
+    "strasbourg-choice": (
+        "strasbourg",
+        lambda v: v["phase"] not in ("tasks", "planning", "influence", "over") and bool(v["legal"]),
+    ),
+    "strasbourg-over": ("strasbourg", lambda v: v["phase"] == "over"),
+}
+
+
+def table_at(state: str) -> FakeTable:
+    """A 3-seat table (the browser and two bots) played at random until ``state``."""
+    game, reached = STATES[state]
+    fake = FakeTable(seats=3, seed=f"a11y-{state}", names=["Ada", None, None], game=game)
+    fake.run_bots()
+    rng = random.Random(state)
+    for _ in range(3000):
+        if reached(view(fake)):
+            return fake
+        fake.play(0, rng.choice(fake.game.legal(fake.state, 0)))
+    raise AssertionError(f"{state} not reached")
+
+
+@pytest.fixture(scope="module")
+def pages_server() -> Iterator[ServerThread]:
+    with ServerThread(pages_app()) as server:
+        yield server
+
+
+def open_fake(new_page: Any, server: ServerThread, fake: FakeTable, lang: str) -> Any:
+    page = new_page(viewport=WIDTHS["desktop"])
+    page.route_web_socket(re.compile(r".*/ws/tables/.*"), lambda ws: fake.attach(ws, 0))
+    page.route(
+        re.compile(r".*/api/tables/fake$"), lambda route: route.fulfill(json=fake.doc(0)["table"])
+    )
+    steps: list[dict[str, Any]] = []
+
+    def replay(route: Any) -> None:
+        steps[:] = steps or pages.replay_steps(fake.record())
+        k = int(route.request.url.rsplit("/", 1)[1])
+        command = fake.commands[k - 1] if k else None
+        route.fulfill(json={"step": k, "steps": len(steps) - 1, "command": command, **steps[k]})
+
+    page.route(re.compile(r".*/api/tables/fake/replay/\d+$"), replay)
+    page.goto(f"{server.url}/t/fake?lang={lang}#seat=tok0")
+    page.wait_for_selector("#conn[data-state=online]")
+    return page
+
+
+def violations_at_every_width(page: Any, name: str, shoot: bool) -> list[str]:
+    found = []
+    for width, size in WIDTHS.items():
+        page.set_viewport_size(size)
+        page.wait_for_timeout(250)  # the page redraws 150 ms after a resize
+        if not page.evaluate("typeof axe !== 'undefined'"):
+            page.evaluate(AXE)
+        found += [f"{name} at {width}: {v}" for v in page.evaluate(RUN_AXE, WCAG)]
+        if shoot:
+            page.screenshot(path=str(ARTIFACTS / f"a11y-{name}-{width}.png"), full_page=True)
+    return found
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("state", sorted(STATES))
+def test_no_serious_accessibility_finding_in_any_state(
+    new_page: Any, pages_server: ServerThread, state: str, lang: str
+) -> None:
+    page = open_fake(new_page, pages_server, table_at(state), lang)
+    found = violations_at_every_width(page, f"{state}-{lang}", lang == "en")
+    if state.endswith("-over"):
+        page.click("#replay-start")
+        page.wait_for_selector("#replay-step")
+        page.click("#replay-next")
+        page.wait_for_selector("#replay-command")
+        found += violations_at_every_width(page, f"{state}-replay-{lang}", lang == "en")
+    assert found == [], "\n".join(found)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_serious_accessibility_finding_in_the_lobby(
+    new_page: Any, pages_server: ServerThread, lang: str
+) -> None:
+    page = new_page(viewport=WIDTHS["desktop"])
+    games = [{"name": "norenberc", "title": "Norenberc", "min_seats": 2, "max_seats": 5}]
+    page.route(re.compile(r".*/api/games$"), lambda route: route.fulfill(json={"games": games}))
+    table = {**FakeTable().doc(0)["table"], "status": "open"}
+    page.route(re.compile(r".*/api/tables$"), lambda route: route.fulfill(json={"tables": [table]}))
+    page.goto(f"{pages_server.url}/?lang={lang}")
+    page.wait_for_selector("#open-list li")
+    found = violations_at_every_width(page, f"lobby-{lang}", lang == "en")
+    assert found == [], "\n".join(found)
