@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+
+def _printable(name: str) -> str:
+    """A name others will read: no control characters (a NUL would not even store in
+    Postgres). Lone surrogates never get here: they are not valid strings for pydantic."""
+    if any(ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 for c in name):
+        raise ValueError("a name may not hold control characters")
+    return name
+
 
 Name = Field(min_length=1, max_length=40, description="the player's name as others see it")
+PlayerName = Annotated[str, AfterValidator(_printable)]
 
 
 class TableOptions(BaseModel):
@@ -29,13 +39,13 @@ class CreateTable(BaseModel):
         default_factory=list,
         description="one entry per seat (null: a person); seat 0 is the creator's",
     )
-    name: str = Name
+    name: PlayerName = Name
 
 
 class JoinTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    name: str = Name
+    name: PlayerName = Name
     seat: int | None = Field(None, ge=0, description="a free or bot seat; default: the first free")
 
 

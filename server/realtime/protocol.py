@@ -48,6 +48,35 @@ CLIENT_MESSAGE: TypeAdapter[Hello | CommandMessage | Ping | SnapshotRequest] = T
 CLIENT_TYPES = ("hello", "command", "ping", "snapshot_request")
 
 
+MAX_DEPTH = 32  # no message of the protocol nests deeper than a handful of levels
+FORBIDDEN_CHARS = frozenset(chr(c) for c in (*range(0xD800, 0xE000), 0))
+
+
+def frame_problem(raw: Any) -> tuple[str, str] | None:
+    """Why a parsed frame is refused before it is read as a message, or None.
+
+    ``('too_deep', …)`` for nesting beyond MAX_DEPTH (nothing the protocol sends is that deep,
+    and deeper values would cost recursion everywhere they go), ``('bad_text', …)`` for a
+    string (key or value) holding a lone UTF-16 surrogate (it cannot be encoded as UTF-8, so
+    it could be neither answered, hashed nor stored) or a NUL character (Postgres refuses it
+    in text). Walks the value without recursion.
+    """
+    pending: list[tuple[Any, int]] = [(raw, 1)]
+    while pending:
+        value, depth = pending.pop()
+        if depth > MAX_DEPTH:
+            return "too_deep", f"messages nest at most {MAX_DEPTH} levels deep"
+        if isinstance(value, str):
+            if not FORBIDDEN_CHARS.isdisjoint(value):
+                return "bad_text", "text may not hold NUL characters or lone UTF-16 surrogates"
+        elif isinstance(value, dict):
+            pending.extend((key, depth) for key in value)
+            pending.extend((item, depth + 1) for item in value.values())
+        elif isinstance(value, list):
+            pending.extend((item, depth + 1) for item in value)
+    return None
+
+
 # ------------------------------------------------------------------ server → client
 
 

@@ -27,6 +27,7 @@ from .hub import Hub
 from .protocol import (
     CLIENT_MESSAGE,
     CLIENT_TYPES,
+    MAX_DEPTH,
     Ack,
     CommandMessage,
     Error,
@@ -35,6 +36,7 @@ from .protocol import (
     Pong,
     Presence,
     SeatPresence,
+    frame_problem,
 )
 from .views import Doc, build_doc, deliver, presence_ops
 
@@ -154,10 +156,15 @@ class Connection:
             return await self._error("rate_limited", "too many messages; slow down")
         try:
             raw = json.loads(text)
+        except RecursionError:
+            return await self._error("too_deep", f"messages nest at most {MAX_DEPTH} levels deep")
         except ValueError:
             return await self._error("bad_json", "the frame is not valid JSON")
         if not isinstance(raw, dict):
             return await self._error("bad_json", "a message is a JSON object with a 'type'")
+        problem = frame_problem(raw)
+        if problem is not None:
+            return await self._error(*problem)
         if raw.get("type") not in CLIENT_TYPES:
             known = ", ".join(CLIENT_TYPES)
             return await self._error(

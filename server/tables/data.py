@@ -5,12 +5,17 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import string
 from dataclasses import dataclass, field
 from typing import Any
 
 from server.engine import Event, State
 
 STATUSES = ("open", "playing", "finished")
+# Table ids are ``secrets.token_urlsafe(6)``; anything else names no table and never reaches
+# the database (Postgres would refuse a NUL in text; a long id would only cost a query).
+TABLE_ID_CHARS = frozenset(string.ascii_letters + string.digits + "-_")
+MAX_TABLE_ID = 32
 
 
 class ServiceError(Exception):
@@ -24,6 +29,17 @@ class ServiceError(Exception):
 
     def __repr__(self) -> str:
         return f"ServiceError({self.code!r}, {self.message!r}, {self.status})"
+
+
+def unknown_table(table_id: str) -> ServiceError:
+    shown = table_id if len(table_id) <= MAX_TABLE_ID else table_id[:MAX_TABLE_ID] + "…"
+    return ServiceError("unknown_table", f"there is no table {shown!r}", 404)
+
+
+def check_table_id(table_id: str) -> None:
+    """ServiceError('unknown_table', 404) for a string that cannot be a table id."""
+    if not 0 < len(table_id) <= MAX_TABLE_ID or not TABLE_ID_CHARS.issuperset(table_id):
+        raise unknown_table(table_id)
 
 
 @dataclass(frozen=True)

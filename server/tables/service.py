@@ -37,6 +37,7 @@ from .data import (
     SeatInfo,
     ServiceError,
     TableData,
+    check_table_id,
     hash_token,
     new_token,
     seat_of_token,
@@ -86,6 +87,7 @@ class TableService:
     async def get_stored(self, table_id: str) -> TableData:
         """The table as stored now, even if another process changed it (one cheap query when
         nothing changed). Raises ServiceError('unknown_table', 404)."""
+        check_table_id(table_id)
         async with self._sessions() as session:
             version = await queries.table_version(session, table_id)
         if version is None:
@@ -376,6 +378,7 @@ class TableService:
         Only the version is read (and locked) first; the row with its state only when the
         held copy is out of date.
         """
+        check_table_id(table_id)
         version = await queries.table_version(session, table_id, lock=True)
         if version is None:
             raise ServiceError("unknown_table", f"there is no table {table_id!r}", 404)
@@ -391,6 +394,7 @@ class TableService:
     async def _load(
         self, session: AsyncSession, table_id: str, row: TableRow | None = None
     ) -> TableData:
+        check_table_id(table_id)
         row = row or await queries.table_row(session, table_id)
         if row is None:
             raise ServiceError("unknown_table", f"there is no table {table_id!r}", 404)
