@@ -133,27 +133,22 @@ class Engine:
         (config / "cli-plugins").mkdir(parents=True)
         self.env = {**os.environ, "DOCKER_HOST": f"unix://{sock}", "DOCKER_CONFIG": str(config)}
         self.env.pop("DOCKER_CONTEXT", None)
-        log = open(self.base / "dockerd.log", "wb")  # noqa: SIM115 - open while dockerd runs
         started = time.perf_counter()
-        self.process = subprocess.Popen(
-            [
-                "dockerd",
-                "--data-root",
-                str(self.data_root),
-                "--exec-root",
-                str(self.base / "exec"),
-                "--pidfile",
-                str(self.base / "dockerd.pid"),
-                "-H",
-                f"unix://{sock}",
-                "--storage-driver",
-                "overlay2",
-                "--ip-forward=false",
-            ],
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+        with open(self.base / "dockerd.log", "wb") as log:  # dockerd keeps its own copy
+            self.process = subprocess.Popen(
+                [
+                    "dockerd",
+                    "--data-root", str(self.data_root),
+                    "--exec-root", str(self.base / "exec"),
+                    "--pidfile", str(self.base / "dockerd.pid"),
+                    "-H", f"unix://{sock}",
+                    "--storage-driver", "overlay2",
+                    "--ip-forward=false",
+                ],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )  # fmt: skip
         deadline = time.monotonic() + 120
         while _run(["docker", "version"], env=self.env).returncode != 0:
             if self.process.poll() is not None or time.monotonic() > deadline:
@@ -228,8 +223,10 @@ class Engine:
             )
             assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
             tar = subprocess.Popen(["tar", "-C", str(rootfs), "-c", "."], stdout=subprocess.PIPE)
-            self.docker("import", "-", BASE_IMAGE, stdin=tar.stdout)
-            tar.wait()
+            assert tar.stdout is not None
+            with tar.stdout:
+                self.docker("import", "-", BASE_IMAGE, stdin=tar.stdout)
+            assert tar.wait() == 0
             shutil.rmtree(rootfs, ignore_errors=True)
             self.timings["stand-in debian (debootstrap)"] = time.perf_counter() - started
         for tag, dockerfile, extra in (

@@ -26,6 +26,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -93,6 +94,9 @@ class Deployment:
     def healthy(self) -> bool:
         try:
             return bool(self.http("GET", "/healthz")["status"] == "ok")
+        except urllib.error.HTTPError as exc:
+            exc.close()  # it holds the answer's socket
+            return False
         except (OSError, ValueError):
             return False
 
@@ -211,13 +215,11 @@ def test_the_composed_app_plays_keeps_and_restores_games(deployment: Deployment)
 
     # A setting from .env reached the app: three websockets per address, the fourth refused.
     ws_url = d.url.replace("http", "ws") + f"/ws/tables/{waiting['table_id']}"
-    sockets = [connect(ws_url, open_timeout=30) for _ in range(3)]
-    try:
+    with ExitStack() as held:
+        for _ in range(3):
+            held.enter_context(connect(ws_url, open_timeout=30))
         with connect(ws_url, open_timeout=30) as fourth:
             assert json.loads(fourth.recv(timeout=30))["code"] == "too_many_connections"
-    finally:
-        for ws in sockets:
-            ws.close()
 
     # Restart: the same container, the same database.
     d.timed("restart app", "restart", "app")
@@ -305,6 +307,7 @@ def backup_and_restore(d: Deployment, finished: str) -> Any:
     d.timed("up -d --wait (empty database)", "up", "-d", "--wait")
     with pytest.raises(urllib.error.HTTPError) as gone:
         d.http("GET", f"/api/tables/{finished}")
+    gone.value.close()
     assert gone.value.code == 404
     started = time.perf_counter()
     d.compose("stop", "app")
