@@ -19,7 +19,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from server import metrics
-from server.api import health, tables, ws
+from server.api import health, replay, tables, ws
 from server.api.compression import Compression
 from server.api.headers import SecurityHeaders
 from server.engine import RuleError
@@ -51,7 +51,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.hub = Hub()
     app.state.connection_cap = ws.ConnectionCap(settings.max_connections_per_ip)
-    for router in (tables.router, health.router, ws.router, *_optional_routers()):
+    for router in (tables.router, replay.router, health.router, ws.router, *_optional_routers()):
         app.include_router(router)
     _add_error_handlers(app)
     app.add_middleware(SecurityHeaders)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -21,7 +20,6 @@ from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
-from server.engine import get_game, is_visible, log_entry
 from server.resources import ROOT
 from server.tables import ServiceError
 
@@ -29,7 +27,6 @@ WEB_DIR = ROOT / "web"
 STATIC_DIR = WEB_DIR / "static"
 I18N_DIR = WEB_DIR / "i18n"
 DEFAULT_LANG = "en"
-REPLAY_CACHE_TABLES = 16
 
 templates = Jinja2Templates(directory=str(WEB_DIR / "templates"))
 router = APIRouter()
@@ -215,47 +212,3 @@ async def static_file(path: str, request: Request) -> Response:
     response = await STATIC_FILES.get_response(path, request.scope)
     response.headers["Cache-Control"] = IMMUTABLE if version == ASSET_VERSION else "no-cache"
     return response
-
-
-# Finished games never change, so their replayed steps are kept for the most recent few.
-_replays: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
-
-
-def replay_steps(record: dict[str, Any]) -> list[dict[str, Any]]:
-    """Every step of a finished game as a spectator sees it: ``[{view, log}]``, step 0 first.
-
-    Replays the record's commands through the engine from (seats, seed, options); a record
-    that does not replay raises the engine's RuleError.
-    """
-    game = get_game(record["game"])
-    state = game.new(record["seats"], record["seed"], record["options"])
-    log: list[dict[str, Any]] = []
-    steps: list[dict[str, Any]] = [{"view": game.view(state, None), "log": []}]
-    for entry in record["commands"]:
-        state, events = game.apply(state, entry["seat"], entry["cmd"])
-        log = log + [log_entry(e) for e in events if is_visible(e, None)]
-        steps.append({"view": game.view(state, None), "log": log})
-    return steps
-
-
-@router.get("/api/tables/{table_id}/replay/{step}", tags=["tables"])
-async def replay_step(table_id: str, step: int, request: Request) -> dict[str, Any]:
-    """The spectator view of a finished game after its first ``step`` commands.
-
-    Returns ``{step, steps, command, view, log}`` (``command`` is the step's ``{seat, cmd}``,
-    null at step 0). Errors: ``not_finished`` (409) before the end, ``not_found`` (404) for an
-    unknown table, ``bad_step`` (404) outside ``0..steps``.
-    """
-    if table_id not in _replays:
-        record = await request.app.state.service.record(table_id)
-        _replays[table_id] = [{**s, "command": None} for s in replay_steps(record)]
-        for k, entry in enumerate(record["commands"], start=1):
-            _replays[table_id][k]["command"] = entry
-        while len(_replays) > REPLAY_CACHE_TABLES:
-            _replays.popitem(last=False)
-    _replays.move_to_end(table_id)
-    steps = _replays[table_id]
-    if not 0 <= step < len(steps):
-        message = f"step {step} is outside 0..{len(steps) - 1}"
-        raise ServiceError("bad_step", message, 404)
-    return {"step": step, "steps": len(steps) - 1, **steps[step]}

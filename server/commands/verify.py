@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from server.engine import RuleError, get_game
+from server.engine import replay as replay_record
 from server.tables.data import seed_hash
 
 HELP = "replay a finished game's record and check its seed hash"
@@ -28,12 +29,13 @@ def replay(record: dict[str, Any]) -> dict[str, Any]:
     if seed_hash(record["seed"]) != record["seed_sha256"]:
         raise ValueError("the seed does not match the published seed_sha256")
     game = get_game(record["game"])
-    state = game.new(record["seats"], record["seed"], record["options"])
-    for step, entry in enumerate(record["commands"], start=1):
-        try:
-            state, _events = game.apply(state, entry["seat"], entry["cmd"])
-        except RuleError as exc:
-            raise ValueError(f"command {step} is illegal on replay: {exc.code}: {exc}") from None
+    state = None
+    try:
+        for step in replay_record(game, record):
+            state = step.state
+    except RuleError as exc:
+        raise ValueError(f"{exc.code}: {exc}") from None
+    assert state is not None
     result = game.result(state)
     if result is None:
         raise ValueError("the replayed game has not ended")

@@ -50,7 +50,6 @@ T = TypeVar("T")
 HISTORY = 64  # versions kept per table so a reconnecting client can get a patch
 HELD_TABLES = 2000  # beyond this many tables in memory, finished ones are forgotten
 WRITE_ATTEMPTS = 5
-PLANNING_MODES = ("simultaneous", "ordered")
 
 
 class TableService:
@@ -163,7 +162,7 @@ class TableService:
         defaults = game.default_options()
         # The lobby offers every game's options; one a game lacks is fine while switched off.
         chosen = {k: v for k, v in options.items() if k in defaults or v not in (False, None)}
-        full_options = _check_options({**defaults, **chosen})
+        full_options = {**defaults, **chosen}
         seed = seed or secrets.token_hex(32)
         game.new(seats, seed, full_options)  # refuses bad options now, not at the start
         table_id, token = secrets.token_urlsafe(6), new_token()
@@ -472,15 +471,6 @@ def _canonical_bot(kind: str) -> str:
         return canonical_kind(kind)
     except ValueError as exc:
         raise ServiceError("bad_bot", str(exc)) from None
-
-
-def _check_options(options: dict[str, Any]) -> dict[str, Any]:
-    planning = options.get("planning", "simultaneous")
-    if planning not in PLANNING_MODES:
-        raise ServiceError(
-            "bad_option", f"planning must be one of {PLANNING_MODES}, not {planning!r}"
-        )
-    return options
 
 
 def _seat_to_join(data: TableData, wanted: int | None) -> int:

@@ -10,8 +10,7 @@ from server.bots.adapters import adapter_for
 from server.bots.stats import summarize
 from server.bots.strasbourg import choose
 from server.bots.tournament import matches, run
-from server.engine import Command, Game, Rng, State, get_game, seed_to_state
-from server.games.strasbourg.rules import clone
+from server.engine import Command, Game, Rng, State, clone, get_game, seed_to_state
 
 from .playing import play_to
 

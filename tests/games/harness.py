@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server.engine import Game, Rng, RuleError, seed_to_state
+from server.engine.replay import final_state
 
 State = dict[str, Any]
 Command = dict[str, Any]
@@ -186,8 +187,7 @@ def play_random(
 
 
 def replay(game: Game, record: Playout) -> State:
-    """Re-derive the final state from the record's (seats, seed, options, commands)."""
-    state = game.new(record.seats, record.seed, record.options)
-    for seat, cmd in record.commands:
-        state, _ = game.apply(state, seat, json_roundtrip(cmd))
-    return state
+    """Re-derive the final state from the record's (seats, seed, options, commands), each
+    command as it arrives from JSON."""
+    commands = [(seat, json_roundtrip(cmd)) for seat, cmd in record.commands]
+    return final_state(game, {**vars(record), "commands": commands})

@@ -12,7 +12,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
-from server.api import pages
+from server.api import pages, replay
 
 
 @pytest.fixture
@@ -170,10 +170,10 @@ async def replay_client(record: dict[str, object] | None) -> httpx.AsyncClient:
     from server.app import _add_error_handlers
 
     app = FastAPI()
-    app.include_router(pages.router)
+    app.include_router(replay.router)
     _add_error_handlers(app)
     app.state.service = StubService(record)
-    pages._replays.clear()
+    replay._replays.clear()
     return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test")
 
 

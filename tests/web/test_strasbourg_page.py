@@ -98,7 +98,7 @@ class Player:
         page = self.page
         if page.locator("#prompt-card input[type=checkbox]").count():
             return self.tasks()
-        if page.locator("#sb-stop").count():
+        if page.locator("#sb-stop").count() or page.locator("#sb-draw").count():
             return self.draw()
         if page.locator("#sb-make-stack").count():
             return self.split()
@@ -120,7 +120,9 @@ class Player:
         page = self.page
         drawn = page.locator("#prompt-card .sb-hand .sb-card").count()
         self.first_time("draw")
-        if drawn < DRAW_UP_TO and page.locator("#sb-draw").count():
+        # S-4.1: before the first card there is no stop, only draw.
+        must_draw = page.locator("#sb-stop").count() == 0
+        if (must_draw or drawn < DRAW_UP_TO) and page.locator("#sb-draw").count():
             page.click("#sb-draw")
             return "draw"
         page.click("#sb-stop")
@@ -337,19 +339,19 @@ def test_stacks_are_split_with_the_card_picker_and_can_be_taken_back(
     shot(page, "resplit")
 
 
-def test_in_ordered_planning_a_later_seat_waits_and_is_told_for_whom(
+def test_in_ordered_planning_the_page_says_the_table_plans_one_at_a_time(
     new_page: Any, pages_server: ServerThread
 ) -> None:
+    """S-4.1, S-4.7: no stop before the first draw, no wait on an ordered table."""
     fake = StrasbourgFake(["Ada", "Bea", None], "ordered", {"planning": "ordered"})
     page = open_fake(new_page, pages_server, fake)
     keep_first_task(page, fake)
-    start = fake.state["start"]
-    page.wait_for_selector("#sb-stop")
-    if page.locator("#sb-wait").count() == 0:
-        assert start == 0  # the first seat in order never waits
-        return
-    page.click("#sb-wait")
-    page.wait_for_selector("#sb-waiting")
-    assert sent(fake)[-1] == {"type": "wait"}
-    assert "You plan after" in page.inner_text("#sb-waiting")
-    assert page.inner_text("#player-0 .plan-waiting") == "waits"
+    expected = "This table plans one at a time, from the starting player clockwise."
+    if fake.state["start"] == 0:
+        page.wait_for_selector("#sb-draw")
+        assert page.locator("#sb-stop").count() == 0  # the first card is always drawn
+    else:
+        page.wait_for_selector("#sb-waiting")
+        assert "You plan after" in page.inner_text("#sb-waiting")
+    assert page.locator("#sb-wait").count() == 0
+    assert page.inner_text("#plan-ordered") == expected

@@ -195,7 +195,9 @@ def test_waiting_lets_the_later_seats_plan_first(open_table: Any) -> None:
     page.wait_for_function(IDLE)
     assert commands_sent(fake)[-1]["cmd"] == {"type": "wait"}
     page.wait_for_selector(".banner.mine")
-    assert page.inner_text("#player-0 .ptag.plan-waiting") == "waiting"
+    # Seats 2 and 1 planned one at a time; now it is seat 0's turn (no longer "waiting").
+    assert page.locator("#player-0 .ptag.plan-waiting").count() == 0
+    assert page.locator("#player-0 .ptag.plan-planning").count() == 1
     assert page.locator("[data-focus=wait]").count() == 0
     # N-4.6: the page says why planning now goes one at a time.
     assert page.inner_text("#plan-ordered").startswith("Ada asked to wait, so this turn")

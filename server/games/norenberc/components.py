@@ -9,15 +9,14 @@ Tiles are referred to by id everywhere in the state: ``c<guild>-<nn>`` for craft
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from server.resources import ROOT
+from server.engine.data import DataError, data_path, read_json
 
-DATA_PATH = ROOT / "seeds" / "norenberc.json"
+DATA_PATH = data_path("norenberc")
 FORMAT = "norenberc-components/1"
 
 GUILD_COUNT = 6
@@ -53,10 +52,6 @@ PROMO_SYMBOLS = {
 # Types whose printed number matters (musician talers, nobleman VP, foreman value,
 # jack of all trades craftsman value).
 VALUED_CITIZENS = {"musician", "nobleman", "foreman", "jack_of_all_trades"}
-
-
-class DataError(ValueError):
-    """The component data file is malformed; the message names the file and the bad entry."""
 
 
 @dataclass(frozen=True)
@@ -229,13 +224,7 @@ def _build(
 
 def load(path: Path = DATA_PATH) -> Components:
     """Read and validate a data file; raises DataError (also for unreadable or non-JSON files)."""
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise DataError(f"{path}: cannot read the component data: {exc}") from exc
-    except json.JSONDecodeError as exc:
-        raise DataError(f"{path}: not valid JSON: {exc}") from exc
-    return parse(doc, path)
+    return parse(read_json(path), path)
 
 
 @cache

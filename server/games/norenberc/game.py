@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.engine import Event, Result, RuleError, State, View
+from server.engine import Event, Result, RuleError, State, View, clone
 from server.engine import planning as sealed
 
 from . import actions, citizens, flow, scoring, views
 from .commands import check_command
 from .setup import DEFAULT_OPTIONS, MAX_SEATS, MIN_SEATS, new_state
-from .state import clone
 
 
 class Norenberc:

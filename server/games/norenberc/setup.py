@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from server.engine import Rng, RuleError, seed_to_state
+from server.engine.planning import check_planning_option
 
 from .state import State, comps, good_of, house, master_value, rng_shuffle
 
@@ -18,7 +19,6 @@ PRESTIGE_CRESTS = 4
 PLAYER_COUNTS = {2: (3, 8), 3: (4, 12), 4: (5, 16), 5: (6, 20)}
 
 DEFAULT_OPTIONS: dict[str, Any] = {"planning": "simultaneous", "promo": False}
-PLANNING_MODES = ("simultaneous", "ordered")
 
 
 def check_options(options: dict[str, Any]) -> dict[str, Any]:
@@ -29,11 +29,7 @@ def check_options(options: dict[str, Any]) -> dict[str, Any]:
     if unknown:
         raise RuleError("bad_option", f"unknown options {unknown} (known: planning, promo)")
     merged = {**DEFAULT_OPTIONS, **options}
-    if merged["planning"] not in PLANNING_MODES:
-        raise RuleError(
-            "bad_option",
-            f"planning must be 'simultaneous' or 'ordered', got {merged['planning']!r}",
-        )
+    check_planning_option(merged["planning"])
     if not isinstance(merged["promo"], bool):
         raise RuleError("bad_option", f"promo must be true or false, got {merged['promo']!r}")
     return merged

@@ -7,7 +7,6 @@ positive counts.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from server.engine import Rng, RuleError
@@ -19,12 +18,6 @@ Goods = dict[str, int]
 
 AGENTS_PER_PLAYER = 8
 LAST_ROUND = 4
-
-
-def clone(state: State) -> State:
-    """A deep copy of ``state`` (JSON round trip: the state is JSON data only)."""
-    copied: State = json.loads(json.dumps(state))
-    return copied
 
 
 def comps() -> Components:

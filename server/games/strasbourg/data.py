@@ -10,14 +10,13 @@ Cells are ``(row, col)`` with row 0 at the top; the grid is 6 rows of 9 columns.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from server.resources import ROOT
+from server.engine.data import DataError, data_path, parse_json
 
-DATA_PATH = ROOT / "seeds" / "strasbourg.json"
+DATA_PATH = data_path("strasbourg")
 DATA_NOTE = (
     "The Strasbourg board, round cards, edifices and task cards are a reconstruction "
     "(the printed ones are pictures no public copy gives); they are kept in "
@@ -41,10 +40,6 @@ TASK_KINDS = {
 }
 
 Cell = tuple[int, int]
-
-
-class DataError(ValueError):
-    """The component file is malformed; the message names the entry and what was expected."""
 
 
 @dataclass(frozen=True)
@@ -269,11 +264,7 @@ def parse(raw: Any) -> Components:
 
 def parse_text(text: str) -> Components:
     """Parse the file's text; bad JSON is a DataError too."""
-    try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise DataError(f"seeds/strasbourg.json is not valid JSON: {err}") from None
-    return parse(raw)
+    return parse(parse_json(text, "seeds/strasbourg.json"))
 
 
 @cache

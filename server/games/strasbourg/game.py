@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.engine import Command, Event, Result, State, View
+from server.engine import Command, Event, Result, State, View, clone
 from server.engine import planning as pl
 
 from .actions import apply_choice
@@ -12,7 +12,6 @@ from .commands import check_command
 from .influence import apply_influence
 from .legal import check, legal
 from .planning_flow import apply_keep, apply_planning
-from .rules import clone
 from .scoring import final_result
 from .setup import default_options, new_state
 from .views import build_view

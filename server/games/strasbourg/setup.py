@@ -10,7 +10,6 @@ from server.engine import planning as pl
 from .data import COLS, GUILD_KEYS, ROUNDS, ROWS, components
 from .rules import COUNCIL_SEATS, DECK, State, clockwise
 
-PLANNING_MODES = ("simultaneous", "ordered")
 TASKS_DEALT = 5
 START_COINS = 5
 
@@ -26,11 +25,7 @@ def check_options(options: dict[str, Any] | None) -> dict[str, Any]:
     unknown = sorted(set(merged) - set(default_options()))
     if unknown:
         raise RuleError("bad_option", f"unknown option(s) {unknown}; Strasbourg knows ['planning']")
-    if merged["planning"] not in PLANNING_MODES:
-        raise RuleError(
-            "bad_option",
-            f"planning {merged['planning']!r} is not one of {list(PLANNING_MODES)}",
-        )
+    pl.check_planning_option(merged["planning"])
     return merged
 
 

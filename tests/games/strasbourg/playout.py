@@ -9,6 +9,7 @@ from typing import Any
 
 from server.engine import Rng, RuleError, is_visible
 from server.engine import planning as pl
+from server.engine.replay import final_state
 from server.games.strasbourg.rules import DECK, cards_held
 
 from .helpers import GAME
@@ -162,10 +163,10 @@ def play_out(seats: int, seed: int, planning: str, deep_every: int = 0) -> tuple
 
 
 def replay(seats: int, seed: int, planning: str, record: list[Any]) -> State:
-    state = GAME.new(seats, f"playout-{seed}", {"planning": planning})
-    for seat, cmd in record:
-        state, _ = GAME.apply(state, seat, cmd)
-    return state
+    options = {"planning": planning}
+    return final_state(
+        GAME, {"seats": seats, "seed": f"playout-{seed}", "options": options, "commands": record}
+    )
 
 
 def check_finished(state: State) -> None:
