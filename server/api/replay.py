@@ -32,7 +32,7 @@ def replay_steps(record: dict[str, Any]) -> list[dict[str, Any]]:
     steps: list[dict[str, Any]] = []
     for step in replay(game, record):
         log = log + [log_entry(e) for e in step.events if is_visible(e, None)]
-        command = None if step.index == 0 else record["commands"][step.index - 1]
+        command = None if step.number == 0 else record["commands"][step.number - 1]
         steps.append({"view": game.view(step.state, None), "log": log, "command": command})
     return steps
 

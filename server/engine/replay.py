@@ -16,10 +16,10 @@ from .game import Command, Event, Game, State
 
 
 class Step(NamedTuple):
-    """One state of a replay: ``index`` commands applied (0: the fresh game), the command
+    """One state of a replay: ``number`` commands applied (0: the fresh game), the command
     that led here (None at 0) and the events it produced."""
 
-    index: int
+    number: int
     seat: int | None
     cmd: Command | None
     state: State
