@@ -275,9 +275,9 @@ def test_a_refusal_reads_in_the_page_language_when_the_dictionary_knows_its_code
     page.click("#confirm")
     page.wait_for_selector(".notice.error")
     assert "Nem te következel." in page.inner_text("#banner")
-    fake.refuse_next_command = ("must_wait", "plan after the players before you")
+    fake.refuse_next_command = ("too_many_cards", "3 cards but only 2 agents in hand")
     page.click("#confirm")
-    page.wait_for_selector(".notice.error:has-text('plan after the players before you')")
+    page.wait_for_selector(".notice.error:has-text('3 cards but only 2 agents in hand')")
 
 
 def test_a_spectator_sees_no_prompt_and_no_talers(open_table: Any) -> None:

@@ -119,8 +119,12 @@ def _plans(state: State, seat: int) -> list[list[int]]:
 
 def _apply_planning(state: State, seat: int, cmd: dict[str, Any], events: list[Event]) -> None:
     if cmd["type"] not in flow.PLANNING_COMMANDS:
+        p = state["planning"]
+        if not p["eligible"][seat]:
+            raise RuleError("not_your_turn", f"seat {seat} does not plan this turn")
         raise RuleError(
-            "not_your_turn", f"{cmd['type']!r} is not possible while planning (plan, pass, wait)"
+            "unexpected_command",
+            f"{cmd['type']!r} is not possible while planning (plan, pass, wait, retract)",
         )
     flow.apply_planning(state, seat, cmd, events)
 
@@ -137,7 +141,7 @@ def _apply_action(state: State, seat: int, cmd: dict[str, Any], events: list[Eve
     handler = actions.ACTIONS.get(kind)
     if handler is None:
         known = ", ".join(actions.ACTIONS)
-        raise RuleError("bad_command", f"{kind!r} is not an action here (one of {known})")
+        raise RuleError("unexpected_command", f"{kind!r} is not an action (one of {known})")
     if handler(state, seat, state["action"]["guild"], cmd, events):
         flow.finish_action(state, seat, events)
 

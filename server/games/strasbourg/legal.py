@@ -43,12 +43,14 @@ def normalize(cmd: Any) -> Command:
 
 def check(state: State, seat: int, cmd: Any) -> Command:
     """The normalized command if ``seat`` may play it now; else RuleError with a stable code:
-    game_over, bad_seat, bad_command, not_your_turn, must_wait, already_committed,
-    unexpected_command, cannot_afford, not_allowed."""
+    game_over, bad_command, not_your_turn, must_wait, already_committed,
+    unexpected_command, cannot_afford, not_allowed (docs/protocol.md lists them)."""
     if state["phase"] == "over":
         raise RuleError("game_over", "the game is over; no more commands are accepted")
     if not isinstance(seat, int) or not 0 <= seat < state["seats"]:
-        raise RuleError("bad_seat", f"seat {seat!r} is not at this table (0-{state['seats'] - 1})")
+        raise RuleError(
+            "not_your_turn", f"seat {seat!r} is not at this table (0-{state['seats'] - 1})"
+        )
     norm = normalize(cmd)
     options = legal(state, seat)
     if norm in options:

@@ -207,7 +207,7 @@ def test_unknown_actions_and_other_seats_are_rejected() -> None:
     state = at_guild(3, 1, [0])
     assert error(state, 0, {"type": "fly"}) == "bad_command"
     assert error(state, 1, {"type": "nothing"}) == "not_your_turn"
-    assert error(state, 0, {"type": "plan", "guilds": [1]}) == "bad_command"
+    assert error(state, 0, {"type": "plan", "guilds": [1]}) == "unexpected_command"
     assert GAME.legal(state, 1) == [] and GAME.view(state, 1)["legal"] == []
 
 

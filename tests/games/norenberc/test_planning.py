@@ -27,7 +27,7 @@ def test_a_plan_has_at_most_one_card_per_guild_and_at_most_agents_in_hand() -> N
     assert _error(state, 0, {"type": "plan", "guilds": [5]}) == "unknown_guild"
     assert _error(state, 0, {"type": "plan", "guilds": []}) == "no_cards"
     assert _error(state, 0, {"type": "plan", "guilds": "1"}) == "bad_command"
-    assert _error(state, 0, {"type": "sell", "count": 1}) == "not_your_turn"
+    assert _error(state, 0, {"type": "sell", "count": 1}) == "unexpected_command"
     plans = [c["guilds"] for c in GAME.legal(state, 0) if c["type"] == "plan"]
     assert len(plans) == 4 + 6  # every 1- and 2-card subset of 4 guilds
     assert {"type": "pass"} in GAME.legal(state, 0)

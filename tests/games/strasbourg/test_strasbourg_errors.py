@@ -18,7 +18,7 @@ def test_a_seat_out_of_turn_is_told_so() -> None:
 
 
 def test_a_seat_number_not_at_the_table_is_refused() -> None:
-    assert expect_error(influence_state(), 7, {"type": "pass"}) == "bad_seat"
+    assert expect_error(influence_state(), 7, {"type": "pass"}) == "not_your_turn"
 
 
 @pytest.mark.parametrize("cmd", [None, "pass", {"kind": "pass"}, {"type": 3}])
