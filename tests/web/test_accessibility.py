@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from server.api import pages
+from server.api.replay import replay_steps
 
 from .conftest import ARTIFACTS, ServerThread
 from .fake_table import FakeTable, pages_app
@@ -101,7 +102,7 @@ def open_fake(new_page: Any, server: ServerThread, fake: FakeTable, lang: str) -
     steps: list[dict[str, Any]] = []
 
     def replay(route: Any) -> None:
-        steps[:] = steps or pages.replay_steps(fake.record())
+        steps[:] = steps or replay_steps(fake.record())
         k = int(route.request.url.rsplit("/", 1)[1])
         command = fake.commands[k - 1] if k else None
         route.fulfill(json={"step": k, "steps": len(steps) - 1, "command": command, **steps[k]})
