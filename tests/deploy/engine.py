@@ -256,29 +256,39 @@ class Engine:
                 self.process.wait(timeout=30)
         self.process = None
         _run(["ip", "link", "delete", "docker0"])
-        for table, chains in (
-            (
-                "filter",
-                ["DOCKER-USER", "DOCKER-ISOLATION-STAGE-1", "DOCKER-ISOLATION-STAGE-2", "DOCKER"],
-            ),
-            ("nat", ["DOCKER"]),
-        ):
-            for chain in chains:
-                for parent in ("FORWARD", "PREROUTING", "OUTPUT"):
-                    while (
-                        _run(["iptables", "-t", table, "-D", parent, "-j", chain]).returncode == 0
-                    ):
-                        pass
-                _run(["iptables", "-t", table, "-F", chain])
-                _run(["iptables", "-t", table, "-X", chain])
-        # Rules jumping to DOCKER with conditions (nat PREROUTING/OUTPUT by address type).
-        for parent, match in (
-            ("PREROUTING", ["-m", "addrtype", "--dst-type", "LOCAL"]),
-            ("OUTPUT", ["!", "-d", "127.0.0.0/8", "-m", "addrtype", "--dst-type", "LOCAL"]),
-        ):
-            _run(["iptables", "-t", "nat", "-D", parent, *match, "-j", "DOCKER"])
-        _run(["iptables", "-t", "nat", "-X", "DOCKER"])
-        subprocess.run(["umount", "-R", str(self.base / "exec")], capture_output=True, check=False)
-        if not self.keep_data:
-            subprocess.run(["umount", "-R", str(self.data_root)], capture_output=True, check=False)
+        remove_docker_iptables()
+        # Mounts dockerd leaves under its roots (network namespaces, overlay layers).
+        roots = [self.base / "exec"] + ([] if self.keep_data else [self.data_root])
+        for root in roots:
+            for mount in sorted(_mounts_under(root), reverse=True):
+                subprocess.run(["umount", "-l", mount], capture_output=True, check=False)
         shutil.rmtree(self.base, ignore_errors=True)
+
+
+def _mounts_under(root: Path) -> list[str]:
+    prefix = str(root) + "/"
+    with open("/proc/mounts") as mounts:
+        points = [line.split()[1] for line in mounts]
+    return [p for p in points if p.startswith(prefix) or p == str(root)]
+
+
+def remove_docker_iptables() -> None:
+    """Delete every rule dockerd added (they name docker0 or a DOCKER* chain), then its chains."""
+    for table in ("filter", "nat"):
+        listed = _run(["iptables", "-t", table, "-S"])
+        if listed.returncode != 0:
+            continue
+        rules = [line.split() for line in listed.stdout.splitlines()]
+        for rule in rules:
+            # Rules inside DOCKER* chains go with their chains below.
+            if (
+                rule[:1] == ["-A"]
+                and not rule[1].startswith("DOCKER")
+                and any("docker0" in w or w.startswith("DOCKER") for w in rule)
+            ):
+                _run(["iptables", "-t", table, "-D", *rule[1:]])
+        chains = [r[1] for r in rules if r[:1] == ["-N"] and r[1].startswith("DOCKER")]
+        for chain in chains:
+            _run(["iptables", "-t", table, "-F", chain])
+        for chain in chains:
+            _run(["iptables", "-t", table, "-X", chain])
