@@ -64,6 +64,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff format --check server tests migrations
 	$(VENV)/bin/mypy
 	$(VENV)/bin/mypy tests
+	$(VENV)/bin/python -m tests.import_layers
 
 format: $(STAMP)
 	$(VENV)/bin/ruff format server tests migrations

@@ -1,55 +1,19 @@
-"""Fan-out: telling every connection of a table, in every process, that the table changed.
-
-The interface (any backend implements these; the service and the websocket sessions use
-nothing else)::
-
-    class FanOut(Protocol):
-        async def start(self) -> None: ...       # connect/listen; no-op in memory
-        async def stop(self) -> None: ...        # release resources; no-op in memory
-        async def publish(self, table_id: str, version: int) -> None: ...
-        def subscribe(self, table_id: str, listener: Listener) -> None: ...
-        def unsubscribe(self, table_id: str, listener: Listener) -> None: ...
-
-    Listener = Callable[[str, int], None]        # listener(table_id, version)
-
-- ``publish`` is called by the table service after a change to ``table_id`` has been committed
-  and the table is at ``version``. It returns once every local listener was called (and, for
-  a cross-process backend, the notification was handed to the other processes).
-- Every listener subscribed to ``table_id`` in **any** process is then called with
-  ``(table_id, version)`` on that process's event loop. A listener must not block: it only
-  notes the version and wakes its sender (the realtime session reads the table itself).
-- A backend may coalesce or repeat notifications; listeners treat a version they already
-  have as nothing new. Listener exceptions are logged and never reach the publisher.
-- ``subscribe`` of the same listener twice is one subscription; ``unsubscribe`` of an unknown
-  listener is a no-op.
-
-Backends: :class:`MemoryFanOut` (one process) here; ``server.realtime.pg_fanout.PostgresFanOut``
-(Postgres ``LISTEN/NOTIFY``, same methods) chosen by ``GUILDHALL_FANOUT=postgres``.
+"""Fan-out backends: telling every connection of a table, in every process, that the table
+changed. The contract (``FanOut``, ``Listener``) belongs to the table service and lives in
+``server.tables.fanout``; this module gives the in-process backend, :class:`MemoryFanOut`, and
+the listener bookkeeping every backend shares. ``server.realtime.pg_fanout.PostgresFanOut``
+(Postgres ``LISTEN/NOTIFY``) is chosen by ``GUILDHALL_FANOUT=postgres``.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
-from typing import Protocol
 
-Listener = Callable[[str, int], None]
+from server.tables.fanout import FanOut, Listener
+
+__all__ = ["FanOut", "Listener", "LocalListeners", "MemoryFanOut"]
 
 log = logging.getLogger(__name__)
-
-
-class FanOut(Protocol):
-    """What the service and the sessions need from a fan-out backend."""
-
-    async def start(self) -> None: ...
-
-    async def stop(self) -> None: ...
-
-    async def publish(self, table_id: str, version: int) -> None: ...
-
-    def subscribe(self, table_id: str, listener: Listener) -> None: ...
-
-    def unsubscribe(self, table_id: str, listener: Listener) -> None: ...
 
 
 class LocalListeners:

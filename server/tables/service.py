@@ -28,7 +28,6 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server import metrics
 from server.engine import Command, Event, get_game
-from server.realtime.fanout import FanOut
 from server.settings import Settings
 from server.store import queries
 from server.store.models import CommandRow, SeatRow, TableRow
@@ -43,6 +42,7 @@ from .data import (
     seat_of_token,
     seed_hash,
 )
+from .fanout import FanOut
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
