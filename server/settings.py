@@ -122,6 +122,9 @@ class Settings(BaseSettings):
     max_connections_per_ip: int = setting(
         "GUILDHALL_MAX_CONNECTIONS_PER_IP", 20, "open websockets per client address", ge=1
     )
+    create_rate: int = setting(
+        "GUILDHALL_CREATE_RATE", 10, "tables one client address may create per minute", ge=1
+    )
     log_format: LogFormat = setting("GUILDHALL_LOG_FORMAT", "text", "`text` or `json`")
     db_pool_size: int = setting(
         "GUILDHALL_DB_POOL_SIZE", 10, "Postgres connections kept open", ge=1

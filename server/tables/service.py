@@ -109,8 +109,10 @@ class TableService:
         data = await self.get(table_id)
         seat = seat_of_token(data.seats, self.settings.secret_key, token)
         if seat is None:
-            # The held copy may predate a join made through another process.
-            data = await self._reload(table_id)
+            # The held copy may predate a join made through another process. Every seat
+            # change bumps the version, so one cheap version query tells; the table is
+            # reloaded only when it did change (a stream of bad tokens costs no reloads).
+            data = await self.get_stored(table_id)
             seat = seat_of_token(data.seats, self.settings.secret_key, token)
         if seat is None:
             raise ServiceError("bad_token", "this token belongs to no seat of the table", 403)
