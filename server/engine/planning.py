@@ -30,11 +30,11 @@ Every function returns a new record; none mutates its argument.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from .errors import RuleError
 from .game import Event, event
+from .state import clone
 
 Planning = dict[str, Any]
 
@@ -164,7 +164,7 @@ def check_may_plan(p: Planning, seat: int) -> None:
 def commit(p: Planning, seat: int, plan: Any) -> Planning:
     """Seal ``plan`` for ``seat``. Raises RuleError if the seat may not commit now."""
     check_may_plan(p, seat)
-    q = copy.deepcopy(p)
+    q = clone(p)
     q["counter"] += 1
     q["plans"][seat] = plan
     q["committed_at"][seat] = q["counter"]
@@ -180,7 +180,7 @@ def wait(p: Planning, seat: int) -> Planning:
         else:
             reason = "it plans first in this order anyway"
         raise RuleError("cannot_wait", f"seat {seat} cannot wait: {reason}")
-    q = copy.deepcopy(p)
+    q = clone(p)
     q.pop("waiting", None)
     q["ordered"] = True
     q["waited_by"] = seat
@@ -195,7 +195,7 @@ def retract(p: Planning, seat: int) -> Planning:
             f"seat {seat} has no plan it may take back (none committed, planning over, "
             "or a seat asked to wait, which makes every plan final)",
         )
-    q = copy.deepcopy(p)
+    q = clone(p)
     q["plans"][seat] = None
     q["committed_at"][seat] = None
     return q

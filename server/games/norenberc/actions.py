@@ -7,6 +7,7 @@ Each ``legal_*`` function lists the commands the matching ``do_*`` accepts.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from server.engine import Event, RuleError, event
@@ -173,24 +174,34 @@ def _payment_help(window: int, guild: int, payment: Goods) -> str:
     return f"window {window} costs {options[window]}; got {describe_goods(payment)}"
 
 
-def _payments(state: State, seat: int, guild: int, window: int) -> list[Goods]:
-    have = ordered_goods(state, player(state, seat)["goods"])
-    own_good = good_of(guild)
-    found = []
-    for size in range(1, 5):
-        for pick in multisets(have, size):
-            if is_valid_payment(window, pick.get(own_good, 0), size):
-                found.append(pick)
-    return found
+def _payments(have: Goods, own_good: str, window: int) -> list[Goods]:
+    """Every payment out of ``have`` that window ``window`` accepts (own_good: the guild's)."""
+    return [dict(pick) for pick in _payments_of(tuple(have.items()), own_good, window)]
+
+
+@lru_cache(maxsize=4096)
+def _payments_of(
+    have: tuple[tuple[str, int], ...], own_good: str, window: int
+) -> tuple[tuple[tuple[str, int], ...], ...]:
+    # Players hold few goods and the same holdings recur all game: made once per holding.
+    goods = dict(have)
+    return tuple(
+        tuple(pick.items())
+        for size in range(1, 5)
+        for pick in multisets(goods, size)
+        if is_valid_payment(window, pick.get(own_good, 0), size)
+    )
 
 
 def legal_hire(state: State, seat: int, guild: int) -> list[dict[str, Any]]:
     fronts = [False] if order_index(state, seat) == 0 else [False, True]
     commands = []
+    have = ordered_goods(state, player(state, seat)["goods"])
+    own_good = good_of(guild)
     for window, guest in enumerate(house(state, guild)["guests"], start=1):
         if guest is None:
             continue
-        for payment in _payments(state, seat, guild, window):
+        for payment in _payments(have, own_good, window):
             for to_front in fronts:
                 commands.append(
                     {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from server.engine import Event, Result, RuleError, State, View, clone
@@ -10,6 +11,7 @@ from server.engine import planning as sealed
 from . import actions, citizens, flow, scoring, views
 from .commands import check_command
 from .setup import DEFAULT_OPTIONS, MAX_SEATS, MIN_SEATS, new_state
+from .state import UNCHANGING
 
 
 class Norenberc:
@@ -45,11 +47,12 @@ class Norenberc:
             raise RuleError("game_over", "the game is over")
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state["seats"]:
             raise RuleError("not_your_turn", f"there is no seat {seat!r} at this table")
-        new = clone(state)
         events: list[Event] = []
-        if new["phase"] == "planning":
+        if state["phase"] == "planning":
+            new = clone(state, UNCHANGING) if _may_end_planning(state, seat) else dict(state)
             _apply_planning(new, seat, cmd, events)
         else:
+            new = clone(state, UNCHANGING)
             _apply_action(new, seat, cmd, events)
         return new, events
 
@@ -107,14 +110,30 @@ def _legal_planning(state: State, seat: int) -> list[dict[str, Any]]:
 
 
 def _plans(state: State, seat: int) -> list[list[int]]:
-    guilds = list(range(1, len(state["houses"]) + 1))
-    hand = state["players"][seat]["hand"]
+    return [list(plan) for plan in _plans_of(len(state["houses"]), state["players"][seat]["hand"])]
+
+
+@lru_cache(maxsize=64)
+def _plans_of(guild_count: int, hand: int) -> tuple[tuple[int, ...], ...]:
+    """Every plan of at most ``hand`` guilds out of ``guild_count``: by size, then guilds."""
+    guilds = list(range(1, guild_count + 1))
     plans = []
     for mask in range(1, 1 << len(guilds)):
-        plan = [g for i, g in enumerate(guilds) if mask >> i & 1]
+        plan = tuple(g for i, g in enumerate(guilds) if mask >> i & 1)
         if len(plan) <= hand:
             plans.append(plan)
-    return sorted(plans, key=lambda plan: (len(plan), plan))
+    return tuple(sorted(plans, key=lambda plan: (len(plan), plan)))
+
+
+def _may_end_planning(state: State, seat: int) -> bool:
+    """Whether a command of ``seat`` could complete the planning phase.
+
+    Until it does, a planning command only replaces ``state["planning"]`` with a new record
+    (``server.engine.planning`` never changes its argument), so ``apply`` shares every other
+    part of the state with its input instead of copying it. The command that completes the
+    phase starts the action phase, which changes players and houses: it gets a full copy.
+    """
+    return not set(sealed.pending(state["planning"])) - {seat}
 
 
 def _apply_planning(state: State, seat: int, cmd: dict[str, Any], events: list[Event]) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from itertools import combinations_with_replacement
+from functools import lru_cache
 from typing import Any
 
 from server.engine import RuleError
@@ -53,14 +53,36 @@ def has_goods(owner: Goods, goods: Goods) -> bool:
 def multisets(goods: Goods, size: int) -> list[Goods]:
     """Every way to pick ``size`` goods out of ``goods`` (a multiset), in a stable order.
 
+    The order is that of ``itertools.combinations_with_replacement`` over the goods in their
+    order (more of an earlier good first). ``legal`` asks this for every hire window and buy
+    size, and a player's goods repeat a lot, so the picks are made once per (goods, size);
+    each caller gets its own dicts.
+
     >>> multisets({"beer": 2, "shoes": 1}, 2)
     [{'beer': 2}, {'beer': 1, 'shoes': 1}]
     """
-    found = []
-    for combo in combinations_with_replacement(list(goods), size):
-        picked: Goods = {}
-        for g in combo:
-            picked[g] = picked.get(g, 0) + 1
-        if has_goods(goods, picked):
-            found.append(picked)
-    return found
+    return [dict(pick) for pick in _multisets(tuple(goods.items()), size)]
+
+
+@lru_cache(maxsize=4096)
+def _multisets(
+    goods: tuple[tuple[str, int], ...], size: int
+) -> tuple[tuple[tuple[str, int], ...], ...]:
+    names = [g for g, n in goods if n > 0]
+    counts = [n for _, n in goods if n > 0]
+    found: list[tuple[tuple[str, int], ...]] = []
+    picked: list[int] = [0] * len(names)
+
+    def pick(at: int, left: int) -> None:
+        if left == 0:
+            found.append(tuple((names[i], n) for i, n in enumerate(picked) if n))
+            return
+        if at == len(names):
+            return
+        for n in range(min(counts[at], left), -1, -1):
+            picked[at] = n
+            pick(at + 1, left - n)
+        picked[at] = 0
+
+    pick(0, size)
+    return tuple(found)

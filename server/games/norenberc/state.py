@@ -7,6 +7,7 @@ positive counts.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from server.engine import Rng, RuleError
@@ -18,6 +19,7 @@ Goods = dict[str, int]
 
 AGENTS_PER_PLAYER = 8
 LAST_ROUND = 4
+UNCHANGING = frozenset({"options"})  # state keys no command changes
 
 
 def comps() -> Components:
@@ -49,7 +51,12 @@ def guilds_in_play(state: State) -> list[int]:
 
 def good_names(state: State) -> list[str]:
     """Goods of the guilds in play, in guild order."""
-    return [good_of(g) for g in guilds_in_play(state)]
+    return list(_good_names(len(state["houses"])))
+
+
+@lru_cache(maxsize=8)
+def _good_names(guild_count: int) -> tuple[str, ...]:
+    return tuple(good_of(g) for g in range(1, guild_count + 1))
 
 
 def add_goods(target: Goods, good: str, n: int) -> None:
@@ -71,7 +78,7 @@ def move_goods(source: Goods, target: Goods, goods: Goods) -> None:
 
 def ordered_goods(state: State, goods: Goods) -> Goods:
     """``goods`` with keys in guild order (the canonical form views and commands use)."""
-    return {g: goods[g] for g in good_names(state) if goods.get(g)}
+    return {g: goods[g] for g in _good_names(len(state["houses"])) if goods.get(g)}
 
 
 def goods_count(goods: Goods) -> int:
