@@ -18,7 +18,6 @@ a document once built.
 
 from __future__ import annotations
 
-import json
 import time
 from bisect import bisect_left
 from collections import OrderedDict
@@ -28,6 +27,7 @@ from typing import Any
 import jsonpatch
 from jsonpointer import escape
 
+from server import jsontext
 from server.engine import Event, get_game, is_visible, log_entry
 from server.tables.data import TableData
 
@@ -101,6 +101,7 @@ def document(data: TableData, seat: int | None, connected: frozenset[int]) -> Do
 def clear_caches() -> None:
     """Forget every cached log entry and document (tests; never needed for correctness)."""
     _DOCUMENTS.clear()
+    _TABLE_PARTS.clear()
     _LOGS.clear()
 
 
@@ -108,26 +109,42 @@ def build_document(data: TableData, seat: int | None, connected: frozenset[int])
     """``document`` without the document cache (the log entries still come from theirs)."""
     game = get_game(data.game)
     entries, log_text = _table_log(data).visible(seat, len(data.log))
+    table, table_text = _table_part(data, connected)
     doc: Doc = {
-        "table": {
-            "id": data.id,
-            "game": data.game,
-            "title": data.title,
-            "status": data.status,
-            "version": data.version,
-            "seed_sha256": data.seed_sha256,
-            "options": data.options,
-            "seats": [
-                {"seat": s.seat, "name": s.name, "bot": s.bot, "connected": s.seat in connected}
-                for s in data.seats
-            ],
-        },
+        "table": table,
         "you": {"seat": seat},
         "game": None if data.state is None else game.view(data.state, seat),
         "log": entries,
     }
-    head = f'{{"table":{_dumps(doc["table"])},"you":{_dumps(doc["you"])},"game":'
+    head = f'{{"table":{table_text},"you":{{"seat":{_dumps(seat)}}},"game":'
     return Document(doc, head, f',"log":{log_text}}}')
+
+
+def _table_part(data: TableData, connected: frozenset[int]) -> tuple[Doc, str]:
+    """The ``table`` member every seat's document shares, and its JSON: made once per
+    (``data``, presence), not once per seat."""
+    key = (data.id, data.version, connected)
+    held = _TABLE_PARTS.get(key)
+    if held is not None and held[0] is data:
+        return held[1], held[2]
+    table: Doc = {
+        "id": data.id,
+        "game": data.game,
+        "title": data.title,
+        "status": data.status,
+        "version": data.version,
+        "seed_sha256": data.seed_sha256,
+        "options": data.options,
+        "seats": [
+            {"seat": s.seat, "name": s.name, "bot": s.bot, "connected": s.seat in connected}
+            for s in data.seats
+        ],
+    }
+    text = _dumps(table)
+    _TABLE_PARTS[key] = (data, table, text)
+    if len(_TABLE_PARTS) > DOCUMENTS:
+        _TABLE_PARTS.popitem(last=False)
+    return table, text
 
 
 @dataclass
@@ -191,6 +208,9 @@ def _table_log(data: TableData) -> _TableLog:
 _LOGS: OrderedDict[str, _TableLog] = OrderedDict()
 DocumentKey = tuple[str, int, int | None, frozenset[int]]
 _DOCUMENTS: OrderedDict[DocumentKey, tuple[TableData, Document]] = OrderedDict()
+_TABLE_PARTS: OrderedDict[tuple[str, int, frozenset[int]], tuple[TableData, Doc, str]] = (
+    OrderedDict()
+)
 
 
 def presence_ops(seats: int, connected: frozenset[int]) -> list[dict[str, Any]]:
@@ -223,7 +243,9 @@ def deliver(
     A patch made with ``jsonpatch.make_patch`` (plus ``extra_ops``), or a snapshot when there
     is no ``last`` or the patch message would be longer than the snapshot message.
     """
-    started = time.thread_time()
+    # perf_counter, not thread_time: a CPU clock is a system call, four times per command,
+    # and the time in here has no await in it (so it is this thread's own unless preempted).
+    started = time.perf_counter()
     try:
         built = document(data, seat, connected)
         doc = built.doc
@@ -243,7 +265,7 @@ def deliver(
         STATS.bytes_sent += len(snapshot_text)
         return Delivery(doc, snapshot_text, None)
     finally:
-        STATS.cpu_seconds += time.thread_time() - started
+        STATS.cpu_seconds += time.perf_counter() - started
 
 
 def diff(old: Any, new: Any, path: str = "", depth: int = 6) -> list[dict[str, Any]]:
@@ -259,8 +281,14 @@ def diff(old: Any, new: Any, path: str = "", depth: int = 6) -> list[dict[str, A
     otherwise (a game view that lists goods by kind gains a kind in the middle) is replaced
     whole, and so is any part where ``make_patch`` would add a member in the middle.
     """
-    if old == new:
+    if old is new or old == new:
         return []
+    return _diff(old, new, path, depth)
+
+
+def _diff(old: Any, new: Any, path: str, depth: int) -> list[dict[str, Any]]:
+    """``diff`` of two values already known to differ (each level compares its members
+    before descending, so no level compares a subtree twice)."""
     if isinstance(old, dict) and isinstance(new, dict) and depth > 0:
         if not _order_kept(old, new):
             return [{"op": "replace", "path": path, "value": new}]
@@ -268,19 +296,27 @@ def diff(old: Any, new: Any, path: str = "", depth: int = 6) -> list[dict[str, A
         for key in old.keys() - new.keys():
             ops.append({"op": "remove", "path": f"{path}/{escape(key)}"})
         for key, value in new.items():
-            where = f"{path}/{escape(key)}"
             if key not in old:
-                ops.append({"op": "add", "path": where, "value": value})
-            else:
-                ops += diff(old[key], value, where, depth - 1)
+                ops.append({"op": "add", "path": f"{path}/{escape(key)}", "value": value})
+                continue
+            before = old[key]
+            # Most members are unchanged: compare before making a path or a call for them.
+            if before is not value and before != value:
+                ops += _diff(before, value, f"{path}/{escape(key)}", depth - 1)
         return ops
     if isinstance(old, list) and isinstance(new, list) and depth > 0:
         if len(old) == len(new):
-            return [
+            ops = [
                 op
                 for i, (a, b) in enumerate(zip(old, new, strict=True))
-                for op in diff(a, b, f"{path}/{i}", depth - 1)
+                if a is not b and a != b
+                for op in _diff(a, b, f"{path}/{i}", depth - 1)
             ]
+            # A list whose items all moved (a window of recent moves, say) is shorter to
+            # send whole than as a change of every field of every item.
+            if len(ops) > len(new):
+                return [{"op": "replace", "path": path, "value": new}]
+            return ops
         if _grew_at_end(old, new):
             return [{"op": "add", "path": f"{path}/-", "value": item} for item in new[len(old) :]]
     if isinstance(old, (dict, list)) and type(old) is type(new):
@@ -320,4 +356,4 @@ def _prefixed(op: dict[str, Any], path: str) -> dict[str, Any]:
 
 
 def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return jsontext.dumps(value)
