@@ -102,6 +102,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
     finally:
         await bots.stop()
+        await service.close()
         await fanout.stop()
         await engine.dispose()
 

@@ -76,7 +76,7 @@ class ServerProcess:
     def ws_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30) -> None:
+    def start(self, timeout: float = 120) -> None:
         """Spawn the server and wait for /healthz; RuntimeError (with its log) if it fails."""
         argv = [sys.executable, "-m", self.module, *self.args, "--port", str(self.port)]
         with open(self.log_path, "ab") as log:

@@ -22,11 +22,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 from typing import Any
 
 import asyncpg
 
 from server import metrics
+from server.store.db import asyncpg_dsn
 
 from .fanout import Listener, LocalListeners
 
@@ -41,29 +43,27 @@ CONNECTION_ERRORS = (
 
 log = logging.getLogger(__name__)
 
+__all__ = ["CHANNEL", "PostgresFanOut", "asyncpg_dsn", "decode_payload", "encode_payload"]
+
 CHANNEL = "guildhall_tables"
 VERSIONS_SQL = "SELECT id, version FROM tables WHERE id = ANY($1::text[])"
 
 
-def asyncpg_dsn(database_url: str) -> str:
-    """The libpq form of a SQLAlchemy URL (``postgresql+asyncpg://u@h/db`` → ``postgresql://…``).
-
-    Raises ValueError for a URL that is not Postgres.
-    """
-    scheme, sep, rest = database_url.partition("://")
-    base = scheme.split("+", 1)[0]
-    if not sep or base not in {"postgresql", "postgres"}:
-        raise ValueError(f"not a Postgres URL: {database_url.split('@')[-1]!r}")
-    return f"postgresql://{rest}"
+def encode_payload(table_id: str, version: int, origin: str = "") -> str:
+    """The NOTIFY payload for a table at ``version``: ``"<table_id>:<version>"``, followed by
+    ``"@<origin>"`` when the sending process names itself (so it can skip its own echo)."""
+    return f"{table_id}:{version}" + (f"@{origin}" if origin else "")
 
 
-def encode_payload(table_id: str, version: int) -> str:
-    """The NOTIFY payload for a table at ``version``: ``"<table_id>:<version>"``."""
-    return f"{table_id}:{version}"
+def payload_origin(payload: str) -> str:
+    """The sending process's name in a payload ('' when it gave none)."""
+    return payload.rpartition("@")[2] if "@" in payload else ""
 
 
 def decode_payload(payload: str) -> tuple[str, int] | None:
     """``(table_id, version)`` from a payload, or None when it is not one of ours."""
+    if "@" in payload:
+        payload = payload.rpartition("@")[0]
     table_id, sep, version = payload.rpartition(":")
     if not sep or not table_id or not version.isdigit():
         return None
@@ -99,6 +99,7 @@ class PostgresFanOut:
         self._sweeper: asyncio.Task[None] | None = None
         self._latest: dict[str, int] = {}  # newest version announced here, by table
         self._stopped = True
+        self._origin = secrets.token_hex(4)  # names this process in the payloads it sends
 
     # -- subscriptions -------------------------------------------------------------------
 
@@ -178,9 +179,18 @@ class PostgresFanOut:
 
     # -- receiving -----------------------------------------------------------------------
 
+    def notification(self, table_id: str, version: int) -> tuple[str, str]:
+        """(channel, payload) for a writer that sends the NOTIFY inside its own commit,
+        then calls ``announce_local``: one round trip less per command than ``publish``."""
+        return self._channel, encode_payload(table_id, version, self._origin)
+
+    def announce_local(self, table_id: str, version: int) -> None:
+        """Tell this process's subscribers about a version whose NOTIFY went with its commit."""
+        self._announce(table_id, version)
+
     def _on_notification(self, _conn: Any, pid: int, _channel: str, payload: str) -> None:
-        if pid == self._own_pid:
-            return  # already delivered locally by publish()
+        if pid == self._own_pid or payload_origin(payload) == self._origin:
+            return  # already delivered locally by publish() or announce_local()
         decoded = decode_payload(payload)
         if decoded is None:
             log.warning("ignoring foreign payload on %s: %r", self._channel, payload[:100])

@@ -17,7 +17,9 @@ def make_engine(
 
     On Postgres the pool keeps ``pool_size`` connections, opens up to ``max_overflow`` more
     under load, waits ``pool_timeout`` seconds for a free one (then raises TimeoutError from
-    SQLAlchemy), and checks each connection before use so a restarted database is survived.
+    SQLAlchemy). Connections are not pinged before each use (a round trip per checkout, on
+    every command): one that died in the pool fails its first statement, the pool then
+    drops it (and every connection older than the failure), and the caller retries.
     """
     url = normalize_database_url(url)
     db_file = sqlite_path(url)
@@ -31,8 +33,19 @@ def make_engine(
         pool_size=pool_size,
         max_overflow=max_overflow,
         pool_timeout=pool_timeout,
-        pool_pre_ping=True,
     )
+
+
+def asyncpg_dsn(database_url: str) -> str:
+    """The libpq form of a SQLAlchemy URL (``postgresql+asyncpg://u@h/db`` → ``postgresql://…``).
+
+    Raises ValueError for a URL that is not Postgres.
+    """
+    scheme, sep, rest = database_url.partition("://")
+    base = scheme.split("+", 1)[0]
+    if not sep or base not in {"postgresql", "postgres"}:
+        raise ValueError(f"not a Postgres URL: {database_url.split('@')[-1]!r}")
+    return f"postgresql://{rest}"
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

@@ -1,8 +1,10 @@
 """The database schema: tables, their seats, and the command log.
 
-The table row holds the newest state snapshot and ``version``; the command log holds every
-accepted command with its events, so a table can be re-derived from (seed, seats, options,
-commands). ``(table_id, seq)`` is unique: two writers can never both append step N.
+The table row holds ``version`` and a snapshot of the state as of step ``state_seq`` (written
+every few steps, not at each); the command log holds every accepted command with its events,
+so a table is the snapshot plus the commands after it, and can be re-derived from (seed,
+seats, options, commands). ``(table_id, seq)`` is unique: two writers can never both append
+step N.
 """
 
 from __future__ import annotations
@@ -40,6 +42,8 @@ class TableRow(Base):
     status: Mapped[str] = mapped_column(sa.String(16), index=True)
     version: Mapped[int] = mapped_column(sa.Integer)
     state: Mapped[dict[str, Any] | None] = mapped_column(sa.JSON, nullable=True)
+    # The step (command ``seq``) ``state`` is at; later commands are replayed onto it on load.
+    state_seq: Mapped[int] = mapped_column(sa.Integer, default=0, server_default="0")
     result: Mapped[dict[str, Any] | None] = mapped_column(sa.JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(
         sa.DateTime(timezone=True), server_default=sa.func.now()

@@ -2,18 +2,26 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 from sqlalchemy.orm import defer
+
+from server import jsontext
 
 from .models import CommandRow, SeatRow, TableRow
 
 
-async def table_row(session: AsyncSession, table_id: str, lock: bool = False) -> TableRow | None:
-    """The table row, or None. ``lock`` takes a row lock on Postgres (SQLite ignores it)."""
+async def table_row(
+    session: AsyncSession, table_id: str, lock: bool = False, with_state: bool = True
+) -> TableRow | None:
+    """The table row, or None. ``lock`` takes a row lock on Postgres (SQLite ignores it);
+    without ``with_state`` the state snapshot is not read (touching it then raises)."""
     query = sa.select(TableRow).where(TableRow.id == table_id)
+    if not with_state:
+        query = query.options(defer(TableRow.state, raiseload=True))
     if lock:
         query = query.with_for_update()
     return (await session.execute(query)).scalar_one_or_none()
@@ -35,8 +43,13 @@ async def seat_rows(session: AsyncSession, table_id: str) -> list[SeatRow]:
     return list((await session.execute(query)).scalars())
 
 
-async def command_rows(session: AsyncSession, table_id: str) -> list[CommandRow]:
-    query = sa.select(CommandRow).where(CommandRow.table_id == table_id).order_by(CommandRow.seq)
+async def command_rows(session: AsyncSession, table_id: str, after: int = 0) -> list[CommandRow]:
+    """The table's commands after step ``after``, in order."""
+    query = (
+        sa.select(CommandRow)
+        .where(CommandRow.table_id == table_id, CommandRow.seq > after)
+        .order_by(CommandRow.seq)
+    )
     return list((await session.execute(query)).scalars())
 
 
@@ -96,3 +109,120 @@ async def seats_of_tables(session: AsyncSession, table_ids: list[str]) -> dict[s
     for row in (await session.execute(query)).scalars():
         grouped[row.table_id].append(row)
     return grouped
+
+
+# -------------------------------------------------------------------- the command hot path
+
+
+@dataclass(frozen=True)
+class CommandWrite:
+    """One accepted command as stored: its row, and the table values it moves to.
+
+    ``expected`` is the version the command was computed from: the write happens only if the
+    table is still there (the optimistic check), and makes it ``expected + 1``.
+    """
+
+    table_id: str
+    expected: int
+    seq: int
+    seat: int
+    client_id: str | None
+    command: dict[str, Any]
+    events: list[dict[str, Any]]
+    status: str
+    result: dict[str, Any] | None
+    state: dict[str, Any] | None  # the new snapshot, or None to keep the stored one
+
+    @property
+    def version(self) -> int:
+        return self.expected + 1
+
+
+# One statement, so one round trip, and atomic on its own (autocommit): the UPDATE is the
+# optimistic check (no row: another writer moved the table on, and nothing is inserted);
+# the INSERT appends the command only when the UPDATE matched; the final SELECT tells which
+# happened and, with a channel, sends the fan-out NOTIFY, which Postgres delivers only
+# when the statement commits.
+_APPEND_PG = """
+WITH bumped AS (
+    UPDATE tables SET version = $3, status = $4, result = $5::json,
+        state = coalesce($6::json, state),
+        state_seq = CASE WHEN $6::json IS NULL THEN state_seq ELSE $7 END,
+        updated_at = now()
+    WHERE id = $1 AND version = $2
+    RETURNING id
+), added AS (
+    INSERT INTO commands (table_id, seq, version, seat, client_id, command, events)
+    SELECT id, $7, $3, $8, $9, $10::json, $11::json FROM bumped
+    RETURNING seq
+)
+SELECT seq{notify} FROM added
+"""
+APPEND_PG = _APPEND_PG.format(notify="")
+APPEND_PG_NOTIFY = _APPEND_PG.format(notify=", pg_notify($12, $13)")
+
+
+async def append_command_pg(
+    driver: Any, write: CommandWrite, notify: tuple[str, str] | None = None
+) -> bool:
+    """Store ``write`` on Postgres in one statement over the asyncpg connection ``driver``.
+
+    False when the optimistic check failed (nothing was written). ``notify`` (channel,
+    payload) is sent with the commit. A unique key refusing the row (a repeated client id,
+    or step ``seq`` taken) raises asyncpg's UniqueViolationError; nothing is written then.
+    """
+    args: list[Any] = [
+        write.table_id,
+        write.expected,
+        write.version,
+        write.status,
+        None if write.result is None else _json(write.result),
+        None if write.state is None else _json(write.state),
+        write.seq,
+        write.seat,
+        write.client_id,
+        _json(write.command),
+        _json(write.events),
+    ]
+    if notify is not None:
+        rows = await driver.fetch(APPEND_PG_NOTIFY, *args, *notify)
+    else:
+        rows = await driver.fetch(APPEND_PG, *args)
+    return len(rows) == 1
+
+
+async def append_command(conn: AsyncConnection, write: CommandWrite) -> bool:
+    """Store ``write`` with two Core statements in ``conn``'s transaction (SQLite, where a
+    statement cannot both update and insert); False when the optimistic check failed.
+
+    The caller commits on True and rolls back on False.
+    """
+    updated = await conn.execute(
+        sa.update(TableRow)
+        .where(TableRow.id == write.table_id, TableRow.version == write.expected)
+        .values(
+            version=write.version,
+            status=write.status,
+            result=write.result,
+            updated_at=sa.func.now(),
+            **({} if write.state is None else {"state": write.state, "state_seq": write.seq}),
+        )
+    )
+    if getattr(updated, "rowcount", 0) != 1:
+        return False
+    await conn.execute(
+        sa.insert(CommandRow).values(
+            table_id=write.table_id,
+            seq=write.seq,
+            version=write.version,
+            seat=write.seat,
+            client_id=write.client_id,
+            command=write.command,
+            events=write.events,
+        )
+    )
+    return True
+
+
+def _json(value: Any) -> str:
+    return jsontext.dumps(value)

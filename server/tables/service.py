@@ -23,13 +23,15 @@ from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from sqlalchemy.exc import IntegrityError, OperationalError
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+import asyncpg
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from server import metrics
 from server.engine import Command, Event, get_game
 from server.settings import Settings
 from server.store import queries
+from server.store.db import asyncpg_dsn
 from server.store.models import CommandRow, SeatRow, TableRow
 
 from .data import (
@@ -50,6 +52,7 @@ T = TypeVar("T")
 HISTORY = 64  # versions kept per table so a reconnecting client can get a patch
 HELD_TABLES = 2000  # beyond this many tables in memory, finished ones are forgotten
 WRITE_ATTEMPTS = 5
+SNAPSHOT_EVERY = 16  # steps between two stored copies of the whole state
 
 
 class TableService:
@@ -63,10 +66,17 @@ class TableService:
     ) -> None:
         self.settings = settings
         self._sessions = sessions
+        self._engine: AsyncEngine = sessions.kw["bind"]
         self.fanout = fanout
+        # A fan-out that can ride on the command's own statement (Postgres NOTIFY) saves
+        # the command a second round trip after its commit.
+        self._notifies_in_commit = settings.is_postgres and hasattr(fanout, "notification")
+        self._command_pool: asyncpg.Pool | None = None
+        self._pool_lock = asyncio.Lock()
         self._tables: dict[str, TableData] = {}
         self._history: dict[str, dict[int, TableData]] = {}
         self._locks: dict[str, asyncio.Lock] = {}
+        self._loading: dict[str, asyncio.Future[TableData]] = {}  # reads in flight, by table
         # SQLite allows one writer; two interleaved write transactions in one process would
         # make the later one fail on a stale snapshot instead of waiting. Postgres needs none.
         self._sqlite_writer = None if settings.is_postgres else asyncio.Lock()
@@ -79,16 +89,29 @@ class TableService:
         held = self._tables.get(table_id)
         if held is not None and held.version >= min_version:
             return held
-        async with self._sessions() as session:
-            data = await self._load(session, table_id)
-        return self._remember(data)
+        lock = self._locks.get(table_id)
+        if held is not None and lock is not None and lock.locked():
+            # This process is writing the table: the version asked for is most likely that
+            # write's (its NOTIFY can arrive, or the fan-out's sweep see it, before the
+            # writer resumes). Wait for it instead of reading what it is about to hand over.
+            async with lock:
+                pass
+            held = self._tables.get(table_id)
+            if held is not None and held.version >= min_version:
+                return held
+        loading = self._loading.get(table_id)
+        if loading is None:
+            # One read for every connection of the table that asks at once.
+            loading = asyncio.ensure_future(self._reload(table_id))
+            self._loading[table_id] = loading
+            loading.add_done_callback(lambda done: self._loaded(table_id, done))
+        return await asyncio.shield(loading)
 
     async def get_stored(self, table_id: str) -> TableData:
         """The table as stored now, even if another process changed it (one cheap query when
         nothing changed). Raises ServiceError('unknown_table', 404)."""
         check_table_id(table_id)
-        async with self._sessions() as session:
-            version = await queries.table_version(session, table_id)
+        version = await self._read(lambda session: queries.table_version(session, table_id))
         if version is None:
             raise ServiceError("unknown_table", f"there is no table {table_id!r}", 404)
         return await self.get(table_id, version)
@@ -273,7 +296,7 @@ class TableService:
         version, data = outcome
         if data is not None:
             metrics.record_command(time.perf_counter() - started)
-            await self._announce(data)
+            await self._announce(data, notified=self._notifies_in_commit)
         return version
 
     async def _try_submit(
@@ -286,45 +309,110 @@ class TableService:
     ) -> tuple[int, TableData | None] | None:
         """One attempt: (version, new data) or (version, None) for a repeat; None if outraced.
 
-        A repeated ``client_id`` is looked up only when the command cannot be applied
-        (``repeat_first``: before anything else). A repeat the state still accepts is refused
-        by the unique ``(table_id, seat, client_id)`` key instead, and the next attempt, with
-        ``repeat_first``, finds it. One query less for every new command.
+        The happy path reads nothing: the table held in memory is what the command is
+        computed from, and the one write checks that it is still the stored version (if
+        another process moved the table on, the write changes nothing, and the next attempt
+        reloads). Only a retry (``repeat_first``) or a table not held reads the database.
+
+        A repeated ``client_id`` is looked up only when the command cannot be applied or on a
+        retry: a repeat the state still accepts is refused by the unique
+        ``(table_id, seat, client_id)`` key, and the next attempt, with ``repeat_first``,
+        finds it.
         """
-        async with self._sessions() as session:
-            data = await self._current(session, table_id)
+        data = self._tables.get(table_id)
+        if data is None or repeat_first:
+            data = await self._reload(table_id)
             if client_id is not None and repeat_first:
-                done = await queries.command_by_client_id(session, table_id, seat, client_id)
+                done = await self._committed_version(table_id, seat, client_id)
                 if done is not None:
-                    return done.version, None
-            game = get_game(data.game)
-            try:
-                _check_may_act(data, seat)
-                assert data.state is not None
-                state, events = game.apply(data.state, seat, cmd)
-            except Exception:
-                if client_id is not None and not repeat_first:
-                    done = await queries.command_by_client_id(session, table_id, seat, client_id)
-                    if done is not None:
-                        return done.version, None
-                raise
-            result = game.result(state)
-            status = "finished" if result is not None else "playing"
-            session.add(_command_row(data, seat, cmd, client_id, events))
-            values = {"state": state, "status": status, "result": result}
-            if not await queries.bump_version(session, table_id, data.version, **values):
-                return None  # another process committed first: decide again on its state
-            await session.commit()
+                    return done, None
+        game = get_game(data.game)
+        try:
+            _check_may_act(data, seat)
+            assert data.state is not None
+            state, events = game.apply(data.state, seat, cmd)
+        except Exception:
+            if client_id is not None and not repeat_first:
+                done = await self._committed_version(table_id, seat, client_id)
+                if done is not None:
+                    return done, None
+            raise
+        result = game.result(state)
+        status = "finished" if result is not None else "playing"
+        write = queries.CommandWrite(
+            table_id=table_id,
+            expected=data.version,
+            seq=data.seq + 1,
+            seat=seat,
+            client_id=client_id,
+            command=cmd,
+            events=[dict(ev) for ev in events],
+            status=status,
+            result=dict(result) if result is not None else None,
+            state=state if _snapshot_due(data, status, data.seq + 1) else None,
+        )
+        if not await self._append(write):
+            return None  # another process committed first: decide again on its state
         new = replace(
             data,
             state=state,
             status=status,
-            result=dict(result) if result is not None else None,
-            version=data.version + 1,
-            seq=data.seq + 1,
+            result=write.result,
+            version=write.version,
+            seq=write.seq,
             log=data.log + tuple(events),
         )
         return new.version, self._remember(new)
+
+    async def _append(self, write: queries.CommandWrite) -> bool:
+        """Store one command: one statement on Postgres, one short transaction on SQLite."""
+        if self.settings.is_postgres:
+            notify = None
+            if self._notifies_in_commit:
+                notify = self.fanout.notification(write.table_id, write.version)  # type: ignore[attr-defined]
+            pool = self._command_pool or await self._open_command_pool()
+            try:
+                async with pool.acquire() as conn:
+                    return await queries.append_command_pg(conn, write, notify)
+            except DRIVER_CONNECTION_ERRORS:
+                # No ping before each use: a connection that died in the pool fails here,
+                # the pool replaces it, and the attempt is retried (nothing was committed).
+                raise DroppedConnection() from None
+        try:
+            async with self._engine.begin() as conn:
+                if not await queries.append_command(conn, write):
+                    raise _Outraced()  # leaving the block rolls the transaction back
+        except _Outraced:
+            return False
+        return True
+
+    async def _open_command_pool(self) -> asyncpg.Pool:
+        """The command path's own connections (Postgres), opened on the first command.
+
+        Plain asyncpg, apart from SQLAlchemy's pool: no greenlet hop and no checkout
+        bookkeeping per command, and a fixed set of connections that stays open, where an
+        overflowing SQLAlchemy pool would open and close one per command under load.
+        """
+        async with self._pool_lock:
+            if self._command_pool is None:
+                self._command_pool = await asyncpg.create_pool(
+                    asyncpg_dsn(self.settings.database_url),
+                    min_size=1,
+                    max_size=self.settings.db_pool_size,
+                )
+        return self._command_pool
+
+    async def close(self) -> None:
+        """Close the command path's connections (the app does this at shutdown)."""
+        pool, self._command_pool = self._command_pool, None
+        if pool is not None:
+            await pool.close()
+
+    async def _committed_version(self, table_id: str, seat: int, client_id: str) -> int | None:
+        """The version a committed command of ``seat`` with ``client_id`` made, if any."""
+        async with self._sessions() as session:
+            done = await queries.command_by_client_id(session, table_id, seat, client_id)
+        return None if done is None else done.version
 
     # ---------------------------------------------------------------- internals
 
@@ -351,9 +439,16 @@ class TableService:
             await session.commit()
             return self._remember(await self._load(session, table_id))
 
-    async def _announce(self, data: TableData) -> None:
-        """Tell every process's connections, and local watchers (bots), about a new version."""
-        await self.fanout.publish(data.id, data.version)
+    async def _announce(self, data: TableData, notified: bool = False) -> None:
+        """Tell every process's connections, and local watchers (bots), about a new version.
+
+        ``notified``: the commit itself carried the NOTIFY to the other processes, so only
+        this process's listeners are told here.
+        """
+        if notified:
+            self.fanout.announce_local(data.id, data.version)  # type: ignore[attr-defined]
+        else:
+            await self.fanout.publish(data.id, data.version)
         metrics.set_active_tables(sum(t.status == "playing" for t in self._tables.values()))
         for callback in list(self.on_change):
             callback(data)
@@ -388,20 +483,58 @@ class TableService:
             return held
         return self._remember(await self._load(session, table_id))
 
+    def _loaded(self, table_id: str, done: asyncio.Future[TableData]) -> None:
+        if self._loading.get(table_id) is done:
+            del self._loading[table_id]
+        if not done.cancelled():
+            done.exception()  # retrieved here too, in case every asker has gone
+
     async def _reload(self, table_id: str) -> TableData:
-        async with self._sessions() as session:
-            return self._remember(await self._load(session, table_id))
+        return self._remember(await self._read(lambda session: self._load(session, table_id)))
+
+    async def _read(self, query: Callable[[AsyncSession], Awaitable[T]]) -> T:
+        """Run a read in a session, once more on a fresh connection if the pooled one had
+        died (connections are not pinged before use: the first error finds a dead one)."""
+        for attempt in (1, 2):
+            try:
+                async with self._sessions() as session:
+                    return await query(session)
+            except DBAPIError as exc:
+                if not exc.connection_invalidated or attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
 
     async def _load(
         self, session: AsyncSession, table_id: str, row: TableRow | None = None
     ) -> TableData:
         check_table_id(table_id)
+        held = self._tables.get(table_id)
+        if row is None and held is not None and held.state is not None:
+            return await self._load_newer(session, held)
         row = row or await queries.table_row(session, table_id)
         if row is None:
             raise ServiceError("unknown_table", f"there is no table {table_id!r}", 404)
         seats = await queries.seat_rows(session, table_id)
         commands = await queries.command_rows(session, table_id)
-        return _table_data(row, seats, row.state, commands)
+        return _table_data(row, seats, _replayed(row, commands), commands)
+
+    async def _load_newer(self, session: AsyncSession, held: TableData) -> TableData:
+        """The table as stored, from the copy held here: only the row without its state, the
+        seats, and the commands after the held step are read, and those commands applied
+        to the held state (what another process accepted is replayed, not re-read)."""
+        row = await queries.table_row(session, held.id, with_state=False)
+        if row is None:
+            raise ServiceError("unknown_table", f"there is no table {held.id!r}", 404)
+        seats = await queries.seat_rows(session, held.id)
+        newer = await queries.command_rows(session, held.id, after=held.seq)
+        game = get_game(held.game)
+        state: Any = held.state
+        log = list(held.log)
+        for command in newer:
+            state, _ = game.apply(state, command.seat, command.command)
+            log.extend(_events(command))
+        fresh = _table_data(row, seats, state, [])
+        return replace(fresh, log=tuple(log), seq=newer[-1].seq if newer else held.seq, state=state)
 
     def _remember(self, data: TableData) -> TableData:
         """Hold ``data`` unless something newer is held; returns the newest held."""
@@ -430,18 +563,53 @@ class TableService:
 # -------------------------------------------------------------------- helpers
 
 
+class _Outraced(Exception):
+    """The optimistic check failed: another writer moved the table on first."""
+
+
+class DroppedConnection(Exception):
+    """A pooled database connection turned out dead; it was discarded, nothing committed."""
+
+
+# What the asyncpg driver raises on a connection that died while idle in the pool (the
+# server restarted, or an administrator ended the session); a connection killed that way
+# can also leave asyncpg mid-operation, which it reports as an InternalClientError.
+DRIVER_CONNECTION_ERRORS = (
+    OSError,
+    asyncpg.InterfaceError,
+    asyncpg.InternalClientError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.AdminShutdownError,
+)
+
+
 async def _busy_is_none(attempt: Awaitable[T]) -> T | None:
-    """The attempt's value, or None when another process got there first: it took step
-    ``seq`` (the unique key refuses ours) or holds SQLite's write lock."""
+    """The attempt's value, or None when it should simply be tried again: another process
+    took step ``seq`` (the unique key refuses ours), holds SQLite's write lock, or the
+    connection had died in the pool."""
     try:
         return await attempt
-    except IntegrityError:
+    except (IntegrityError, asyncpg.UniqueViolationError, DroppedConnection):
         return None
-    except OperationalError as exc:
+    except DBAPIError as exc:
+        if exc.connection_invalidated:
+            return None  # the pool has dropped that connection; the next one is fresh
+        if not isinstance(exc, OperationalError):
+            raise
         if "locked" not in str(exc.orig) and "busy" not in str(exc.orig).lower():
             raise
         await asyncio.sleep(0.02)
         return None
+
+
+def _snapshot_due(data: TableData, status: str, seq: int) -> bool:
+    """Whether step ``seq`` stores the whole state, or only its command.
+
+    Every SNAPSHOT_EVERY steps and at the end of the game; in between, loading a table
+    replays at most SNAPSHOT_EVERY - 1 commands onto the stored state (``apply`` is
+    deterministic), so each of those steps writes its command row and the version only.
+    """
+    return status != data.status or seq % SNAPSHOT_EVERY == 0
 
 
 def _check_may_act(data: TableData, seat: int) -> None:
@@ -503,18 +671,25 @@ def _new_table_row(
     )
 
 
-def _command_row(
-    data: TableData, seat: int, cmd: Command, client_id: str | None, events: list[Event]
-) -> CommandRow:
-    return CommandRow(
-        table_id=data.id,
-        seq=data.seq + 1,
-        version=data.version + 1,
-        seat=seat,
-        client_id=client_id,
-        command=cmd,
-        events=[dict(ev) for ev in events],
-    )
+def _replayed(row: TableRow, commands: list[CommandRow]) -> Any:
+    """The table's newest state: the stored snapshot (at step ``state_seq``) with every later
+    command applied again. Replay is deterministic, so this is the state each of those
+    commands produced when it was accepted."""
+    state = row.state
+    later = [c for c in commands if c.seq > row.state_seq]
+    if state is None or not later:
+        return state
+    game = get_game(row.game)
+    for command in later:
+        state, _ = game.apply(state, command.seat, command.command)
+    return state
+
+
+def _events(command: CommandRow) -> list[Event]:
+    return [
+        Event(type=e["type"], text=e["text"], to=e.get("to"), params=e.get("params") or {})
+        for e in command.events
+    ]
 
 
 def _table_data(
@@ -522,10 +697,7 @@ def _table_data(
 ) -> TableData:
     log: list[Event] = []
     for command in commands:
-        log.extend(
-            Event(type=e["type"], text=e["text"], to=e.get("to"), params=e.get("params") or {})
-            for e in command.events
-        )
+        log.extend(_events(command))
     return TableData(
         id=row.id,
         game=row.game,

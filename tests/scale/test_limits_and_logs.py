@@ -258,7 +258,7 @@ async def test_the_postgres_pool_is_sized_from_the_arguments() -> None:
     try:
         pool = engine.sync_engine.pool
         assert (pool.size(), pool._max_overflow, pool._timeout) == (3, 5, 7)  # type: ignore[attr-defined]
-        assert pool._pre_ping
+        assert not pool._pre_ping  # a dead connection is dropped on its error instead
     finally:
         await engine.dispose()
 

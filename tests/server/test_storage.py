@@ -17,8 +17,9 @@ from server.realtime.fanout import MemoryFanOut
 from server.settings import Settings
 from server.store.db import make_engine, make_sessionmaker
 from server.store.migrate import downgrade, upgrade
-from server.store.models import Base, CommandRow
+from server.store.models import Base, CommandRow, TableRow
 from server.tables import ServiceError, TableService
+from server.tables.service import SNAPSHOT_EVERY
 from tests.support.toy import TOY
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,6 +33,7 @@ class Instance:
         self.service = TableService(settings, make_sessionmaker(self.engine), MemoryFanOut())
 
     async def close(self) -> None:
+        await self.service.close()
         await self.engine.dispose()
 
 
@@ -148,6 +150,47 @@ async def test_a_new_process_sees_everything_acknowledged(settings: Settings) ->
         await after.close()
 
 
+async def _stored_snapshot(instance: Instance, table_id: str) -> tuple[int, dict | None]:
+    async with make_sessionmaker(instance.engine)() as session:
+        row = (
+            await session.execute(sa.select(TableRow).where(TableRow.id == table_id))
+        ).scalar_one()
+        return row.state_seq, row.state
+
+
+async def test_the_state_is_stored_every_few_steps_and_rebuilt_from_the_log(
+    settings: Settings,
+) -> None:
+    """Between two snapshots only the commands are written; a process that starts afresh
+    (as after a SIGKILL: nothing in memory survives) rebuilds every step from the stored
+    snapshot and the log, and a process holding an older copy catches up the same way."""
+    writer, reader = Instance(settings), Instance(settings)
+    try:
+        table_id, _ = await _started_table(writer.service, seats=5)
+        await reader.service.get(table_id)  # holds the table at its start
+        snapshots = set()
+        while (data := await writer.service.get(table_id)).status == "playing":
+            assert data.state is not None
+            seat = min(TOY.to_act(data.state))
+            await writer.service.submit(table_id, seat, TOY.legal(data.state, seat)[0])
+            data = await writer.service.get(table_id)
+            state_seq, stored = await _stored_snapshot(writer, table_id)
+            snapshots.add(state_seq)
+            assert state_seq <= data.seq and (state_seq == data.seq) == (stored == data.state)
+            fresh = Instance(settings)
+            try:
+                assert (await fresh.service.get(table_id)).state == data.state
+            finally:
+                await fresh.close()
+            caught_up = await reader.service.get(table_id, data.version)
+            assert (caught_up.state, caught_up.log) == (data.state, data.log)
+        assert data.seq > SNAPSHOT_EVERY and data.seq % SNAPSHOT_EVERY
+        assert snapshots == {0, *range(SNAPSHOT_EVERY, data.seq, SNAPSHOT_EVERY), data.seq}
+    finally:
+        await writer.close()
+        await reader.close()
+
+
 async def test_a_table_is_rederived_from_its_command_log(instance: Instance) -> None:
     service = instance.service
     table_id, _ = await _started_table(service, seats=2)
@@ -252,3 +295,31 @@ async def test_one_command_id_sent_to_two_processes_at_once_applies_once(
     finally:
         await one.close()
         await two.close()
+
+
+async def test_a_command_survives_connections_the_database_dropped(
+    instance: Instance, settings: Settings
+) -> None:
+    """No ping before each use: a pooled connection that died is found out by its error, and
+    the command is retried on a fresh one instead of failing."""
+    if not settings.is_postgres:
+        pytest.skip("SQLite has no server to drop connections")
+    import asyncpg
+
+    from server.realtime.pg_fanout import asyncpg_dsn
+
+    service = instance.service
+    table_id, _ = await _started_table(service)
+    assert await service.submit(table_id, 0, {"type": "plan", "value": 1}) == 5
+    admin = await asyncpg.connect(asyncpg_dsn(settings.database_url))
+    try:
+        killed = await admin.fetchval(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+    finally:
+        await admin.close()
+    assert killed >= 1  # at least the command path's own connection
+    assert await service.submit(table_id, 1, {"type": "plan", "value": 2}) == 6
+    assert (await service.get_stored(table_id)).version == 6  # reads recover the same way
+    assert [row.seq for row in await _rows(instance, table_id)] == [1, 2]
