@@ -3,6 +3,8 @@
 - Postgres tests need ``TEST_DATABASE_URL`` (``postgresql://user@host:port/db``).
 - Browser tests need ``GUILDHALL_BROWSER_TESTS=1`` and Chromium at ``CHROMIUM_PATH``.
 - ``GUILDHALL_REQUIRE_ALL_SUITES=1`` (set by ``.ci/run``) turns "not configured" into an error.
+- Tests marked ``soak`` (thousands of random games) run only when ``-m`` names them
+  (``make soak`` runs ``-m soak``); ``make test`` leaves them out.
 """
 
 from __future__ import annotations
@@ -30,6 +32,11 @@ def _missing(marker: str) -> str | None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if "soak" not in (config.getoption("markexpr") or ""):
+        soak = [item for item in items if "soak" in item.keywords]
+        if soak:
+            config.hook.pytest_deselected(items=soak)
+            items[:] = [item for item in items if "soak" not in item.keywords]
     for item in items:
         for marker in ("postgres", "browser"):
             if marker not in item.keywords:

@@ -15,8 +15,7 @@ from server.bots.norenberc_greedy import choose
 from server.bots.stats import summarize
 from server.bots.tournament import matches, run
 from server.engine import Rng, State, get_game, seed_to_state
-
-from .playing import play_to, random_policy
+from tests.support.playout import play_to, random_policy
 
 GAME = get_game("norenberc")
 SMALL = Budget(iterations=6, horizon=12)

@@ -11,8 +11,7 @@ from server.bots.stats import summarize
 from server.bots.strasbourg import choose
 from server.bots.tournament import matches, run
 from server.engine import Command, Game, Rng, State, clone, get_game, seed_to_state
-
-from .playing import play_to
+from tests.support.playout import play_to
 
 GAME = get_game("strasbourg")
 SMALL = Budget(iterations=6, horizon=12)

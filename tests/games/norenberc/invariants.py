@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
 from itertools import combinations
 from typing import Any
 
-from server.engine import Rng
+from server.engine import Rng, clone
 from server.games.norenberc.components import components
 from server.games.norenberc.setup import GOODS_PER_GUILD, PLAYER_COUNTS
 
@@ -71,23 +70,15 @@ def check_finished(state: State) -> None:
         assert h["queue"] == [] and h["master"] == [], "workshops must be empty at the end"
 
 
-def hidden_variants(state: State, seat: int, rng: Rng) -> list[State]:
-    """States that differ from ``state`` only in information hidden from everyone but
-    ``seat`` (its talers, its uncalled plan) or from everyone (deck order, generator)."""
-    variants = []
+def hidden_variant(state: State, seat: int, rng: Rng) -> State:
+    """The same state with everything hidden from everyone but ``seat`` changed at once
+    (its talers, its uncalled plan) and what is hidden from everyone (deck order, generator)."""
+    variant = _other_plan(state, seat) or clone(state)
     if state["phase"] != "over":
-        richer = copy.deepcopy(state)
-        richer["players"][seat]["talers"] += 7 + rng.below(20)
-        variants.append(richer)
-    other_plan = _other_plan(state, seat)
-    if other_plan is not None:
-        variants.append(other_plan)
-    shuffled = copy.deepcopy(state)
-    items = shuffled["deck"]
-    Rng(rng.next_u64()).shuffle(items)
-    shuffled["rng"] = rng.next_u64()
-    variants.append(shuffled)
-    return variants
+        variant["players"][seat]["talers"] += 7 + rng.below(20)
+    Rng(rng.next_u64()).shuffle(variant["deck"])
+    variant["rng"] = rng.next_u64()
+    return variant
 
 
 def _other_plan(state: State, seat: int) -> State | None:
@@ -106,7 +97,7 @@ def _other_plan(state: State, seat: int) -> State | None:
     hidden = [g for g in plan if g > last]
     for choice in combinations(open_guilds, len(hidden)):
         if hidden and list(choice) != hidden:
-            variant = copy.deepcopy(state)
+            variant = clone(state)
             new_plan = sorted([g for g in plan if g <= last] + list(choice))
             if state["phase"] == "planning":
                 variant["planning"]["plans"][seat] = new_plan

@@ -1,30 +1,33 @@
-"""Random legal play-outs for 2–5 players with the generic harness and Norenberc invariants."""
+"""Random legal play-outs for 2–5 players through the shared play-out helper, with
+Norenberc's invariants. Every choice is drawn through Hypothesis, so a failing game shrinks
+to a short command list.
+
+The fast tier plays a fixed set of fully checked games (every view after every command);
+the soak tier (``make soak``) plays thousands of new games a run, the views checked at every
+phase or round change and after a fifth of the other commands.
+"""
 
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from server.engine import get_game
-from tests.games.harness import Checks, play_random, playout_count, replay
+from tests.support.playout import Checks, Drawn, fast_games, play, replay, soak_games
 
-from .invariants import check_state, hidden_variants
+from .invariants import check_state, hidden_variant
 
 GAME = get_game("norenberc")
-FULL = Checks(check=check_state, hidden_variants=hidden_variants, probe_legal=2)
-SLOW = Checks(check=check_state, hidden_variants=hidden_variants, probe_legal=1, every=5)
-LIGHT = Checks(check=check_state, hidden_variants=hidden_variants, probe_legal=1, every=10)
-
-games = st.tuples(
-    st.integers(min_value=2, max_value=5),
-    st.text(min_size=1, max_size=12),
-    st.sampled_from(["simultaneous", "ordered"]),
-)
+FULL = Checks(invariants=check_state, hidden_variant=hidden_variant)
+SAMPLED = Checks(invariants=check_state, hidden_variant=hidden_variant, views=0.2, probe_legal=1)
+SEATS = [2, 3, 4, 5]
+MODES = ["simultaneous", "ordered"]
 
 
-def _play_and_replay(seats: int, seed: str, mode: str, checks: Checks) -> None:
-    record = play_random(GAME, seats, seed, {"planning": mode}, checks)
+def play_and_replay(data: st.DataObject, seats: int, mode: str, checks: Checks) -> None:
+    seed = data.draw(st.text(min_size=1, max_size=12), label="seed")
+    record = play(GAME, seats, seed, {"planning": mode}, Drawn(data), checks)
     assert record.final is not None
     result = GAME.result(record.final)
     assert result is not None and len(result["scores"]) == seats
@@ -32,28 +35,21 @@ def _play_and_replay(seats: int, seed: str, mode: str, checks: Checks) -> None:
     assert replay(GAME, record) == record.final
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(games)
-def test_random_games_keep_every_invariant_after_every_command(game: tuple[int, str, str]) -> None:
-    _play_and_replay(*game, FULL)
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("seats", SEATS)
+@fast_games(3)
+@given(data=st.data())
+def test_random_games_keep_every_invariant_after_every_command(
+    seats: int, mode: str, data: st.DataObject
+) -> None:
+    play_and_replay(data, seats, mode, FULL)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(games)
-def test_many_random_games_keep_the_invariants(game: tuple[int, str, str]) -> None:
-    _play_and_replay(*game, LIGHT)
-
-
-@pytest.mark.slow
-@pytest.mark.timeout(3600)
-@pytest.mark.parametrize("seats", [2, 3, 4, 5])
-# 4 x 150 games checked every 5th command, plus the 225 above: over 800 games a run
-# (about 4 minutes of a CI run; GUILDHALL_PLAYOUT_SCALE=10 for a soak run).
-@settings(
-    max_examples=playout_count(150),
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-@given(seed=st.text(min_size=1, max_size=12), mode=st.sampled_from(["simultaneous", "ordered"]))
-def test_thousands_of_random_games_keep_the_invariants(seats: int, seed: str, mode: str) -> None:
-    _play_and_replay(seats, seed, mode, SLOW)
+@pytest.mark.soak
+@pytest.mark.timeout(0)
+@pytest.mark.parametrize("seats", SEATS)
+@soak_games(500)  # 4 x 500: 2,000 games a run
+@given(data=st.data())
+def test_thousands_of_random_games_keep_the_invariants(seats: int, data: st.DataObject) -> None:
+    mode = data.draw(st.sampled_from(MODES), label="planning")
+    play_and_replay(data, seats, mode, SAMPLED)

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from server.engine import RuleError
@@ -17,10 +17,10 @@ from server.games.norenberc.components import DATA_PATH, DataError, components, 
 from server.games.norenberc.roundend import income_of
 from server.games.norenberc.scoring import Holdings, place_jacks, score_holdings
 from server.games.norenberc.setup import PLAYER_COUNTS
-from tests.games.harness import Checks, play_random, replay
+from tests.support.playout import Checks, Drawn, fast_games, play, replay, soak_games
 
 from .helpers import GAME, act, finish_round, plan_all, put_guest, set_master, types
-from .invariants import check_state, hidden_variants
+from .invariants import check_state, hidden_variant
 
 State = dict[str, Any]
 
@@ -398,21 +398,35 @@ def check_promo_state(state: State) -> None:
         assert state["prestige_guild"] != state["prestige_previous"]
 
 
-PROMO_CHECKS = Checks(
-    check=check_promo_state, hidden_variants=hidden_variants, probe_legal=1, every=5
+PROMO_FULL = Checks(invariants=check_promo_state, hidden_variant=hidden_variant)
+PROMO_SAMPLED = Checks(
+    invariants=check_promo_state, hidden_variant=hidden_variant, views=0.2, probe_legal=1
 )
 
 
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    st.integers(min_value=2, max_value=5),
-    st.text(min_size=1, max_size=12),
-    st.sampled_from(["simultaneous", "ordered"]),
-)
-def test_random_promo_games_keep_the_invariants(seats: int, seed: str, mode: str) -> None:
-    record = play_random(GAME, seats, seed, {"planning": mode, "promo": True}, PROMO_CHECKS)
+def _play_promo(data: st.DataObject, seats: int, checks: Checks) -> None:
+    mode = data.draw(st.sampled_from(["simultaneous", "ordered"]), label="planning")
+    seed = data.draw(st.text(min_size=1, max_size=12), label="seed")
+    options = {"planning": mode, "promo": True}
+    record = play(GAME, seats, seed, options, Drawn(data), checks)
     assert record.final is not None
     result = GAME.result(record.final)
     assert result is not None and len(result["scores"]) == seats and result["winners"]
     assert all("promo" in b for b in result["breakdown"])
     assert replay(GAME, record) == record.final
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 5])
+@fast_games(2)
+@given(data=st.data())
+def test_random_promo_games_keep_every_invariant(seats: int, data: st.DataObject) -> None:
+    _play_promo(data, seats, PROMO_FULL)
+
+
+@pytest.mark.soak
+@pytest.mark.timeout(0)
+@pytest.mark.parametrize("seats", [2, 3, 4, 5])
+@soak_games(100)
+@given(data=st.data())
+def test_many_random_promo_games_keep_the_invariants(seats: int, data: st.DataObject) -> None:
+    _play_promo(data, seats, PROMO_SAMPLED)

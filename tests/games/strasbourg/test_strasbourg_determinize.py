@@ -8,22 +8,17 @@ import random
 
 from server.engine import Rng
 from server.games.strasbourg.determinize import sample_state
+from tests.support.playout import Seeded, play, states
 
 from .helpers import GAME
-from .playout import check_state
+from .invariants import check_state
 
 SAMPLES_PER_GAME = 40
 
 
 def _states(seats: int, seed: int, planning: str) -> list[dict]:
-    rng = random.Random(seed)
-    state = GAME.new(seats, f"det-{seed}", {"planning": planning})
-    seen = [state]
-    while GAME.result(state) is None:
-        seat = rng.choice(sorted(GAME.to_act(state)))
-        state, _ = GAME.apply(state, seat, rng.choice(GAME.legal(state, seat)))
-        seen.append(state)
-    return seen
+    record = play(GAME, seats, f"det-{seed}", {"planning": planning}, Seeded(str(seed)))
+    return list(states(GAME, record))
 
 
 def test_a_sampled_state_gives_the_seat_the_same_view_and_plays_on() -> None:

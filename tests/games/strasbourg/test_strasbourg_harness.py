@@ -1,54 +1,61 @@
-"""Strasbourg through the generic random play-out harness shared with Norenberc
-(JSON round trip, purity, legal == accepted, view independence, replay), plus
-Strasbourg's own invariants."""
+"""Random legal play-outs for 3–5 players through the shared play-out helper (JSON round
+trip, purity, legal == accepted, view independence, replay), with Strasbourg's invariants:
+influence cards conserved per player, nothing negative, exactly 5 rounds, every seat
+scored, draws told only to the drawer. Every choice is drawn through Hypothesis, so a
+failing game shrinks to a short command list.
+
+The fast tier plays a fixed set of fully checked games; the soak tier (``make soak``) plays
+thousands of new games a run, the views checked at every phase or round change and after a
+fifth of the other commands.
+"""
 
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.games.harness import Checks, play_random, playout_count, replay
+from tests.support.playout import Checks, Drawn, fast_games, play, replay, soak_games
 
 from .helpers import GAME
-from .playout import check_finished, check_state, hidden_variants
+from .invariants import check_finished, check_state, events_private, hidden_variant
 
-FULL = Checks(check=check_state, hidden_variants=hidden_variants, probe_legal=2)
-LIGHT = Checks(check=check_state, hidden_variants=hidden_variants, probe_legal=1, every=7)
-
-games = st.tuples(
-    st.integers(min_value=3, max_value=5),
-    st.text(min_size=1, max_size=12),
-    st.sampled_from(["simultaneous", "ordered"]),
+FULL = Checks(invariants=check_state, events=events_private, hidden_variant=hidden_variant)
+SAMPLED = Checks(
+    invariants=check_state,
+    events=events_private,
+    hidden_variant=hidden_variant,
+    views=0.2,
+    probe_legal=1,
 )
+SEATS = [3, 4, 5]
+MODES = ["simultaneous", "ordered"]
 
 
-def _play_and_replay(seats: int, seed: str, mode: str, checks: Checks) -> None:
-    record = play_random(GAME, seats, seed, {"planning": mode}, checks)
+def play_and_replay(data: st.DataObject, seats: int, mode: str, checks: Checks) -> None:
+    seed = data.draw(st.text(min_size=1, max_size=12), label="seed")
+    record = play(GAME, seats, seed, {"planning": mode}, Drawn(data), checks)
     assert record.final is not None
     check_finished(record.final)
+    assert record.events["RoundStarted"] == 5
     assert replay(GAME, record) == record.final
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(games)
-def test_random_games_keep_every_invariant_after_every_command(game: tuple[int, str, str]) -> None:
-    _play_and_replay(*game, FULL)
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("seats", SEATS)
+@fast_games(3)
+@given(data=st.data())
+def test_random_games_keep_every_invariant_after_every_command(
+    seats: int, mode: str, data: st.DataObject
+) -> None:
+    play_and_replay(data, seats, mode, FULL)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(games)
-def test_many_random_games_keep_the_invariants(game: tuple[int, str, str]) -> None:
-    _play_and_replay(*game, LIGHT)
-
-
-@pytest.mark.slow
-@pytest.mark.timeout(1800)  # longer than the suite's default, for scaled-up soak runs
-@settings(
-    max_examples=playout_count(100),
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-@given(games)
-def test_many_fully_checked_random_games_keep_every_invariant(game: tuple[int, str, str]) -> None:
-    _play_and_replay(*game, FULL)
+@pytest.mark.soak
+@pytest.mark.timeout(0)
+@pytest.mark.parametrize("seats", SEATS)
+@soak_games(700)  # 3 x 700: 2,100 games a run
+@given(data=st.data())
+def test_thousands_of_random_games_keep_the_invariants(seats: int, data: st.DataObject) -> None:
+    mode = data.draw(st.sampled_from(MODES), label="planning")
+    play_and_replay(data, seats, mode, SAMPLED)
