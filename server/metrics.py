@@ -1,82 +1,118 @@
-"""Process-wide counters and a latency histogram, rendered as Prometheus text at ``/metrics``.
+"""Process metrics through ``prometheus_client``, rendered as Prometheus text at ``/metrics``.
 
-Kept dependency-free: a handful of numbers guarded by the GIL is all a single process needs.
+One registry of our own (not the library's global one), so ``/metrics`` shows exactly the
+``guildhall_*`` families documented in docs/self-hosting.md and tests can read a clean set.
+The view figures (CPU, messages, bytes) live in ``server.realtime.views.STATS``, on the hot
+path; a collector reads them at scrape time instead of counting twice.
 """
 
 from __future__ import annotations
 
-from collections import Counter
+from collections.abc import Iterator
+
+import prometheus_client
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.core import CounterMetricFamily
+from prometheus_client.registry import Collector
+
+from server.realtime.views import STATS
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+CONTENT_TYPE = prometheus_client.CONTENT_TYPE_LATEST
 
-_counters: Counter[str] = Counter()
-_gauges: dict[str, float] = {}
-_errors: Counter[str] = Counter()
-_fanout: Counter[str] = Counter()
-_latency_counts = [0] * (len(LATENCY_BUCKETS) + 1)
-_latency_sum = 0.0
+# Without this every counter also exports a ``*_created`` timestamp series, which nobody here
+# reads and which doubled the page.
+prometheus_client.disable_created_metrics()
+
+REGISTRY = CollectorRegistry()
+
+_connections = Gauge("guildhall_connections", "Open websocket connections.", registry=REGISTRY)
+_active_tables = Gauge(
+    "guildhall_active_tables", "Tables being played in this process.", registry=REGISTRY
+)
+_commands = Counter(
+    "guildhall_commands", "Commands acknowledged (stored and fanned out).", registry=REGISTRY
+)
+_errors = Counter(
+    "guildhall_errors",
+    "Rejected requests and messages, by error code.",
+    ["code"],
+    registry=REGISTRY,
+)
+_fanout = Counter(
+    "guildhall_fanout_events",
+    "Cross-process fan-out events (GUILDHALL_FANOUT=postgres).",
+    ["event"],
+    registry=REGISTRY,
+)
+_command_seconds = Histogram(
+    "guildhall_command_seconds",
+    "Seconds from a command's receipt to its commit.",
+    buckets=LATENCY_BUCKETS,
+    registry=REGISTRY,
+)
+
+
+class _ViewCollector(Collector):
+    """The CPU, messages and bytes that documents and patches cost, from ``STATS``."""
+
+    def collect(self) -> Iterator[CounterMetricFamily]:
+        yield CounterMetricFamily(
+            "guildhall_view_cpu_seconds",
+            "CPU seconds spent building and encoding views and patches.",
+            value=STATS.cpu_seconds,
+        )
+        messages = CounterMetricFamily(
+            "guildhall_view_messages", "Game messages sent, by kind.", labels=["kind"]
+        )
+        messages.add_metric(["patch"], STATS.patches)
+        messages.add_metric(["snapshot"], STATS.snapshots)
+        yield messages
+        yield CounterMetricFamily(
+            "guildhall_view_bytes", "Bytes of game messages sent.", value=STATS.bytes_sent
+        )
+
+
+REGISTRY.register(_ViewCollector())
+
+
+_open = 0  # the gauge's value, kept here so a close reported twice cannot go below zero
 
 
 def connection_opened() -> None:
-    _gauges["guildhall_connections"] = _gauges.get("guildhall_connections", 0) + 1
+    global _open
+    _open += 1
+    _connections.set(_open)
 
 
 def connection_closed() -> None:
-    _gauges["guildhall_connections"] = max(0, _gauges.get("guildhall_connections", 0) - 1)
+    global _open
+    _open = max(0, _open - 1)
+    _connections.set(_open)
 
 
 def set_active_tables(count: int) -> None:
-    _gauges["guildhall_active_tables"] = count
+    _active_tables.set(count)
 
 
 def record_command(seconds: float) -> None:
     """One acknowledged command; ``seconds`` from receipt to commit."""
-    global _latency_sum
-    _counters["guildhall_commands_total"] += 1
-    _latency_sum += seconds
-    for i, bound in enumerate(LATENCY_BUCKETS):
-        if seconds <= bound:
-            _latency_counts[i] += 1
-            return
-    _latency_counts[-1] += 1
+    _commands.inc()
+    _command_seconds.observe(seconds)
 
 
 def record_error(code: str) -> None:
     """One rejected request or message, by its error code."""
-    _errors[code] += 1
+    _errors.labels(code=code).inc()
 
 
 def record_fanout(event: str, count: int = 1) -> None:
     """Cross-process fan-out events: ``sent``, ``received``, ``send_failed``, ``reconnected``,
     ``swept`` (a version found by the periodic sweep because its notification was lost)."""
     if count:
-        _fanout[event] += count
+        _fanout.labels(event=event).inc(count)
 
 
 def render() -> str:
     """All metrics in the Prometheus text exposition format."""
-    lines = [
-        "# TYPE guildhall_connections gauge",
-        f"guildhall_connections {_gauges.get('guildhall_connections', 0):g}",
-        "# TYPE guildhall_active_tables gauge",
-        f"guildhall_active_tables {_gauges.get('guildhall_active_tables', 0):g}",
-        "# TYPE guildhall_commands_total counter",
-        f"guildhall_commands_total {_counters['guildhall_commands_total']}",
-        "# TYPE guildhall_errors_total counter",
-    ]
-    lines += [f'guildhall_errors_total{{code="{code}"}} {n}' for code, n in sorted(_errors.items())]
-    lines.append("# TYPE guildhall_fanout_events_total counter")
-    lines += [
-        f'guildhall_fanout_events_total{{event="{event}"}} {n}'
-        for event, n in sorted(_fanout.items())
-    ]
-    lines.append("# TYPE guildhall_command_seconds histogram")
-    cumulative = 0
-    for bound, count in zip(LATENCY_BUCKETS, _latency_counts, strict=False):
-        cumulative += count
-        lines.append(f'guildhall_command_seconds_bucket{{le="{bound}"}} {cumulative}')
-    cumulative += _latency_counts[-1]
-    lines.append(f'guildhall_command_seconds_bucket{{le="+Inf"}} {cumulative}')
-    lines.append(f"guildhall_command_seconds_sum {_latency_sum:.6f}")
-    lines.append(f"guildhall_command_seconds_count {cumulative}")
-    return "\n".join(lines) + "\n"
+    return generate_latest(REGISTRY).decode()

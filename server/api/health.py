@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from fastapi import APIRouter
-from fastapi.responses import PlainTextResponse
+from fastapi.responses import Response
 
 from server import metrics
 from server.engine import get_game
 from server.engine.registry import KNOWN_GAMES
-from server.realtime.views import STATS
 
 from .models import GameInfo, GameList
 
@@ -42,24 +41,7 @@ async def list_games() -> GameList:
     return GameList(games=games)
 
 
-@router.get("/metrics", response_class=PlainTextResponse, tags=["health"])
-async def metrics_text() -> str:
+@router.get("/metrics", tags=["health"])
+async def metrics_text() -> Response:
     """Process metrics in the Prometheus text format, with the CPU spent on views and patches."""
-    return metrics.render() + _view_metrics()
-
-
-def _view_metrics() -> str:
-    return (
-        "\n".join(
-            [
-                "# TYPE guildhall_view_cpu_seconds_total counter",
-                f"guildhall_view_cpu_seconds_total {STATS.cpu_seconds:.6f}",
-                "# TYPE guildhall_view_messages_total counter",
-                f'guildhall_view_messages_total{{kind="patch"}} {STATS.patches}',
-                f'guildhall_view_messages_total{{kind="snapshot"}} {STATS.snapshots}',
-                "# TYPE guildhall_view_bytes_total counter",
-                f"guildhall_view_bytes_total {STATS.bytes_sent}",
-            ]
-        )
-        + "\n"
-    )
+    return Response(metrics.render(), media_type=metrics.CONTENT_TYPE)

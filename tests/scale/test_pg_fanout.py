@@ -22,7 +22,7 @@ def fanout_events(event: str) -> int:
     """This process's ``guildhall_fanout_events_total`` for ``event`` (0 when absent)."""
     sample = f'guildhall_fanout_events_total{{event="{event}"}} '
     lines = [ln for ln in metrics.render().splitlines() if ln.startswith(sample)]
-    return int(lines[0].rsplit(" ", 1)[1]) if lines else 0
+    return int(float(lines[0].rsplit(" ", 1)[1])) if lines else 0
 
 
 class Inbox:
