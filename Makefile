@@ -12,7 +12,14 @@ LOCK := $(UV) pip compile --quiet --universal --python-version 3.11 --generate-h
 RUNTIME_IN := pyproject.toml requirements/build.in
 DEV_IN := $(RUNTIME_IN) requirements/tools.in --extra dev
 
-.PHONY: serve test test-fast bench lint format migrate clean lock upgrade
+# pytest-xdist workers for `make test` and `make soak` (one per CPU; JOBS=0 runs in-process)
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+# pytest's "no tests collected" (exit 5) counts as a failure
+PYTEST = rc=0; $(PY) -m pytest -n $(JOBS) $(1) || rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "pytest collected no tests - treating as failure"; exit 1; fi; \
+	exit $$rc
+
+.PHONY: serve test test-fast soak bench lint format migrate clean lock upgrade
 
 # The installers (pip, uv) by hash into .venv: nothing but python3 and make is needed.
 $(UV): requirements/tools.txt
@@ -46,11 +53,13 @@ serve: $(STAMP)
 migrate: $(STAMP)
 	$(VENV)/bin/guildhall migrate
 
-## test: the whole suite; pytest's "no tests collected" (exit 5) counts as a failure
+## test: the whole suite but the soak tier, in parallel (JOBS workers)
 test: $(STAMP)
-	@$(PY) -m pytest $(PYTEST_ARGS); rc=$$?; \
-	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests - treating as failure"; exit 1; fi; \
-	exit $$rc
+	@$(call PYTEST,$(PYTEST_ARGS))
+
+## soak: the soak tier only: thousands of new random games (GUILDHALL_SOAK_SCALE multiplies)
+soak: $(STAMP)
+	@$(call PYTEST,-m soak $(PYTEST_ARGS))
 
 test-fast: $(STAMP)
 	$(PY) -m pytest -m "not slow and not browser and not postgres" -q

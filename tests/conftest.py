@@ -2,7 +2,8 @@
 
 - Postgres tests need ``TEST_DATABASE_URL`` (``postgresql://user@host:port/db``).
 - Browser tests need ``GUILDHALL_BROWSER_TESTS=1`` and Chromium at ``CHROMIUM_PATH``.
-- ``GUILDHALL_REQUIRE_ALL_SUITES=1`` (set by ``.ci/run``) turns "not configured" into an error.
+- ``GUILDHALL_REQUIRE_ALL_SUITES=1`` (set by ``.ci/run``) turns "not configured" into a
+  failure of every test of that suite.
 - Tests marked ``soak`` (thousands of random games) run only when ``-m`` names them
   (``make soak`` runs ``-m soak``); ``make test`` leaves them out.
 """
@@ -45,5 +46,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             if reason is None:
                 continue
             if REQUIRE_ALL:
-                raise pytest.UsageError(f"{item.nodeid}: {marker} suite required but {reason}")
-            item.add_marker(pytest.mark.skip(reason=f"{marker} suite disabled: {reason}"))
+                # Failed at set-up rather than by aborting the collection: under pytest-xdist
+                # the workers collect, and an abort there is reported as a crashed worker.
+                item.add_marker(pytest.mark.required_suite_missing(f"{marker} suite {reason}"))
+            else:
+                item.add_marker(pytest.mark.skip(reason=f"{marker} suite disabled: {reason}"))
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    missing = item.get_closest_marker("required_suite_missing")
+    if missing is not None:
+        pytest.fail(f"GUILDHALL_REQUIRE_ALL_SUITES=1 but the {missing.args[0]}", pytrace=False)

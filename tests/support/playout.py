@@ -77,28 +77,37 @@ class Seeded:
 
 
 class Drawn:
-    """Choices drawn through Hypothesis. Every draw shrinks towards the first option and a
-    failure ends the draws, so a failing game shrinks to its shortest, simplest prefix; the
-    commands played are printed (as notes) with the falsifying example.
+    """Choices drawn through Hypothesis. A failure ends the draws and shrinking shortens
+    them, so a failing game shrinks to a short command list; the commands played are printed
+    (as notes) with the falsifying example.
 
-    Indices are drawn rather than ``sampled_from(legal)``: a legal list can hold thousands of
-    commands, and sampling hashes every one of them at every draw."""
+    Each drawn index is rotated by an offset from a fixed generator: Hypothesis starts from,
+    and shrinks towards, index 0, and "always the first legal command" is a degenerate game
+    (in Strasbourg it draws every card, and the legal stacks of a full hand number in the
+    thousands). Indices are drawn rather than ``sampled_from(legal)``, which would hash every
+    legal command at every draw."""
 
     def __init__(self, data: st.DataObject) -> None:
         self.data = data
+        self.offsets = Rng(seed_to_state("drawn"))
         self.played = 0
 
-    def _index(self, count: int, label: str) -> int:
-        return 0 if count == 1 else self.data.draw(st.integers(0, count - 1), label=label)
+    def _pick(self, options: list[Any], label: str) -> Any:
+        if len(options) == 1:
+            return options[0]
+        index = self.data.draw(st.integers(0, len(options) - 1), label=label)
+        return options[(index + self.offsets.below(len(options))) % len(options)]
 
     def seat(self, acting: list[int], optional: list[int]) -> int:
-        # the last value (not 0, where shrinking goes) means "an optional seat"
-        if optional and self._index(OPTIONAL_ONE_IN, "optional") == OPTIONAL_ONE_IN - 1:
-            return optional[self._index(len(optional), "optional seat")]
-        return acting[self._index(len(acting), "seat")]
+        # The last value (not 0, where shrinking goes) means "an optional seat".
+        if optional:
+            take_back = self.data.draw(st.integers(0, OPTIONAL_ONE_IN - 1), label="optional")
+            if take_back == OPTIONAL_ONE_IN - 1:
+                return int(self._pick(optional, "optional seat"))
+        return int(self._pick(acting, "seat"))
 
     def command(self, game: Game, state: State, seat: int, legal: list[Command]) -> Command:
-        cmd = legal[self._index(len(legal), "command")]
+        cmd: Command = self._pick(legal, "command")
         self.played += 1
         note(f"command {self.played}: seat {seat} plays {json.dumps(cmd)}")
         return cmd
