@@ -343,6 +343,11 @@ def _check_events(seats: int, events: list[Event]) -> None:
         assert to is None or set(to) <= set(range(seats)), ev
 
 
+# pytest-timeout for a fast-tier play-out test: its games, plus up to 300 s (Hypothesis's own
+# limit) of shrinking a failure to a short command list, on a busy machine.
+PLAYOUT_TIMEOUT = 1200
+
+
 def fast_games(count: int) -> Callable[[Any], Any]:
     """Hypothesis settings for a play-out of the fast tier (``make test``): ``count`` games
     from a fixed seed, so every run plays the same games."""

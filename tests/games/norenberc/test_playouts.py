@@ -14,7 +14,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from server.engine import get_game
-from tests.support.playout import Checks, Drawn, fast_games, play, replay, soak_games
+from tests.support.playout import (
+    PLAYOUT_TIMEOUT,
+    Checks,
+    Drawn,
+    fast_games,
+    play,
+    replay,
+    soak_games,
+)
 
 from .invariants import check_state, hidden_variant
 
@@ -37,6 +45,7 @@ def play_and_replay(data: st.DataObject, seats: int, mode: str, checks: Checks) 
 
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("seats", SEATS)
+@pytest.mark.timeout(PLAYOUT_TIMEOUT)
 @fast_games(3)
 @given(data=st.data())
 def test_random_games_keep_every_invariant_after_every_command(

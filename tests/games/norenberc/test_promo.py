@@ -17,7 +17,15 @@ from server.games.norenberc.components import DATA_PATH, DataError, components, 
 from server.games.norenberc.roundend import income_of
 from server.games.norenberc.scoring import Holdings, place_jacks, score_holdings
 from server.games.norenberc.setup import PLAYER_COUNTS
-from tests.support.playout import Checks, Drawn, fast_games, play, replay, soak_games
+from tests.support.playout import (
+    PLAYOUT_TIMEOUT,
+    Checks,
+    Drawn,
+    fast_games,
+    play,
+    replay,
+    soak_games,
+)
 
 from .helpers import GAME, act, finish_round, plan_all, put_guest, set_master, types
 from .invariants import check_state, hidden_variant
@@ -417,6 +425,7 @@ def _play_promo(data: st.DataObject, seats: int, checks: Checks) -> None:
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4, 5])
+@pytest.mark.timeout(PLAYOUT_TIMEOUT)
 @fast_games(2)
 @given(data=st.data())
 def test_random_promo_games_keep_every_invariant(seats: int, data: st.DataObject) -> None:
