@@ -103,11 +103,11 @@ class Drawn:
         if optional:
             take_back = self.data.draw(st.integers(0, OPTIONAL_ONE_IN - 1), label="optional")
             if take_back == OPTIONAL_ONE_IN - 1:
-                return int(self._pick(optional, "optional seat"))
-        return int(self._pick(acting, "seat"))
+                return int(self._pick(optional, "optional seat choice"))
+        return int(self._pick(acting, "seat choice"))
 
     def command(self, game: Game, state: State, seat: int, legal: list[Command]) -> Command:
-        cmd: Command = self._pick(legal, "command")
+        cmd: Command = self._pick(legal, "command choice")
         self.played += 1
         note(f"command {self.played}: seat {seat} plays {json.dumps(cmd)}")
         return cmd
