@@ -1,0 +1,423 @@
+"""Turn clocks as plain data: pure functions of the clock, the seats that must act, and *now*.
+
+A table's clock is a JSON dict stored on the table row beside the game state, written in the
+same transaction as every change, so it is as durable as the move that started it::
+
+    {"config": {"mode": "live", "plan": 60, "action": 20, "bank": 300, "increment": 5,
+                "per_decision": 86400},
+     "seats": [{"since": 1700000000.0,   # when this seat's running span began (None: stopped)
+                "free": 60.0,            # free time left of its decision, as of ``since``
+                "bank": 300.0,           # bank left, as of ``since``
+                "left": None,            # free time kept by a commit, for a retract
+                "timeouts": 0,           # timeouts in a row (reset by the player's own move)
+                "covered": False}, …],   # a bot is playing this decision (its time ran out)
+     "paused": None}                     # or {"since": t, "until": t | None}
+
+Modes (``config["mode"]``):
+
+- ``live``: each decision brings ``plan`` (planning) or ``action`` seconds of free time, spent
+  first; then the seat's bank runs. Each new decision adds ``increment`` to the bank, never past
+  its start (``bank``).
+- ``days``: a fixed ``per_decision`` seconds per decision, nothing carried over.
+- ``untimed``: no deadline; the clock only notes since when a seat has been asked to act (a
+  bot seat plays once ``bot_delay`` has passed since then).
+
+A *decision* starts when a seat enters ``to_act``. It ends when the seat leaves ``to_act``, and,
+outside planning, also when the seat plays a command and is asked again (each action choice is
+its own decision). In planning, steps that keep the seat planning are part of one decision.
+A seat that takes its plan back (``retract``) resumes with the free time its commit kept.
+
+Bot seats have no deadline: their "deadline" is ``since + bot_delay``, when they should move.
+Nothing here reads a clock or does I/O: ``now`` (seconds since the epoch) is always passed in.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from collections.abc import Iterable
+from typing import Any
+
+Clock = dict[str, Any]
+
+MODES = ("live", "days", "untimed")
+DAYS_CHOICES = (12 * 3600, 24 * 3600, 2 * 86400, 3 * 86400, 5 * 86400, 7 * 86400)
+DEFAULT_CONFIG: dict[str, Any] = {
+    "mode": "untimed",
+    "plan": 60,
+    "action": 20,
+    "bank": 300,
+    "increment": 5,
+    "per_decision": 86400,
+}
+# Bounds of the live settings, in seconds: a clock a table can actually be played with.
+LIVE_BOUNDS = {"plan": (5, 3600), "action": (5, 3600), "bank": (0, 7200), "increment": (0, 600)}
+# Timeouts in a row after which the seat is handed to a bot until its player takes it back.
+HANDOVER_AFTER = {"live": 2, "days": 1, "untimed": 0}
+
+
+class ClockError(ValueError):
+    """A clock setting or act that is refused; ``code`` is the error code clients get."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def check_config(raw: dict[str, Any] | None) -> dict[str, Any]:
+    """The full clock configuration for ``raw`` (missing keys from the defaults).
+
+    Raises ClockError('bad_clock') for an unknown mode, unknown keys or out-of-range values.
+
+    >>> check_config({"mode": "days", "per_decision": 43200})["per_decision"]
+    43200
+    """
+    raw = dict(raw or {})
+    unknown = sorted(set(raw) - set(DEFAULT_CONFIG))
+    if unknown:
+        raise ClockError("bad_clock", f"unknown clock settings {unknown}")
+    config = {**DEFAULT_CONFIG, **raw}
+    if config["mode"] not in MODES:
+        raise ClockError("bad_clock", f"clock mode must be one of {MODES}, not {config['mode']!r}")
+    for key, (low, high) in LIVE_BOUNDS.items():
+        config[key] = _number(key, config[key], low, high)
+    config["per_decision"] = int(_number("per_decision", config["per_decision"], 1, 7 * 86400))
+    if config["per_decision"] not in DAYS_CHOICES:
+        choices = ", ".join(f"{c // 3600} h" for c in DAYS_CHOICES)
+        raise ClockError("bad_clock", f"per_decision must be one of {choices} (in seconds)")
+    return config
+
+
+def _number(key: str, value: Any, low: float, high: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ClockError("bad_clock", f"clock setting {key} must be a number of seconds")
+    if not low <= value <= high:
+        raise ClockError("bad_clock", f"clock setting {key} must be within {low}-{high} seconds")
+    return value
+
+
+def new_clock(config: dict[str, Any], seats: int) -> Clock:
+    """A clock for a table about to start: nobody running, every bank full."""
+    return {
+        "config": dict(config),
+        "seats": [
+            {
+                "since": None,
+                "free": None,
+                "bank": float(config["bank"]),
+                "left": None,
+                "timeouts": 0,
+                "covered": False,
+            }
+            for _ in range(seats)
+        ],
+        "paused": None,
+    }
+
+
+def is_timed(clock: Clock) -> bool:
+    return bool(clock["config"]["mode"] != "untimed")
+
+
+def _allowance(config: dict[str, Any], planning: bool) -> float:
+    if config["mode"] == "days":
+        return float(config["per_decision"])
+    if config["mode"] == "live":
+        return float(config["plan"] if planning else config["action"])
+    return 0.0
+
+
+def _stop(seat: dict[str, Any], config: dict[str, Any], now: float) -> None:
+    """Stop a running seat, spending its free time first, then its bank."""
+    if seat["since"] is None:
+        return
+    used = max(0.0, now - seat["since"])
+    free = seat["free"] or 0.0
+    spent_free = min(free, used)
+    seat["free"] = free - spent_free
+    if config["mode"] == "live":
+        seat["bank"] = max(0.0, seat["bank"] - (used - spent_free))
+    seat["since"] = None
+
+
+def _begin(seat: dict[str, Any], config: dict[str, Any], planning: bool, now: float) -> None:
+    """Start a new decision: fresh free time, and (live) the bank's increment up to its cap."""
+    seat["since"] = now
+    seat["free"] = _allowance(config, planning)
+    seat["left"] = None
+    seat["covered"] = False
+    if config["mode"] == "live":
+        # The increment never lifts the bank past its start; time the creator gave stays.
+        grown = min(float(config["bank"]), seat["bank"] + float(config["increment"]))
+        seat["bank"] = max(seat["bank"], grown)
+
+
+def advance(
+    clock: Clock,
+    before: Iterable[int],
+    after: Iterable[int],
+    *,
+    now: float,
+    planning: bool,
+    planning_after: bool | None = None,
+    actor: int | None = None,
+    command: str | None = None,
+    by_bot_cover: bool = False,
+) -> Clock:
+    """The clock after a change that took ``to_act`` from ``before`` to ``after``.
+
+    ``planning`` tells whether the seats were planning before the change, ``planning_after``
+    (default: the same) whether a decision that starts now is a planning one. ``actor``
+    played ``command`` (a command type; None for a change that is no command, such as the
+    start). ``by_bot_cover`` says the command was a bot's, played because the seat's time
+    ran out; any other command of a seat resets its timeouts in a row.
+    """
+    config = clock["config"]
+    starts_planning = planning if planning_after is None else planning_after
+    new = copy.deepcopy(clock)
+    before_set, after_set = set(before), set(after)
+    if new["paused"] is not None:
+        # A change while paused (a seat handed over, a player taking it back) moves no time.
+        return new
+    for index, seat in enumerate(new["seats"]):
+        acted = index == actor
+        if acted and not by_bot_cover:
+            seat["timeouts"] = 0
+        if index in before_set and index not in after_set:
+            _stop(seat, config, now)
+            if acted and planning:
+                seat["left"] = seat["free"]  # what a retract gives back
+            seat["covered"] = False
+        elif index in after_set and index not in before_set:
+            if acted and command == "retract" and seat["left"] is not None:
+                seat["since"], seat["free"], seat["left"] = now, seat["left"], None
+            else:
+                _begin(seat, config, starts_planning, now)
+        elif index in after_set and ((acted and not planning) or planning != starts_planning):
+            # An action choice made and another asked, or the phase turned (planning ended,
+            # or began): a new decision, even for a seat asked again straight away.
+            _stop(seat, config, now)
+            _begin(seat, config, starts_planning, now)
+    return new
+
+
+def deadline(clock: Clock, seat: int) -> float | None:
+    """When ``seat``'s time runs out (None when it is not running or the table is untimed)."""
+    entry = clock["seats"][seat]
+    mode = clock["config"]["mode"]
+    if entry["since"] is None or mode == "untimed" or clock["paused"] is not None:
+        return None
+    bank = entry["bank"] if mode == "live" else 0.0
+    return float(entry["since"] + (entry["free"] or 0.0) + bank)
+
+
+def remaining(clock: Clock, seat: int, now: float) -> dict[str, float]:
+    """What ``seat`` has left at ``now``: free time of its decision and bank (seconds)."""
+    entry = clock["seats"][seat]
+    free, bank = entry["free"] or 0.0, entry["bank"]
+    if entry["since"] is not None:
+        paused = clock["paused"] is not None
+        used = entry.get("elapsed", 0.0) if paused else max(0.0, now - entry["since"])
+        spent_free = min(free, used)
+        free -= spent_free
+        if clock["config"]["mode"] == "live":
+            bank = max(0.0, bank - (used - spent_free))
+    if clock["config"]["mode"] != "live":
+        bank = 0.0
+    return {"free": free, "bank": bank}
+
+
+def due_at(
+    clock: Clock, people_to_act: Iterable[int], bots_to_act: Iterable[int], bot_delay: float
+) -> float | None:
+    """The first moment something must happen at the table: a bot's move, a covered seat's
+    next bot move, or a person's deadline. None when nothing is waited for by the clock."""
+    if clock["paused"] is not None:
+        until = clock["paused"].get("until")
+        return float(until) if until is not None else None
+    times: list[float] = []
+    for seat in bots_to_act:
+        since = clock["seats"][seat]["since"]
+        if since is not None:
+            times.append(since + bot_delay)
+    for seat in people_to_act:
+        entry = clock["seats"][seat]
+        if entry["covered"] and entry["since"] is not None:
+            times.append(entry["since"])
+            continue
+        end = deadline(clock, seat)
+        if end is not None:
+            times.append(end)
+    return min(times) if times else None
+
+
+def timed_out(clock: Clock, people_to_act: Iterable[int], now: float) -> list[int]:
+    """People whose time has run out at ``now`` (or whose decision a bot is already playing)."""
+    out = []
+    for seat in people_to_act:
+        entry = clock["seats"][seat]
+        end = deadline(clock, seat)
+        if entry["covered"] or (end is not None and end <= now):
+            out.append(seat)
+    return out
+
+
+def cover(clock: Clock, seat: int) -> tuple[Clock, bool, bool]:
+    """The clock once a bot takes over ``seat``'s decision because its time ran out.
+
+    Returns (clock, newly, hand_over): ``newly`` is False when a bot was already playing this
+    decision (one timeout per decision, logged once); ``hand_over`` is True when this timeout
+    makes enough in a row that the seat goes to a bot until its player takes it back.
+    """
+    new = copy.deepcopy(clock)
+    entry = new["seats"][seat]
+    if entry["covered"]:
+        return new, False, False
+    entry["covered"] = True
+    entry["timeouts"] += 1
+    limit = HANDOVER_AFTER[new["config"]["mode"]]
+    return new, True, bool(limit) and entry["timeouts"] >= limit
+
+
+def add_time(clock: Clock, seat: int, seconds: float, now: float) -> Clock:
+    """``seconds`` more for ``seat``: on its bank (live; the cap does not apply to a gift) or on
+    its current decision (over days). Raises ClockError('untimed') on an untimed table."""
+    if not is_timed(clock):
+        raise ClockError("untimed", "this table has no clock")
+    if not 0 < seconds <= 7 * 86400:
+        raise ClockError("bad_time", "add between 1 second and 7 days")
+    new = copy.deepcopy(clock)
+    entry = new["seats"][seat]
+    if new["config"]["mode"] == "live":
+        entry["bank"] += seconds
+    else:
+        entry["free"] = (entry["free"] or 0.0) + seconds
+        if entry["since"] is None and entry["left"] is not None:
+            entry["left"] += seconds
+    entry["covered"] = False if entry["since"] is not None else entry["covered"]
+    return new
+
+
+def taken_back(clock: Clock, seat: int, now: float) -> Clock:
+    """The clock once ``seat``'s player takes it back from a bot: no timeouts in a row; a
+    decision the bot had not played yet starts afresh for the player."""
+    new = copy.deepcopy(clock)
+    entry = new["seats"][seat]
+    entry["timeouts"] = 0
+    entry["covered"] = False
+    if entry["since"] is not None and new["paused"] is None:
+        planning_free = entry["free"] if entry["free"] is not None else 0.0
+        entry["since"] = now
+        entry["free"] = max(planning_free, float(new["config"]["action"]))
+        if new["config"]["mode"] == "days":
+            entry["free"] = float(new["config"]["per_decision"])
+    return new
+
+
+def shift(clock: Clock, seconds: float, now: float, grace: float) -> Clock:
+    """A live clock with ``seconds`` of downtime given back to every running seat, and at least
+    ``grace`` seconds left for each (the server was down: that time was nobody's)."""
+    new = copy.deepcopy(clock)
+    if new["config"]["mode"] != "live" or new["paused"] is not None:
+        return new
+    for entry in new["seats"]:
+        if entry["since"] is None:
+            continue
+        entry["since"] += seconds
+        end = entry["since"] + (entry["free"] or 0.0) + entry["bank"]
+        if end < now + grace:
+            entry["since"] += now + grace - end
+    return new
+
+
+def pause(clock: Clock, now: float, until: float | None) -> Clock:
+    """Every running seat stopped exactly where it is; ``until`` is the resume date, if any."""
+    if clock["paused"] is not None:
+        raise ClockError("paused", "the table is already paused")
+    new = copy.deepcopy(clock)
+    for entry in new["seats"]:
+        if entry["since"] is not None:
+            entry["elapsed"] = max(0.0, now - entry["since"])
+    new["paused"] = {"since": now, "until": until}
+    return new
+
+
+def resume(clock: Clock, now: float) -> Clock:
+    """Clocks running again from ``now`` with exactly the time they had at the pause."""
+    if clock["paused"] is None:
+        raise ClockError("not_paused", "the table is not paused")
+    new = copy.deepcopy(clock)
+    for entry in new["seats"]:
+        if entry["since"] is not None:
+            entry["since"] = now - entry.pop("elapsed", 0.0)
+    new["paused"] = None
+    return new
+
+
+def vote(
+    clock: Clock, seat: int, action: str, until: float | None, people: set[int]
+) -> tuple[Clock, bool]:
+    """``seat`` agrees to ``action`` ('pause', with an optional resume date ``until``, or
+    'resume'). Returns (clock, agreed): agreed once every person at the table has agreed to the
+    same thing; the votes are then cleared. A vote for something else starts a new proposal."""
+    if action not in ("pause", "resume"):
+        raise ClockError("bad_vote", "vote for 'pause' or 'resume'")
+    if action == "pause" and clock["paused"] is not None:
+        raise ClockError("paused", "the table is already paused")
+    if action == "resume" and clock["paused"] is None:
+        raise ClockError("not_paused", "the table is not paused")
+    new = copy.deepcopy(clock)
+    proposal = new.get("proposal")
+    if not proposal or proposal["action"] != action or proposal.get("until") != until:
+        proposal = {"action": action, "until": until, "agreed": []}
+    if seat not in proposal["agreed"]:
+        proposal["agreed"] = sorted([*proposal["agreed"], seat])
+    new["proposal"] = proposal
+    agreed = people <= set(proposal["agreed"])
+    if agreed:
+        new["proposal"] = None
+    return new, agreed
+
+
+def set_away(clock: Clock, seat: int, until: float | None, now: float) -> Clock:
+    """``seat`` will be away until ``until`` (None: back now); over-days tables only."""
+    if clock["config"]["mode"] != "days":
+        raise ClockError("not_days", "'away until' is for tables played over days")
+    if until is not None and not now < until <= now + 60 * 86400:
+        raise ClockError("bad_time", "away until a time within the next 60 days")
+    new = copy.deepcopy(clock)
+    new["seats"][seat]["away_until"] = until
+    return new
+
+
+def public(clock: Clock, people: set[int]) -> dict[str, Any]:
+    """What anyone at the table may see: mode, settings, and per seat its deadline (absolute,
+    seconds since the epoch, the server's), whether it runs, its free time and bank (as of the
+    start of a running span: the deadline already counts them), and timeouts in a row.
+
+    Nothing here depends on the time of building, so every process builds the same document;
+    the page learns the server's time from ``pong``."""
+    seats = []
+    for index, entry in enumerate(clock["seats"]):
+        running = entry["since"] is not None and index in people and clock["paused"] is None
+        left = remaining(clock, index, entry["since"] if entry["since"] is not None else 0.0)
+        seats.append(
+            {
+                "running": running,
+                "deadline": deadline(clock, index) if running else None,
+                "free": round(left["free"], 3),
+                "bank": round(left["bank"], 3),
+                "timeouts": entry["timeouts"],
+                "covered": entry["covered"],
+                "away_until": entry.get("away_until"),
+            }
+        )
+    proposal = clock.get("proposal")
+    return {
+        "mode": clock["config"]["mode"],
+        "config": dict(clock["config"]),
+        "paused": dict(clock["paused"]) if clock["paused"] is not None else None,
+        "proposal": dict(proposal) if proposal else None,
+        "seats": seats,
+    }
