@@ -155,3 +155,96 @@ def test_no_serious_accessibility_finding_in_the_lobby(
     page.wait_for_selector("#open-list li")
     found = violations_at_every_width(page, f"lobby-{lang}", lang == "en")
     assert found == [], "\n".join(found)
+
+
+# ---- keyboard only ------------------------------------------------------------------
+
+# Where the keyboard focus is: "body", or "<data-focus or id or tag>@<region>".
+FOCUS = """() => {
+    const a = document.activeElement;
+    if (!a || a === document.body) return "body";
+    const where = a.closest("#prompt") ? "prompt" : a.closest("#replay") ? "replay" : "page";
+    return (a.dataset.focus || a.id || a.tagName.toLowerCase()) + "@" + where;
+}"""
+IDLE = "!document.querySelector('.sending')"
+
+
+def tab_to(page: Any, wanted: Callable[[str], bool], limit: int = 60) -> str:
+    """Press Tab until the focus is where ``wanted`` says; returns that place."""
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        where: str = page.evaluate(FOCUS)
+        if wanted(where):
+            return where
+    raise AssertionError(f"Tab never reached it; focus at {page.evaluate(FOCUS)}")
+
+
+def focus_after(page: Any, key: str) -> str:
+    page.keyboard.press(key)
+    page.wait_for_function(IDLE)
+    page.wait_for_timeout(100)
+    return str(page.evaluate(FOCUS))
+
+
+def mine(fake: FakeTable) -> list[dict[str, Any]]:
+    return [c["cmd"] for c in fake.commands if c["seat"] == 0]
+
+
+def confirm_by_keyboard(page: Any) -> str:
+    tab_to(page, lambda w: w == "confirm@prompt")
+    return focus_after(page, "Enter")
+
+
+def test_norenberc_by_keyboard_alone_focus_follows_the_game(
+    new_page: Any, pages_server: ServerThread
+) -> None:
+    fake = table_at("norenberc-planning")
+    page = open_fake(new_page, pages_server, fake, "en")
+    assert tab_to(page, lambda w: w.startswith("skip-to-move")) == "skip-to-move@page"
+    assert focus_after(page, "Enter") == "h2@prompt"  # the prompt's heading
+    first = tab_to(page, lambda w: w.startswith("plan-"))
+    page.keyboard.press("ArrowRight")  # arrows move between the guild cards
+    second = page.evaluate(FOCUS)
+    assert second.startswith("plan-") and second != first
+    assert focus_after(page, "Space") == second  # focus survives the re-render
+    after = confirm_by_keyboard(page)
+    assert mine(fake)[-1]["type"] == "plan"
+    assert after.endswith("@prompt"), after  # never the body: the next prompt's heading
+    # Plan on by keyboard until an action is asked for: "Do nothing", then Confirm.
+    for _ in range(12):
+        state = view(fake)
+        if state["phase"] == "action" and not state["action"]["choice"]:
+            break
+        tab_to(page, lambda w: w.startswith(("plan-", "decline", "pass")))
+        page.keyboard.press("Space")
+        assert confirm_by_keyboard(page).endswith("@prompt")
+    assert view(fake)["phase"] == "action"
+    tab_to(page, lambda w: w.startswith("kind-"))
+    for _ in range(6):
+        if page.evaluate(FOCUS) == "kind-nothing@prompt":
+            break
+        page.keyboard.press("ArrowRight")
+    assert focus_after(page, "Enter") == "kind-nothing@prompt"
+    sent = len(mine(fake))
+    after = confirm_by_keyboard(page)
+    assert mine(fake)[sent] == {"type": "nothing"}
+    assert after != "body" and after.endswith(("@prompt", "@page")), after
+
+
+def test_strasbourg_by_keyboard_alone_focus_follows_the_game(
+    new_page: Any, pages_server: ServerThread
+) -> None:
+    fake = table_at("strasbourg-tasks")
+    page = open_fake(new_page, pages_server, fake, "en")
+    tab_to(page, lambda w: w.startswith("task-"))
+    assert focus_after(page, "Space").startswith("task-")  # the checkbox keeps the focus
+    after = confirm_by_keyboard(page)
+    assert mine(fake)[0]["type"] == "keep"
+    assert after.endswith("@prompt"), after
+    # Planning: Draw once, then Stop; the focus stays in the prompt each time.
+    page.wait_for_selector("#sb-draw")
+    tab_to(page, lambda w: w == "sb-draw@prompt")
+    assert focus_after(page, "Enter").endswith("@prompt")
+    tab_to(page, lambda w: w == "sb-stop@prompt")
+    assert focus_after(page, "Enter").endswith("@prompt")
+    assert [c["type"] for c in mine(fake)][1:3] == ["draw", "stop"]

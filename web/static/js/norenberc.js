@@ -26,7 +26,7 @@ function houseColumns(n) {
 function summary(game, ctx) {
   return h("div", { class: "summary" },
     h("span", { class: "round" }, t("round.label", { round: game.round, turn: game.turn })),
-    h("span", { class: "track", "aria-label": t("track.label") },
+    h("span", { class: "track", role: "group", "aria-label": t("track.label") },
       h("span", { class: "muted" }, t("track.label") + ": "),
       h("ol", { class: "track-list" }, game.play_order.map(function (s) {
         return h("li", null, badge(s, game, ctx));

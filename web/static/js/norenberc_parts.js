@@ -45,13 +45,17 @@ export function tileLabel(tile) {
 export function tileEl(tile, extraClass) {
   if (!tile) return h("span", { class: "tile empty " + (extraClass || "") }, "–");
   if (tile.kind === "craftsman") {
+    // The guild is said by its number on the tile too (not by colour alone), and in full in
+    // the tile's accessible name.
+    var label = tileLabel(tile) + (tile.agent ? " — " + t("tile.agent_symbol") : "");
     return h("span", { class: "tile craftsman gb-" + tile.guild + " " + (extraClass || ""),
-      title: tileLabel(tile) + (tile.agent ? " — " + t("tile.agent_symbol") : ""), "data-tile": tile.id },
-      h("b", null, tile.value), tile.agent ? h("span", { class: "agent-sym", "aria-label": t("tile.agent_symbol") }, "♟") : null);
+      role: "img", "aria-label": label, title: label, "data-tile": tile.id },
+      h("b", null, tile.value), tile.agent ? h("span", { class: "agent-sym" }, "♟") : null,
+      h("small", { class: "tguild" }, tile.guild));
   }
   // The power shows on hover and on keyboard focus (a title attribute would not).
   return h("span", { class: "tile citizen sym-" + tile.symbol + " " + (extraClass || ""),
-    "aria-label": citizenTitle(tile), "data-tip": citizenTitle(tile), tabindex: "0", "data-tile": tile.id },
+    role: "img", "aria-label": citizenTitle(tile), "data-tip": citizenTitle(tile), tabindex: "0", "data-tile": tile.id },
     h("span", { class: "sym", "aria-hidden": "true" }, SYMBOL[tile.symbol]),
     h("span", { class: "cname" }, t("citizen_short." + tile.citizen, { v: tile.value })),
     tile.good ? h("span", { class: "good g-" + tile.good }, goodName(tile.good, 1)) : null);

@@ -155,7 +155,7 @@ function city(game, ctx) {
     var label = built ? t("sb.chapel_built", { n: i + 1 }) : t("sb.chapel_site", { n: i + 1 });
     var cls = "sb-chapel" + (built ? " built" : "") + (cmd ? " can" : "") + (chosen ? " picked" : "");
     return cmd
-      ? h("button", { type: "button", class: cls, style: style, id: "chapel-" + i, "aria-label": label, title: label,
+      ? h("button", { type: "button", class: cls, style: style, id: "chapel-" + i, "data-focus": "chapel-" + i, "aria-label": label, title: label,
           onclick: function () { pick(ctx, cmd); } }, "✝")
       : h("span", { class: cls, style: style, title: label, role: "img", "aria-label": label }, built ? "✝" : "");
   });
@@ -332,7 +332,7 @@ function tasksPrompt(game, legal, ctx) {
     h("ul", { class: "sb-offer" }, game.me.offer.map(function (task) {
       var on = chosen.indexOf(task.id) >= 0;
       return h("li", null, h("label", { class: "sb-task-pick" + (on ? " selected" : "") },
-        h("input", { type: "checkbox", id: "task-" + task.id, checked: on, onchange: function () {
+        h("input", { type: "checkbox", id: "task-" + task.id, "data-focus": "task-" + task.id, checked: on, onchange: function () {
           if (on) chosen.splice(chosen.indexOf(task.id), 1); else chosen.push(task.id);
           ctx.rerender();
         } }), " ", h("b", null, "+" + task.value), " ", taskText(task)));
@@ -341,7 +341,7 @@ function tasksPrompt(game, legal, ctx) {
 }
 
 function hand(cards, selectable, ctx) {
-  return h("div", { class: "sb-hand", "aria-label": t("sb.hand") }, cards.map(function (v, i) {
+  return h("div", { class: "sb-hand", role: "group", "aria-label": t("sb.hand") }, cards.map(function (v, i) {
     if (!selectable) return cardChip(v, "up");
     var on = draft.picks.indexOf(i) >= 0;
     return h("button", { type: "button", class: "sb-card up pickable" + (on ? " selected" : ""), id: "hand-" + i,
@@ -365,7 +365,7 @@ function planningPrompt(game, legal, ctx) {
         return h("span", { class: "sb-stack mine" }, st.map(function (v) { return cardChip(v); }), h("small", null, "=" + sum(st)));
       })),
       h("p", { class: "muted" }, t("sb.plan.retract_hint")),
-      h("button", { type: "button", id: "sb-retract", onclick: function () { ctx.send({ type: "retract" }); } }, t("sb.plan.retract")));
+      h("button", { type: "button", id: "sb-retract", "data-focus": "sb-retract", onclick: function () { ctx.send({ type: "retract" }); } }, t("sb.plan.retract")));
   }
   if (types === "draw") {
     var canDraw = ofType(legal, "draw").length > 0, canWait = ofType(legal, "wait").length > 0;
@@ -380,13 +380,13 @@ function planningPrompt(game, legal, ctx) {
           onclick: function () { ctx.send({ type: "draw" }); } }, t("sb.plan.draw")) : null,
         canStop ? h("button", { type: "button", id: "sb-stop", "data-focus": "sb-stop", disabled: ctx.busy,
           onclick: function () { ctx.send({ type: "stop" }); } }, me.hand.length ? t("sb.plan.stop") : t("sb.plan.stop_empty")) : null,
-        canWait ? h("button", { type: "button", id: "sb-wait", disabled: ctx.busy, title: t("sb.plan.wait_hint"),
+        canWait ? h("button", { type: "button", id: "sb-wait", "data-focus": "sb-wait", disabled: ctx.busy, title: t("sb.plan.wait_hint"),
           onclick: function () { ctx.send({ type: "wait" }); } }, t("sb.plan.wait")) : null),
       orderedNote(game, ctx));
   }
   if (types === "seal") {
     return h("div", null, h("h2", null, t("sb.plan.seal_title")), built,
-      h("button", { type: "button", class: "primary", id: "sb-seal", disabled: ctx.busy,
+      h("button", { type: "button", class: "primary", id: "sb-seal", "data-focus": "sb-seal", disabled: ctx.busy,
         onclick: function () { ctx.send({ type: "seal" }); } }, t("sb.plan.seal")));
   }
   // Splitting: pick cards from the hand, then send one "stack" command.
@@ -400,9 +400,9 @@ function planningPrompt(game, legal, ctx) {
     h("p", null, t("sb.plan.unstacked") + " "), hand(me.hand, true, ctx),
     h("div", { class: "confirm-row" },
       h("p", { class: "summary-line", id: "draft-summary" }, cmd ? t("sb.plan.make", { cards: picked.join(" + "), total: sum(picked) }) : t("sb.plan.pick")),
-      h("button", { type: "button", class: "primary", id: "sb-make-stack", disabled: !cmd || ctx.busy,
+      h("button", { type: "button", class: "primary", id: "sb-make-stack", "data-focus": "sb-make-stack", disabled: !cmd || ctx.busy,
         onclick: function () { ctx.send(cmd); } }, t("sb.plan.make_stack")),
-      h("button", { type: "button", id: "sb-rest-stack", disabled: ctx.busy,
+      h("button", { type: "button", id: "sb-rest-stack", "data-focus": "sb-rest-stack", disabled: ctx.busy,
         onclick: function () { ctx.send(all); } }, t("sb.plan.rest_stack"))));
 }
 

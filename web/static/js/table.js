@@ -107,13 +107,64 @@ function send(cmd) {
 // ---- rendering ----------------------------------------------------------------------
 
 // Re-rendering replaces the DOM; keep keyboard focus on the control with the same key.
+// When that control is gone or disabled (a sent command, a new prompt), focus moves to the
+// prompt (its heading, so a screen reader reads the new question), never to the page body.
 function render() {
-  var focused = document.activeElement && document.activeElement.getAttribute("data-focus");
+  var active = document.activeElement;
+  var hadFocus = active && active !== document.body;
+  var focused = hadFocus && active.getAttribute("data-focus");
   draw();
   if (focused) {
     var again = document.querySelector('[data-focus="' + focused + '"]');
-    if (again && !again.disabled) again.focus();
+    if (again && !again.disabled) return again.focus();
   }
+  var now = document.activeElement;
+  var lost = !now || now === document.body || !now.isConnected || now.disabled;
+  if (hadFocus && lost) focusPrompt();
+}
+
+// The prompt's heading (or, without one, its first choice); else the page's heading.
+function focusPrompt() {
+  var card = document.getElementById("prompt-card");
+  var target = card && (card.querySelector("h2") ||
+    card.querySelector("button:not([disabled]), input:not([disabled])") || card.querySelector("p"));
+  if (!target) target = document.querySelector("#replay:not([hidden]) h2") || document.querySelector("#app h1");
+  if (!target) return;
+  if (!target.matches("button, input, a[href]")) target.setAttribute("tabindex", "-1");
+  target.focus();
+}
+
+// Arrow keys move between the choices of one prompt (a group of options, a hand of cards).
+function arrowKeys(ev) {
+  var step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[ev.key];
+  var el = ev.target;
+  var group = step && el.closest && el.matches("button") && el.closest("#prompt .options, #prompt .sb-hand");
+  if (!group) return;
+  var choices = Array.prototype.filter.call(group.querySelectorAll("button"), function (b) { return !b.disabled; });
+  var i = choices.indexOf(el);
+  if (i < 0) return;
+  ev.preventDefault();
+  choices[(i + step + choices.length) % choices.length].focus();
+}
+
+// What a screen reader hears (polite): the player's own turn, once, and what just happened
+// to this player; never other seats' turns or "Sending…" (the banner says those visually).
+var announced = { mine: false, log: null };
+function announce(status) {
+  var parts = [];
+  var me = mySeat();
+  var all = doc.log || [];
+  if (announced.log !== null && me !== null) {
+    all.slice(announced.log).forEach(function (e) {
+      var p = e.params || {};
+      if (p.seat === me || p.victim === me) parts.push(logText(e));
+    });
+  }
+  announced.log = all.length;
+  var mine = !!status.mine;
+  if (mine && !announced.mine) parts.push(status.text);
+  announced.mine = mine;
+  if (parts.length) $("announce").textContent = parts.join(". ");
 }
 
 // A game may say something under the table (where its component data comes from).
@@ -137,6 +188,7 @@ function draw() {
   var showing = replay ? replay.view : doc.game;
   var ctx = context(showing, !!replay);
   renderBanner(renderer, ctx);
+  if (!replay) announce(renderer.status(showing, ctx));
   replaceChildren($("board"), renderer.board(showing, ctx));
   replaceChildren($("players"), renderer.players(showing, ctx));
   replaceChildren($("prompt"), replay ? null : renderer.prompt(showing, ctx));
@@ -174,7 +226,8 @@ function renderBanner(renderer, ctx) {
   var el = $("banner");
   var info = replay ? { text: t("replay.banner", { step: replay.step, of: replayLength() }), mine: false }
     : renderer.status(ctx.game, ctx);
-  // Redraw only on change: the banner is a live region, and patches arrive often.
+  // Redraw only on change (patches arrive often). The banner is not a live region: #announce
+  // speaks only what concerns this player; refusals are alerts.
   var key = JSON.stringify([info, notice, ctx.busy]);
   if (el.dataset.key === key) return;
   el.dataset.key = key;
@@ -381,7 +434,7 @@ function renderReplayControls(table) {
   if (!finished) return;
   if (!replay) {
     replaceChildren(el, [h("h2", null, t("replay.title")),
-      h("button", { type: "button", id: "replay-start", onclick: startReplay }, t("replay.start"))]);
+      h("button", { type: "button", id: "replay-start", "data-focus": "replay-next", onclick: startReplay }, t("replay.start"))]);
     return;
   }
   var n = replayLength();
@@ -389,12 +442,12 @@ function renderReplayControls(table) {
   replaceChildren(el, [
     h("h2", null, t("replay.title")),
     h("div", { class: "button-row replay-buttons" },
-      h("button", { type: "button", onclick: go(0), "aria-label": t("replay.first") }, "«"),
-      h("button", { type: "button", id: "replay-prev", onclick: go(replay.step - 1), "aria-label": t("replay.prev") }, "◀"),
+      h("button", { type: "button", "data-focus": "replay-first", onclick: go(0), "aria-label": t("replay.first") }, "«"),
+      h("button", { type: "button", id: "replay-prev", "data-focus": "replay-prev", onclick: go(replay.step - 1), "aria-label": t("replay.prev") }, "◀"),
       h("span", { class: "replay-step", id: "replay-step" }, t("replay.step", { step: replay.step, of: n })),
-      h("button", { type: "button", id: "replay-next", onclick: go(replay.step + 1), "aria-label": t("replay.next") }, "▶"),
-      h("button", { type: "button", onclick: go(n), "aria-label": t("replay.last") }, "»"),
-      h("button", { type: "button", id: "replay-stop", onclick: stopReplay }, t("replay.stop"))),
+      h("button", { type: "button", id: "replay-next", "data-focus": "replay-next", onclick: go(replay.step + 1), "aria-label": t("replay.next") }, "▶"),
+      h("button", { type: "button", "data-focus": "replay-last", onclick: go(n), "aria-label": t("replay.last") }, "»"),
+      h("button", { type: "button", id: "replay-stop", "data-focus": "replay-stop", onclick: stopReplay }, t("replay.stop"))),
     replay.command ? h("p", { class: "muted", id: "replay-command" }, replay.command) : null,
   ]);
 }
@@ -422,6 +475,7 @@ function describeCommand(cmd) {
 // In a replay, ← and → step back and forth (unless a text field has the focus).
 function replayKeys(ev) {
   if (!replay || /INPUT|TEXTAREA|SELECT/.test(document.activeElement.tagName)) return;
+  if (document.activeElement.closest && document.activeElement.closest("#prompt")) return;
   var delta = { ArrowLeft: -1, ArrowRight: 1 }[ev.key];
   if (!delta) return;
   var k = replay.step + delta;
@@ -495,6 +549,11 @@ function init() {
     renderSoundToggle();
   });
   document.addEventListener("keydown", replayKeys);
+  document.addEventListener("keydown", arrowKeys);
+  $("skip-to-move").addEventListener("click", function (ev) {
+    ev.preventDefault();
+    focusPrompt();
+  });
   var resizing = null;
   window.addEventListener("resize", function () {
     clearTimeout(resizing);
