@@ -5,6 +5,8 @@ The app never creates the schema: ``guildhall migrate`` (Alembic) does, before `
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import importlib
 import logging
 import os
@@ -31,6 +33,7 @@ from server.store.db import make_engine, make_sessionmaker
 from server.store.models import TableRow
 from server.tables import ServiceError, TableData, TableService
 from server.tables.bots import BotRunner
+from server.tables.seats import heartbeat_interval
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +96,8 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     fanout = make_fanout(settings)
     await fanout.start()
     service = TableService(settings, make_sessionmaker(engine), fanout)
+    service.presence = app.state.hub.connected
+    heartbeat = asyncio.get_running_loop().create_task(_note_presence(service, app.state.hub))
     tracker = TableTracker()
     service.on_change.append(tracker.changed)
     bots = BotRunner(service)
@@ -101,10 +106,25 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         await _resume_bots(engine, service, tracker)
         yield
     finally:
+        heartbeat.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await heartbeat
         await bots.stop()
         await service.close()
         await fanout.stop()
         await engine.dispose()
+
+
+async def _note_presence(service: TableService, hub: Hub) -> None:
+    """Keep ``seats.seen_at`` fresh for every seat connected here, so that every process can
+    tell how long a player has been away (the creator's hand-over waits for that)."""
+    interval = heartbeat_interval(service.settings.handover_after)
+    while True:
+        await asyncio.sleep(interval)
+        try:
+            await service.mark_seen(hub.occupied())
+        except Exception:
+            log.warning("could not note presence", exc_info=True)
 
 
 class TableTracker:

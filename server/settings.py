@@ -147,6 +147,12 @@ class Settings(BaseSettings):
     keepalive_timeout: int = setting(
         "GUILDHALL_KEEPALIVE_TIMEOUT", 5, "seconds an idle HTTP connection is kept open", ge=1
     )
+    handover_after: float = setting(
+        "GUILDHALL_HANDOVER_AFTER",
+        60.0,
+        "seconds a player must be away before the creator may hand their seat to a bot",
+        gt=0,
+    )
 
     @classmethod
     def settings_customise_sources(

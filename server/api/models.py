@@ -40,13 +40,27 @@ class CreateTable(BaseModel):
         description="one entry per seat (null: a person); seat 0 is the creator's",
     )
     name: PlayerName = Name
+    public: bool = Field(
+        False,
+        description="listed in the lobby, its free seats open to anyone (default: invite only)",
+    )
+
+
+Invite = Field(
+    None,
+    max_length=64,
+    description="the table's invite secret (the invite link's #invite=…); needed unless public",
+)
 
 
 class JoinTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: PlayerName = Name
-    seat: int | None = Field(None, ge=0, description="a free or bot seat; default: the first free")
+    seat: int | None = Field(
+        None, ge=0, description="a free seat (or, with the invite, a bot's); default: the first"
+    )
+    invite: str | None = Invite
 
 
 class AssignBot(BaseModel):
@@ -56,12 +70,28 @@ class AssignBot(BaseModel):
 
 
 class SeatLink(BaseModel):
-    """A seat and the secret link that plays it. Share the link only with that player."""
+    """A seat and the secret link that plays it. Share the link only with that player.
+
+    ``invite_link`` is the one to share with friends: it lets them take free seats.
+    """
 
     table_id: str
     seat: int
     token: str
     link: str
+    invite: str
+    invite_link: str
+
+
+class MySeat(BaseModel):
+    """What a seat token is at its table (``GET /api/tables/{id}/me``)."""
+
+    table_id: str
+    seat: int
+    plays: bool = Field(description="false while a bot stands in; take the seat back then")
+    creator: bool
+    invite: str
+    invite_link: str
 
 
 class SeatSummary(BaseModel):
@@ -69,6 +99,12 @@ class SeatSummary(BaseModel):
     name: str | None
     bot: str | None
     connected: bool
+    stand_in: bool = Field(
+        False, description="the bot plays for the named person, who may take the seat back"
+    )
+    away_seconds: float | None = Field(
+        None, description="how long the seat's person has been away; null if connected or none"
+    )
 
 
 class TableSummary(BaseModel):
@@ -79,6 +115,10 @@ class TableSummary(BaseModel):
     version: int
     seed_sha256: str
     options: dict[str, Any]
+    public: bool = False
+    handover_after: float = Field(
+        description="seconds a person must be away before the creator may hand the seat over"
+    )
     seats: list[SeatSummary]
 
 

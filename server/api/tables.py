@@ -1,13 +1,15 @@
-"""Lobby routes: create, list, join, start, hand a seat to a bot, read a finished record."""
+"""Lobby routes: create, list, join, start, hand a seat to a bot and take it back, read a
+finished record. Who may do what is decided in ``server.tables.seats`` (docs/seats.md)."""
 
 from __future__ import annotations
 
+import math
 import time
 from collections import deque
 
 from fastapi import APIRouter, Request
 
-from server.tables import ServiceError, TableData
+from server.tables import ServiceError, TableData, TableService
 
 from .deps import AppSettings, Service, Token
 from .models import (
@@ -15,6 +17,7 @@ from .models import (
     CreateTable,
     ErrorBody,
     JoinTable,
+    MySeat,
     SeatLink,
     SeatSummary,
     TableList,
@@ -59,8 +62,14 @@ class CreationRate:
 router = APIRouter(prefix="/api/tables", tags=["tables"], responses=ERRORS)  # type: ignore[arg-type]
 
 
-def summary(data: TableData, connected: frozenset[int]) -> TableSummary:
+def summary(
+    data: TableData,
+    connected: frozenset[int],
+    handover_after: float,
+    away: dict[int, float | None] | None = None,
+) -> TableSummary:
     """The public face of a table: never a token, never the seed before the end."""
+    away = away or {}
     return TableSummary(
         id=data.id,
         game=data.game,
@@ -69,23 +78,59 @@ def summary(data: TableData, connected: frozenset[int]) -> TableSummary:
         version=data.version,
         seed_sha256=data.seed_sha256,
         options=data.options,
+        public=data.public,
+        handover_after=handover_after,
         seats=[
-            SeatSummary(seat=s.seat, name=s.name, bot=s.bot, connected=s.seat in connected)
+            SeatSummary(
+                seat=s.seat,
+                name=s.name,
+                bot=s.bot,
+                connected=s.seat in connected,
+                stand_in=s.stand_in,
+                away_seconds=_seconds(away.get(s.seat)) if s.bot is None else None,
+            )
             for s in data.seats
         ],
     )
 
 
-def seat_link(settings: AppSettings, table_id: str, seat: int, token: str) -> SeatLink:
-    link = f"{settings.public_url}/t/{table_id}#seat={token}"
-    return SeatLink(table_id=table_id, seat=seat, token=token, link=link)
+def _seconds(away: float | None) -> float | None:
+    if away is None:
+        return None
+    return 1e9 if math.isinf(away) else round(away, 1)
+
+
+async def full_summary(request: Request, service: TableService, data: TableData) -> TableSummary:
+    """``summary`` with how long each absent player has been away (one more query)."""
+    away = await service.away(data.id)
+    connected = request.app.state.hub.connected(data.id)
+    return summary(data, connected, service.settings.handover_after, away)
+
+
+def seat_link(
+    settings: AppSettings, service: TableService, table_id: str, seat: int, token: str
+) -> SeatLink:
+    invite = service.invite_code(table_id)
+    return SeatLink(
+        table_id=table_id,
+        seat=seat,
+        token=token,
+        link=f"{settings.public_url}/t/{table_id}#seat={token}",
+        invite=invite,
+        invite_link=invite_link(settings, table_id, invite),
+    )
+
+
+def invite_link(settings: AppSettings, table_id: str, invite: str) -> str:
+    # In the fragment, like the seat token: browsers never send it, nor leak it as a referrer.
+    return f"{settings.public_url}/t/{table_id}#invite={invite}"
 
 
 @router.post("", status_code=201)
 async def create_table(
     body: CreateTable, request: Request, service: Service, settings: AppSettings
 ) -> SeatLink:
-    """Create a table; the creator gets seat 0 and its secret link.
+    """Create a table; the creator gets seat 0, its secret link, and the invite link.
 
     Refused with ``too_many_tables`` (429) beyond GUILDHALL_CREATE_RATE a minute per address.
     """
@@ -97,32 +142,48 @@ async def create_table(
         body.options.model_dump(exclude_defaults=True),
         list(body.bots),
         body.name,
+        public=body.public,
     )
-    return seat_link(settings, data.id, 0, token)
+    return seat_link(settings, service, data.id, 0, token)
 
 
 @router.get("")
 async def list_tables(request: Request, service: Service) -> TableList:
-    """Open and playing tables, newest first."""
+    """Open and playing public tables, newest first (private ones are never listed)."""
     hub = request.app.state.hub
+    after = service.settings.handover_after
     tables = await service.list_live()
-    return TableList(tables=[summary(t, hub.connected(t.id)) for t in tables])
+    return TableList(tables=[summary(t, hub.connected(t.id), after) for t in tables])
 
 
 @router.get("/{table_id}")
 async def get_table(table_id: str, request: Request, service: Service) -> TableSummary:
     """One table's public summary."""
-    data = await service.get_stored(table_id)
-    return summary(data, request.app.state.hub.connected(table_id))
+    return await full_summary(request, service, await service.get_stored(table_id))
+
+
+@router.get("/{table_id}/me")
+async def my_seat(table_id: str, service: Service, settings: AppSettings, token: Token) -> MySeat:
+    """The seat this token owns, whether it plays it now, and the invite to share."""
+    access = await service.authenticate(table_id, token)
+    invite = service.invite_code(table_id)
+    return MySeat(
+        table_id=table_id,
+        seat=access.seat,
+        plays=access.plays,
+        creator=access.is_creator,
+        invite=invite,
+        invite_link=invite_link(settings, table_id, invite),
+    )
 
 
 @router.post("/{table_id}/join", status_code=201)
 async def join_table(
     table_id: str, body: JoinTable, service: Service, settings: AppSettings
 ) -> SeatLink:
-    """Take a free seat (or a bot's seat) under ``name``; returns its secret link."""
-    seat, token = await service.join(table_id, body.name, body.seat)
-    return seat_link(settings, table_id, seat, token)
+    """Take a seat under ``name`` (the invite is needed unless the table is public)."""
+    seat, token = await service.join(table_id, body.name, body.seat, body.invite)
+    return seat_link(settings, service, table_id, seat, token)
 
 
 @router.post("/{table_id}/start")
@@ -130,17 +191,26 @@ async def start_table(
     table_id: str, request: Request, service: Service, token: Token
 ) -> TableSummary:
     """Deal the game (seat 0's token; every seat must have a person or a bot)."""
-    data = await service.start(table_id, token)
-    return summary(data, request.app.state.hub.connected(table_id))
+    return await full_summary(request, service, await service.start(table_id, token))
 
 
 @router.post("/{table_id}/seats/{seat}/bot")
 async def assign_bot(
     table_id: str, seat: int, body: AssignBot, request: Request, service: Service, token: Token
 ) -> TableSummary:
-    """Hand ``seat`` to a bot so the game goes on (any seated player's token)."""
+    """Let a bot play ``seat``: the seat's own token, or the creator's once its player has
+    been away ``handover_after`` seconds (or for a seat no person owns)."""
     data = await service.assign_bot(table_id, token, seat, body.kind)
-    return summary(data, request.app.state.hub.connected(table_id))
+    return await full_summary(request, service, data)
+
+
+@router.post("/{table_id}/seats/{seat}/reclaim")
+async def reclaim_seat(
+    table_id: str, seat: int, request: Request, service: Service, token: Token
+) -> TableSummary:
+    """Take your seat back from the bot standing in for you (your own seat token)."""
+    data = await service.reclaim(table_id, token, seat)
+    return await full_summary(request, service, data)
 
 
 @router.get("/{table_id}/record")

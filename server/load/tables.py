@@ -22,8 +22,10 @@ async def create_table(client: httpx.AsyncClient, game: str, seats: int) -> Seat
     created = await post(client, "/api/tables", {"game": game, "seats": seats, "name": "p0"})
     table_id = created["table_id"]
     tokens = {int(created["seat"]): created["token"]}
+    invite = created["invite"]
     for i in range(1, seats):
-        joined = await post(client, f"/api/tables/{table_id}/join", {"name": f"p{i}"})
+        body = {"name": f"p{i}", "invite": invite}
+        joined = await post(client, f"/api/tables/{table_id}/join", body)
         tokens[int(joined["seat"])] = joined["token"]
     await post(client, f"/api/tables/{table_id}/start", {}, token=tokens[0])
     return SeatedTable(table_id, [tokens[s] for s in range(seats)])

@@ -19,6 +19,10 @@ class Hub:
         """Seats of ``table_id`` with at least one connection."""
         return frozenset(s for s, n in self._seats.get(table_id, Counter()).items() if n > 0)
 
+    def occupied(self) -> dict[str, set[int]]:
+        """Every table's seats with at least one connection here."""
+        return {t: {s for s, n in counts.items() if n > 0} for t, counts in self._seats.items()}
+
     def watch(self, table_id: str, listener: PresenceListener) -> None:
         self._listeners.setdefault(table_id, []).append(listener)
 

@@ -4,6 +4,11 @@ Two tasks per connection: the reader (this module's ``run``) answers messages in
 pusher wakes when the table changes (fan-out) or presence changes (hub) and sends the patch
 between the last document sent here and the new one. Both send under one lock, so the
 document the pusher diffs against is always the one the client holds.
+
+Before anything of a new version is sent, the connection checks that its token still plays
+its seat in that version (``server.tables.seats``). When it does not (a bot stands in now),
+the client gets ``error{code:"seat_lost"}`` and the socket is closed with code 4403; the
+fan-out wakes every process's connections of the table, so this happens in all of them.
 """
 
 from __future__ import annotations
@@ -21,7 +26,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDiscon
 from server import metrics
 from server.engine import RuleError
 from server.settings import Settings
-from server.tables import ServiceError, TableService
+from server.tables import ServiceError, TableData, TableService
+from server.tables import seats as seat_model
 
 from .hub import Hub
 from .protocol import (
@@ -46,6 +52,7 @@ log = logging.getLogger(__name__)
 # WebSocketDisconnected (a RuntimeError) after a close was already sent, or the transport's
 # OSError when the peer vanished.
 SEND_FAILURES = (WebSocketDisconnect, WebSocketDisconnected, OSError)
+SEAT_LOST_CLOSE = 4403
 
 
 async def send_quietly(
@@ -91,6 +98,7 @@ class Connection:
         self.ws, self.table_id, self.service, self.hub = ws, table_id, service, hub
         self.settings = settings
         self.seat: int | None = None
+        self._token_hash: str | None = None  # of the token that plays ``seat``
         self.greeted = False
         self._doc: Doc | None = None
         self._version = 0
@@ -141,6 +149,8 @@ class Connection:
             self.service.fanout.unsubscribe(self.table_id, self._on_table_change)
             self.hub.unwatch(self.table_id, self._on_presence_change)
             self.hub.seat_changed(self.table_id, self.seat, None)
+            if self.seat is not None:
+                self.service.note_seen(self.table_id, self.seat)
         if self._pusher is not None:
             self._pusher.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -193,13 +203,21 @@ class Connection:
 
     async def _hello(self, hello: Hello) -> None:
         seat: int | None = None
+        token_hash: str | None = None
         if hello.token:
             try:
-                seat = await self.service.authenticate(self.table_id, hello.token)
+                access = await self.service.authenticate(self.table_id, hello.token)
             except ServiceError as exc:
                 return await self._error(exc.code, exc.message)
+            if not access.plays:
+                return await self._error(
+                    "seat_lost",
+                    f"a bot plays seat {access.seat} now; take it back with POST "
+                    f"/api/tables/{self.table_id}/seats/{access.seat}/reclaim",
+                )
+            seat, token_hash = access.seat, self.service.token_hash(hello.token)
         first = not self.greeted
-        old, self.seat = self.seat, seat
+        old, self.seat, self._token_hash = self.seat, seat, token_hash
         if first:
             self.greeted = True
             self.service.fanout.subscribe(self.table_id, self._on_table_change)
@@ -212,6 +230,8 @@ class Connection:
         await self._push(snapshot=True, since=hello.since if first else None)
         if first:
             self._pusher = asyncio.get_running_loop().create_task(self._push_forever())
+        if seat is not None:
+            self.service.note_seen(self.table_id, seat)
 
     async def _command(self, message: CommandMessage) -> None:
         if self.seat is None:
@@ -224,9 +244,14 @@ class Connection:
         started = time.perf_counter()
         fields = self._fields(command_id=message.id, command=message.cmd.get("type"))
         try:
-            version = await self.service.submit(self.table_id, self.seat, message.cmd, message.id)
+            version = await self.service.submit(
+                self.table_id, self.seat, message.cmd, message.id, by=self._token_hash
+            )
         except (ServiceError, RuleError) as exc:
             log.info("command rejected", extra={**fields, "code": exc.code})
+            if exc.code == "seat_lost":
+                async with self._send_lock:
+                    await self._lose_seat(exc.message, message.id)
             return await self._error(exc.code, exc.message, message.id)
         except Exception:
             # An engine that fails on odd input is a bug, but one player's odd command must
@@ -276,6 +301,8 @@ class Connection:
         """Send what the client needs to hold the newest document (nothing if it has it)."""
         async with self._send_lock:
             data = await self.service.get(self.table_id, max(self._wanted_version, self._version))
+            if not self._still_plays(data):
+                await self._lose_seat(f"seat {self.seat} is played by a bot now")
             connected = self.hub.connected(self.table_id)
             if (
                 not snapshot
@@ -294,6 +321,29 @@ class Connection:
                 return
             self._doc, self._version, self._connected = delivery.doc, data.version, connected
             await self._send_unlocked(delivery.text)
+
+    def _still_plays(self, data: TableData) -> bool:
+        if self.seat is None or self._token_hash is None:
+            return True  # a spectator reads only what everyone may
+        return seat_model.plays(data, self.seat, self._token_hash)
+
+    async def _lose_seat(self, message: str, reply_id: str | None = None) -> None:
+        """Tell the client its token no longer plays the seat, close, and end this connection
+        (raises WebSocketDisconnect). Called holding the send lock, before anything of the
+        version that took the seat away is sent."""
+        metrics.record_error("seat_lost")
+        log.info("seat lost; closing", extra=self._fields(code="seat_lost"))
+        self._close_reason = "seat lost"
+        error = Error(id=reply_id, code="seat_lost", message=message).model_dump_json()
+        await send_quietly(self.ws, error)
+        await send_quietly(self.ws, None, close_code=SEAT_LOST_CLOSE, reason="seat_lost")
+        # From here on this connection is nobody's: no command, no document.
+        self.hub.seat_changed(self.table_id, self.seat, None)
+        if self.seat is not None:
+            self.service.note_seen(self.table_id, self.seat)
+        self.seat, self._token_hash = None, None
+        self._doc = None
+        raise WebSocketDisconnect(code=SEAT_LOST_CLOSE, reason="seat_lost")
 
     def _since_base(
         self, since: int, connected: frozenset[int]

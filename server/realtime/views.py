@@ -108,8 +108,18 @@ def clear_caches() -> None:
 def build_document(data: TableData, seat: int | None, connected: frozenset[int]) -> Document:
     """``document`` without the document cache (the log entries still come from theirs)."""
     game = get_game(data.game)
-    entries, log_text = _table_log(data).visible(seat, len(data.log))
+    table_log = _table_log(data)
+    entries, log_text = table_log.visible(seat, len(data.log))
     table, table_text = _table_part(data, connected)
+    if data.seat_log:
+        # Each seat change's place counted in this reader's log, not the whole table's (a
+        # table with seat changes only: the others share one table part).
+        seat_log = [
+            {**change, "at": table_log.visible_before(seat, change["at"])}
+            for change in data.seat_log
+        ]
+        table = {**table, "seat_log": seat_log}
+        table_text = _dumps(table)
     doc: Doc = {
         "table": table,
         "you": {"seat": seat},
@@ -136,9 +146,17 @@ def _table_part(data: TableData, connected: frozenset[int]) -> tuple[Doc, str]:
         "seed_sha256": data.seed_sha256,
         "options": data.options,
         "seats": [
-            {"seat": s.seat, "name": s.name, "bot": s.bot, "connected": s.seat in connected}
+            {
+                "seat": s.seat,
+                "name": s.name,
+                "bot": s.bot,
+                "connected": s.seat in connected,
+                "stand_in": s.stand_in,
+            }
             for s in data.seats
         ],
+        "public": data.public,
+        "seat_log": list(data.seat_log),
     }
     text = _dumps(table)
     _TABLE_PARTS[key] = (data, table, text)
@@ -191,6 +209,10 @@ class _TableLog:
         reader.scanned = len(self.events)
         count = bisect_left(reader.index, length)
         return reader.entries[:count], "[" + ",".join(reader.texts[:count]) + "]"
+
+    def visible_before(self, seat: int | None, at: int) -> int:
+        """How many of the first ``at`` events ``seat`` may read (after ``visible`` for it)."""
+        return bisect_left(self.readers[seat].index, at)
 
 
 def _table_log(data: TableData) -> _TableLog:

@@ -45,6 +45,10 @@ class TableRow(Base):
     # The step (command ``seq``) ``state`` is at; later commands are replayed onto it on load.
     state_seq: Mapped[int] = mapped_column(sa.Integer, default=0, server_default="0")
     result: Mapped[dict[str, Any] | None] = mapped_column(sa.JSON, nullable=True)
+    # Listed in the lobby, and its free seats open to anyone (else: the invite link only).
+    public: Mapped[bool] = mapped_column(sa.Boolean, default=False, server_default=sa.false())
+    # Seat changes during the game, for the page's log (see TableData.seat_log).
+    seat_log: Mapped[list[dict[str, Any]] | None] = mapped_column(sa.JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(
         sa.DateTime(timezone=True), server_default=sa.func.now()
     )
@@ -54,7 +58,10 @@ class TableRow(Base):
 
 
 class SeatRow(Base):
-    """One seat of a table: a person (name + token hash) or a bot (``bot`` kind), or free."""
+    """One seat of a table: its owner (name + token hash), the bot playing it, both or neither.
+
+    A bot on an owned seat stands in for the owner, who may take it back (server.tables.seats).
+    """
 
     __tablename__ = "seats"
 
@@ -65,6 +72,9 @@ class SeatRow(Base):
     name: Mapped[str | None] = mapped_column(sa.String(40), nullable=True)
     token_hash: Mapped[str | None] = mapped_column(sa.String(64), nullable=True)
     bot: Mapped[str | None] = mapped_column(sa.String(16), nullable=True)
+    # Unix time a process last saw a connection of this seat's owner (not versioned: it
+    # changes without the table changing); decides when the creator may hand the seat over.
+    seen_at: Mapped[float | None] = mapped_column(sa.Float, nullable=True)
 
 
 class CommandRow(Base):

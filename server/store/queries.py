@@ -88,8 +88,10 @@ async def update_seat(session: AsyncSession, table_id: str, seat: int, **values:
     await session.execute(statement)
 
 
-async def live_tables(session: AsyncSession, limit: int = 200) -> list[TableRow]:
-    """Open and playing tables, newest first."""
+async def live_tables(
+    session: AsyncSession, limit: int = 200, public_only: bool = False
+) -> list[TableRow]:
+    """Open and playing tables (only the public ones with ``public_only``), newest first."""
     query = (
         sa.select(TableRow)
         .options(defer(TableRow.state))
@@ -97,7 +99,32 @@ async def live_tables(session: AsyncSession, limit: int = 200) -> list[TableRow]
         .order_by(TableRow.created_at.desc(), TableRow.id)
         .limit(limit)
     )
+    if public_only:
+        query = query.where(TableRow.public.is_(True))
     return list((await session.execute(query)).scalars())
+
+
+async def seen_at(session: AsyncSession, table_id: str) -> dict[int, float | None]:
+    """When each person-owned seat's player was last seen (see SeatRow.seen_at), by seat."""
+    query = sa.select(SeatRow.seat, SeatRow.seen_at).where(
+        SeatRow.table_id == table_id, SeatRow.token_hash.is_not(None)
+    )
+    return {seat: at for seat, at in (await session.execute(query)).all()}
+
+
+async def mark_seen(session: AsyncSession, table_id: str, seat: int, at: float) -> None:
+    """Move ``seen_at`` of the seat forward to ``at`` (never back: another process may have
+    seen it later). The table is not changed: no new version."""
+    statement = (
+        sa.update(SeatRow)
+        .where(
+            SeatRow.table_id == table_id,
+            SeatRow.seat == seat,
+            sa.or_(SeatRow.seen_at.is_(None), SeatRow.seen_at < at),
+        )
+        .values(seen_at=at)
+    )
+    await session.execute(statement)
 
 
 async def seats_of_tables(session: AsyncSession, table_ids: list[str]) -> dict[str, list[SeatRow]]:

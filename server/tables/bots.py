@@ -15,6 +15,7 @@ import logging
 from server.engine import RuleError, get_game
 
 from .data import ServiceError, TableData
+from .seats import BOT
 from .service import TableService
 
 log = logging.getLogger(__name__)
@@ -86,7 +87,7 @@ class BotRunner:
             cmd = legal[0]
         for attempt in (cmd, legal[0]):
             try:
-                await self.service.submit(data.id, seat, attempt)
+                await self.service.submit(data.id, seat, attempt, by=BOT)
                 return
             except (RuleError, ServiceError) as exc:
                 # Usually the table moved on while the bot thought (the next change wakes it

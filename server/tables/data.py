@@ -55,12 +55,19 @@ class SeatInfo:
     def is_taken(self) -> bool:
         return self.token_hash is not None or self.bot is not None
 
+    @property
+    def stand_in(self) -> bool:
+        """A bot plays the seat of a person who may take it back (see ``seats``)."""
+        return self.token_hash is not None and self.bot is not None
+
 
 @dataclass(frozen=True)
 class TableData:
     """A table as of ``version``. Never mutated: a change makes a new one.
 
     ``log`` holds every event of the game in order (with its ``to``); views filter it.
+    ``seat_log`` holds the seat changes during the game (a bot standing in, a player taking
+    the seat back), each with ``at``: the length of ``log`` when it happened.
     """
 
     id: str
@@ -76,6 +83,8 @@ class TableData:
     log: tuple[Event, ...] = field(default=(), repr=False)
     seq: int = 0
     result: dict[str, Any] | None = None
+    public: bool = False
+    seat_log: tuple[dict[str, Any], ...] = ()
 
     def seat_kinds(self) -> dict[int, str]:
         """Bot seats and their kinds."""
@@ -90,16 +99,6 @@ def new_token() -> str:
 def hash_token(secret_key: str, token: str) -> str:
     """HMAC-SHA256 of ``token`` under the server key, hex; only this is stored."""
     return hmac.new(secret_key.encode(), token.encode(), hashlib.sha256).hexdigest()
-
-
-def seat_of_token(seats: tuple[SeatInfo, ...], secret_key: str, token: str) -> int | None:
-    """The seat whose token is ``token`` (None if none), comparing every seat in constant time."""
-    wanted = hash_token(secret_key, token)
-    found = None
-    for seat in seats:
-        if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, wanted):
-            found = seat.seat
-    return found
 
 
 def seed_hash(seed: str) -> str:

@@ -34,6 +34,7 @@ from server.store import queries
 from server.store.db import asyncpg_dsn
 from server.store.models import CommandRow, SeatRow, TableRow
 
+from . import seats as seat_model
 from .data import (
     SeatInfo,
     ServiceError,
@@ -41,10 +42,10 @@ from .data import (
     check_table_id,
     hash_token,
     new_token,
-    seat_of_token,
     seed_hash,
 )
 from .fanout import FanOut
+from .seats import Access, Actor
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -81,6 +82,9 @@ class TableService:
         # make the later one fail on a stale snapshot instead of waiting. Postgres needs none.
         self._sqlite_writer = None if settings.is_postgres else asyncio.Lock()
         self.on_change: list[Callable[[TableData], None]] = []
+        # Seats with a connection in this process (the app sets it to the hub's answer).
+        self.presence: Callable[[str], frozenset[int]] = lambda _table_id: frozenset()
+        self._noted: dict[tuple[str, int], float] = {}  # seats seen, not yet written
 
     # ---------------------------------------------------------------- reading
 
@@ -121,25 +125,66 @@ class TableService:
         return self._history.get(table_id, {}).get(version)
 
     async def list_live(self) -> list[TableData]:
-        """Open and playing tables (without their states), newest first."""
+        """Open and playing public tables (without their states), newest first."""
         async with self._sessions() as session:
-            rows = await queries.live_tables(session)
+            rows = await queries.live_tables(session, public_only=True)
             seats = await queries.seats_of_tables(session, [row.id for row in rows])
         return [_table_data(row, seats[row.id], state=None, commands=[]) for row in rows]
 
-    async def authenticate(self, table_id: str, token: str) -> int:
-        """The seat ``token`` belongs to. Raises ServiceError('bad_token', 403) for none."""
-        data = await self.get(table_id)
-        seat = seat_of_token(data.seats, self.settings.secret_key, token)
-        if seat is None:
-            # The held copy may predate a join made through another process. Every seat
-            # change bumps the version, so one cheap version query tells; the table is
-            # reloaded only when it did change (a stream of bad tokens costs no reloads).
-            data = await self.get_stored(table_id)
-            seat = seat_of_token(data.seats, self.settings.secret_key, token)
-        if seat is None:
+    async def authenticate(self, table_id: str, token: str) -> Access:
+        """The seat ``token`` owns, and whether it plays it now (no bot standing in), as of
+        the stored version. Raises ServiceError('bad_token', 403) when it owns none."""
+        data = await self.get_stored(table_id)
+        found = seat_model.access(data, self.settings.secret_key, token)
+        if found is None:
             raise ServiceError("bad_token", "this token belongs to no seat of the table", 403)
-        return seat
+        return found
+
+    def token_hash(self, token: str) -> str:
+        """What the service compares a token by (connections keep it instead of the token)."""
+        return self._hash(token)
+
+    def invite_code(self, table_id: str) -> str:
+        return seat_model.invite_code(self.settings.secret_key, table_id)
+
+    async def away(self, table_id: str) -> dict[int, float | None]:
+        """Seconds each person-owned seat's player has been away (None: may be connected)."""
+        async with self._sessions() as session:
+            seen = await queries.seen_at(session, table_id)
+        return self._away(table_id, seen)
+
+    def _away(self, table_id: str, seen: dict[int, float | None]) -> dict[int, float | None]:
+        here, now = self.presence(table_id), time.time()
+        after = self.settings.handover_after
+        return {
+            seat: seat_model.away_seconds(at, seat in here, now, after) for seat, at in seen.items()
+        }
+
+    async def mark_seen(self, seen: dict[str, set[int]]) -> None:
+        """Note that the seats in ``seen`` (by table) have a connection in this process now,
+        and write the moments noted since the last call (``note_seen``)."""
+        now = time.time()
+        moments = {(table_id, seat): now for table_id, seats in seen.items() for seat in seats}
+        departures, self._noted = self._noted, {}
+        for key, at in departures.items():
+            moments.setdefault(key, at)
+        if not moments:
+            return
+        try:
+            async with self._sqlite_lock(), self._sessions() as session:
+                for (table_id, seat), at in moments.items():
+                    await queries.mark_seen(session, table_id, seat, at)
+                await session.commit()
+        except BaseException:
+            for key, at in departures.items():
+                self._noted.setdefault(key, at)
+            raise
+
+    def note_seen(self, table_id: str, seat: int) -> None:
+        """A connection of ``seat`` said hello or closed now; the next ``mark_seen`` (the
+        heartbeat) writes when. A connection never waits on the database for presence: it
+        also closes while the app shuts down."""
+        self._noted[(table_id, seat)] = time.time()
 
     async def record(self, table_id: str) -> dict[str, Any]:
         """What ``guildhall verify`` replays. Raises ServiceError('not_finished') till the end."""
@@ -171,8 +216,12 @@ class TableService:
         bots: list[str | None],
         name: str,
         seed: str | None = None,
+        public: bool = False,
     ) -> tuple[TableData, str]:
         """A new open table with its creator in seat 0; returns it and seat 0's token.
+
+        ``public``: listed in the lobby, its free seats open to anyone; otherwise joining
+        needs the invite secret (``invite_code``).
 
         Raises RuleError for an unknown game or options the game refuses, ServiceError for a
         bad seat count or bot list. ``seed`` is for tests; tables get one from ``secrets``.
@@ -192,71 +241,97 @@ class TableService:
         game.new(seats, seed, full_options)  # refuses bad options now, not at the start
         table_id, token = secrets.token_urlsafe(6), new_token()
         async with self._sqlite_lock(), self._sessions() as session:
-            session.add(_new_table_row(table_id, game_name, seats, full_options, seed))
+            session.add(_new_table_row(table_id, game_name, seats, full_options, seed, public))
             await session.flush()  # the table row first: seats reference it
             for seat in range(seats):
                 session.add(SeatRow(table_id=table_id, seat=seat, bot=bots[seat]))
             await session.flush()
-            await queries.update_seat(session, table_id, 0, name=name, token_hash=self._hash(token))
+            await queries.update_seat(
+                session, table_id, 0, name=name, token_hash=self._hash(token), seen_at=time.time()
+            )
             await session.commit()
         return await self._reload(table_id), token
 
-    async def join(self, table_id: str, name: str, seat: int | None = None) -> tuple[int, str]:
-        """Seat a person called ``name``: seat ``seat``, else the first free one, else a bot's.
+    async def join(
+        self, table_id: str, name: str, seat: int | None = None, invite: str | None = None
+    ) -> tuple[int, str]:
+        """Seat a person called ``name`` (see ``seats.seat_to_join`` for which seat).
 
-        Returns (seat, token). Raises ServiceError: 'unknown_table', 'finished', 'bad_seat',
-        'seat_taken', 'table_full'.
+        Returns (seat, token). Raises ServiceError: 'unknown_table', 'invite_required',
+        'finished', 'bad_seat', 'seat_taken', 'seat_kept', 'table_full'.
         """
-
-        def pick(data: TableData) -> int:
-            if data.status == "finished":
-                raise ServiceError("finished", "the game is over; nobody can join", 409)
-            return _seat_to_join(data, seat)
-
+        invited = seat_model.is_invited(self.settings.secret_key, table_id, invite)
         token = new_token()
         chosen: dict[str, int] = {}
 
         async def write(session: AsyncSession, data: TableData) -> dict[str, Any]:
-            chosen["seat"] = pick(data)
+            chosen["seat"] = picked = seat_model.seat_to_join(data, seat, invited)
+            replaced = data.seats[picked].bot
             await queries.update_seat(
                 session,
                 table_id,
-                chosen["seat"],
+                picked,
                 name=name,
                 token_hash=self._hash(token),
                 bot=None,
+                seen_at=time.time(),
             )
-            return {}
+            if data.status != "playing" or replaced is None:
+                return {}
+            entry = {"type": "seat_joined", "seat": picked, "name": name, "bot": replaced}
+            return _logged_seat_change(data, entry)
 
         await self._change(table_id, write)
         return chosen["seat"], token
 
     async def assign_bot(self, table_id: str, token: str, seat: int, kind: str) -> TableData:
-        """Hand ``seat`` to a bot of ``kind`` (any seated person may, e.g. for one who left).
+        """Let a bot of ``kind`` play ``seat`` (rules: ``seats.check_handover``).
 
-        The seat's old token stops working. Raises ServiceError: 'bad_token', 'bad_seat',
-        'bad_bot', 'finished'.
+        An owned seat keeps its owner, who may take it back; from this version on the
+        owner's token neither plays nor reads the seat. Raises ServiceError: 'bad_token',
+        'bad_seat', 'bad_bot', 'finished', 'not_your_seat', 'player_present'.
         """
         kind = _canonical_bot(kind)
-        await self.authenticate(table_id, token)
+        by = await self.authenticate(table_id, token)
 
         async def write(session: AsyncSession, data: TableData) -> dict[str, Any]:
-            if data.status == "finished":
-                raise ServiceError("finished", "the game is over", 409)
-            if not 0 <= seat < len(data.seats):
-                raise ServiceError("bad_seat", f"no seat {seat} (0-{len(data.seats) - 1})")
-            await queries.update_seat(session, table_id, seat, bot=kind, token_hash=None)
-            return {}
+            seen = await queries.seen_at(session, table_id)
+            away = self._away(table_id, seen).get(seat)
+            seat_model.check_handover(data, by, seat, away, self.settings.handover_after)
+            info = data.seats[seat]
+            await queries.update_seat(session, table_id, seat, bot=kind)
+            if data.status != "playing" or info.token_hash is None or info.bot is not None:
+                return {}
+            entry = {"type": "bot_took_over", "seat": seat, "name": info.name, "bot": kind}
+            return _logged_seat_change(data, {**entry, "by": by.seat})
+
+        return await self._change(table_id, write)
+
+    async def reclaim(self, table_id: str, token: str, seat: int) -> TableData:
+        """The owner of ``seat`` plays it again instead of the bot standing in.
+
+        Raises ServiceError: 'bad_token', 'bad_seat', 'finished', 'not_your_seat',
+        'not_stand_in'.
+        """
+        by = await self.authenticate(table_id, token)
+
+        async def write(session: AsyncSession, data: TableData) -> dict[str, Any]:
+            seat_model.check_reclaim(data, by, seat)
+            info = data.seats[seat]
+            await queries.update_seat(session, table_id, seat, bot=None, seen_at=time.time())
+            if data.status != "playing":
+                return {}
+            entry = {"type": "seat_reclaimed", "seat": seat, "name": info.name, "bot": info.bot}
+            return _logged_seat_change(data, entry)
 
         return await self._change(table_id, write)
 
     async def start(self, table_id: str, token: str) -> TableData:
-        """Deal the game. Only seat 0 may; every seat must be a person or a bot.
+        """Deal the game. Only seat 0's own token may; every seat must be a person or a bot.
 
         Raises ServiceError: 'bad_token', 'not_creator', 'already_started', 'seats_open'.
         """
-        if await self.authenticate(table_id, token) != 0:
-            raise ServiceError("not_creator", "only seat 0 (the table's creator) starts it", 403)
+        seat_model.check_creator(await self.authenticate(table_id, token))
 
         async def write(session: AsyncSession, data: TableData) -> dict[str, Any]:
             if data.status != "open":
@@ -274,19 +349,27 @@ class TableService:
     # ---------------------------------------------------------------- game commands
 
     async def submit(
-        self, table_id: str, seat: int, cmd: Command, client_id: str | None = None
+        self,
+        table_id: str,
+        seat: int,
+        cmd: Command,
+        client_id: str | None = None,
+        by: Actor | None = None,
     ) -> int:
         """Play ``cmd`` for ``seat``; returns the table version once it is committed.
 
+        ``by`` is who sends it: a person's token hash or ``seats.BOT``; it must play ``seat``
+        at the version the command is decided on (``seats.check_plays``), else 'seat_lost'.
+        None skips that check: only for callers that are the server itself (tools, tests).
         A ``client_id`` already committed for this seat returns that command's version again.
-        Raises ServiceError ('unknown_table', 'not_started', 'finished', 'not_your_turn',
-        'conflict') or the engine's RuleError; nothing is stored then.
+        Raises ServiceError ('unknown_table', 'seat_lost', 'not_started', 'finished',
+        'not_your_turn', 'conflict') or the engine's RuleError; nothing is stored then.
         """
         started = time.perf_counter()
         async with self._lock(table_id):
             for attempt in range(WRITE_ATTEMPTS):
                 outcome = await _busy_is_none(
-                    self._try_submit(table_id, seat, cmd, client_id, repeat_first=attempt > 0)
+                    self._try_submit(table_id, seat, cmd, client_id, by, attempt > 0)
                 )
                 if outcome is not None:
                     break
@@ -305,6 +388,7 @@ class TableService:
         seat: int,
         cmd: Command,
         client_id: str | None,
+        by: Actor | None = None,
         repeat_first: bool = False,
     ) -> tuple[int, TableData | None] | None:
         """One attempt: (version, new data) or (version, None) for a repeat; None if outraced.
@@ -322,10 +406,14 @@ class TableService:
         data = self._tables.get(table_id)
         if data is None or repeat_first:
             data = await self._reload(table_id)
-            if client_id is not None and repeat_first:
-                done = await self._committed_version(table_id, seat, client_id)
-                if done is not None:
-                    return done, None
+        # Checked on the version the command is decided on: if a seat change elsewhere moved
+        # the table on, the write below changes nothing and the retry checks the new version.
+        if by is not None:
+            seat_model.check_plays(data, seat, by)
+        if client_id is not None and repeat_first:
+            done = await self._committed_version(table_id, seat, client_id)
+            if done is not None:
+                return done, None
         game = get_game(data.game)
         try:
             _check_may_act(data, seat)
@@ -643,21 +731,13 @@ def _canonical_bot(kind: str) -> str:
         raise ServiceError("bad_bot", str(exc)) from None
 
 
-def _seat_to_join(data: TableData, wanted: int | None) -> int:
-    if wanted is not None:
-        if not 0 <= wanted < len(data.seats):
-            raise ServiceError("bad_seat", f"no seat {wanted} (0-{len(data.seats) - 1})")
-        if data.seats[wanted].token_hash is not None:
-            raise ServiceError("seat_taken", f"seat {wanted} already has a player", 409)
-        return wanted
-    for candidates in ([s for s in data.seats if not s.is_taken], [s for s in data.seats if s.bot]):
-        if candidates:
-            return candidates[0].seat
-    raise ServiceError("table_full", "every seat has a player", 409)
+def _logged_seat_change(data: TableData, entry: dict[str, Any]) -> dict[str, Any]:
+    """The table values that add ``entry`` to the seat log, placed after the log so far."""
+    return {"seat_log": [*data.seat_log, {**entry, "at": len(data.log)}]}
 
 
 def _new_table_row(
-    table_id: str, game: str, seats: int, options: dict[str, Any], seed: str
+    table_id: str, game: str, seats: int, options: dict[str, Any], seed: str, public: bool
 ) -> TableRow:
     return TableRow(
         id=table_id,
@@ -668,6 +748,8 @@ def _new_table_row(
         seed_sha256=seed_hash(seed),
         status="open",
         version=1,
+        public=public,
+        seat_log=[],
     )
 
 
@@ -712,4 +794,6 @@ def _table_data(
         log=tuple(log),
         seq=commands[-1].seq if commands else 0,
         result=row.result,
+        public=bool(row.public),
+        seat_log=tuple(row.seat_log or ()),
     )

@@ -152,7 +152,10 @@ def start_table(api: httpx.Client, game: str, seats: int) -> tuple[str, list[str
     created = api.post("/api/tables", json={"game": game, "seats": seats, "name": "P0"}).json()
     tokens = [created["token"]]
     for seat in range(1, seats):
-        joined = api.post(f"/api/tables/{created['table_id']}/join", json={"name": f"P{seat}"})
+        joined = api.post(
+            f"/api/tables/{created['table_id']}/join",
+            json={"name": f"P{seat}", "invite": created["invite"]},
+        )
         tokens.append(joined.json()["token"])
     auth = {"Authorization": f"Bearer {tokens[0]}"}
     assert api.post(f"/api/tables/{created['table_id']}/start", headers=auth).status_code == 200

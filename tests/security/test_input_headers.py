@@ -60,7 +60,8 @@ def test_api_answers_are_never_cached_above_all_those_with_a_token(client: TestC
     body = {"game": "toy", "seats": 2, "name": "Ada"}
     created = client.post("/api/tables", json=body)
     assert created.status_code == 201 and "token" in created.json()
-    joined = client.post(f"/api/tables/{created.json()['table_id']}/join", json={"name": "Bo"})
+    join = {"name": "Bo", "invite": created.json()["invite"]}
+    joined = client.post(f"/api/tables/{created.json()['table_id']}/join", json=join)
     assert "token" in joined.json()
     refused = client.post("/api/tables", json={"game": "toy"})
     for res in (created, joined, refused, client.get("/api/tables"), client.get("/api/games")):

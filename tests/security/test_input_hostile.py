@@ -153,7 +153,11 @@ def test_a_join_with_a_nul_or_control_name_is_refused_and_the_seat_stays_free(
     created = client.post("/api/tables", json={"game": "toy", "seats": 2, "name": "Ada"})
     table_id = created.json()["table_id"]
     for name in ["Bo\u0000", "\u0007", "Bo\u009b"]:
-        res = client.post(f"/api/tables/{table_id}/join", json={"name": name})
+        res = client.post(
+            f"/api/tables/{table_id}/join", json={"name": name, "invite": created.json()["invite"]}
+        )
         assert (res.status_code, res.json()["code"]) == (422, "bad_request"), res.text
-    free = client.post(f"/api/tables/{table_id}/join", json={"name": "Bö 🎲"})
+    free = client.post(
+        f"/api/tables/{table_id}/join", json={"name": "Bö 🎲", "invite": created.json()["invite"]}
+    )
     assert free.status_code == 201 and free.json()["seat"] == 1

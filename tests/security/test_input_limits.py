@@ -66,8 +66,10 @@ def test_bad_tokens_cost_no_reload_of_the_table(
         assert res.json()["code"] == "bad_token"
     assert reloads == []
     # A token made by a join elsewhere (the version moved) is still found.
-    joined = client.post(f"/api/tables/{created['table_id']}/join", json={"name": "Bo"}).json()
+    joined = client.post(
+        f"/api/tables/{created['table_id']}/join", json={"name": "Bo", "invite": created["invite"]}
+    ).json()
     service._tables.pop(created["table_id"], None)
     assert client.portal is not None
-    seat = client.portal.call(service.authenticate, created["table_id"], joined["token"])
-    assert seat == 1
+    access = client.portal.call(service.authenticate, created["table_id"], joined["token"])
+    assert access.seat == 1 and access.plays

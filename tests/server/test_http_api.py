@@ -25,22 +25,31 @@ def test_creating_a_table_gives_seat_0_a_secret_link(client: TestClient) -> None
     token = str(created["token"])
     assert created["seat"] == 0 and len(token) >= 32
     assert created["link"] == f"http://testserver/t/{created['table_id']}#seat={token}"
+    invite = str(created["invite"])
+    assert len(invite) >= 20 and invite != token
+    assert created["invite_link"] == f"http://testserver/t/{created['table_id']}#invite={invite}"
     summary = client.get(f"/api/tables/{created['table_id']}").json()
     assert summary["status"] == "open" and summary["version"] == 1
     assert [s["name"] for s in summary["seats"]] == ["Ada", None, None]
-    assert token not in str(summary) and len(summary["seed_sha256"]) == 64
+    assert token not in str(summary) and invite not in str(summary)
+    assert len(summary["seed_sha256"]) == 64 and summary["public"] is False
 
 
 def test_joining_fills_free_seats_then_bot_seats_then_refuses(client: TestClient) -> None:
     created = _create(client, bots=[None, None, "random"])
-    table_id = created["table_id"]
-    first = client.post(f"/api/tables/{table_id}/join", json={"name": "Bea"}).json()
+    table_id, invite = created["table_id"], created["invite"]
+    uninvited = client.post(f"/api/tables/{table_id}/join", json={"name": "Eve"})
+    assert uninvited.status_code == 403 and uninvited.json()["code"] == "invite_required"
+    wrong = {"name": "Eve", "invite": "x" + str(invite)[1:]}
+    assert client.post(f"/api/tables/{table_id}/join", json=wrong).status_code == 403
+    join = {"name": "Bea", "invite": invite}
+    first = client.post(f"/api/tables/{table_id}/join", json=join).json()
     assert first["seat"] == 1
-    second = client.post(f"/api/tables/{table_id}/join", json={"name": "Cy"}).json()
-    assert second["seat"] == 2  # a person may take a bot's seat
-    full = client.post(f"/api/tables/{table_id}/join", json={"name": "Dee"})
+    second = client.post(f"/api/tables/{table_id}/join", json={**join, "name": "Cy"}).json()
+    assert second["seat"] == 2  # with the invite, a person may take a bot's seat
+    full = client.post(f"/api/tables/{table_id}/join", json={**join, "name": "Dee"})
     assert full.status_code == 409 and full.json()["code"] == "table_full"
-    taken = client.post(f"/api/tables/{table_id}/join", json={"name": "Dee", "seat": 1})
+    taken = client.post(f"/api/tables/{table_id}/join", json={**join, "name": "Dee", "seat": 1})
     assert taken.json()["code"] == "seat_taken"
     seats = client.get(f"/api/tables/{table_id}").json()["seats"]
     assert [(s["name"], s["bot"]) for s in seats] == [("Ada", None), ("Bea", None), ("Cy", None)]
@@ -51,7 +60,8 @@ def test_only_seat_0_starts_and_only_a_full_table(client: TestClient) -> None:
     table_id, token = created["table_id"], str(created["token"])
     early = client.post(f"/api/tables/{table_id}/start", headers=_auth(token))
     assert early.status_code == 409 and early.json()["code"] == "seats_open"
-    other = client.post(f"/api/tables/{table_id}/join", json={"name": "Bea"}).json()
+    join = {"name": "Bea", "invite": created["invite"]}
+    other = client.post(f"/api/tables/{table_id}/join", json=join).json()
     not_creator = client.post(f"/api/tables/{table_id}/start", headers=_auth(other["token"]))
     assert not_creator.status_code == 403 and not_creator.json()["code"] == "not_creator"
     missing = client.post(f"/api/tables/{table_id}/start")
@@ -86,11 +96,17 @@ def test_bad_requests_are_json_errors_with_codes(client: TestClient) -> None:
     assert client.get("/api/nothing-here").json()["code"] == "not_found"
 
 
-def test_listing_shows_open_and_playing_tables_only(client: TestClient) -> None:
-    open_one = _create(client)["table_id"]
-    playing, _ = set_up_table(client, "toy", 2)
+def test_listing_shows_public_open_and_playing_tables_only(client: TestClient) -> None:
+    open_one = _create(client, public=True)["table_id"]
+    _create(client)  # private: never listed
+    private_playing, _ = set_up_table(client, "toy", 2)
+    public = _create(client, seats=2, public=True)
+    joined = client.post(f"/api/tables/{public['table_id']}/join", json={"name": "Bea"})
+    assert joined.json()["seat"] == 1  # a public table's free seat needs no invite
+    client.post(f"/api/tables/{public['table_id']}/start", headers=_auth(str(public["token"])))
     listed = {t["id"]: t["status"] for t in client.get("/api/tables").json()["tables"]}
-    assert listed == {open_one: "open", playing: "playing"}
+    assert listed == {open_one: "open", public["table_id"]: "playing"}
+    assert private_playing not in listed
 
 
 def test_the_record_reveals_the_seed_only_after_the_end(client: TestClient) -> None:

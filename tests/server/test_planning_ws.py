@@ -136,15 +136,23 @@ def test_a_seat_handed_to_a_bot_plays_on_and_its_old_token_stops(settings: Setti
     with running_app(settings) as client:
         table_id, tokens = set_up_table(client, "toy", 2)
         stays = WsClient(client, table_id, tokens[0]).connect()
+        leaving = WsClient(client, table_id, tokens[1]).connect()
         handed = client.post(
             f"/api/tables/{table_id}/seats/1/bot",
             json={"kind": "random"},
-            headers={"Authorization": f"Bearer {tokens[0]}"},
+            headers={"Authorization": f"Bearer {tokens[1]}"},  # the seat's own player
         )
         assert handed.status_code == 200, handed.text
         assert handed.json()["seats"][1]["bot"] == "random"
+        assert handed.json()["seats"][1]["stand_in"] is True
+        # The open socket is told and closed; a new one is refused the seat's document.
+        with pytest.raises(ConnectionError, match="4403"):
+            leaving.read_until(lambda m: False)
+        assert leaving.errors[-1]["code"] == "seat_lost"
+        leaving.close()
         gone = WsClient(client, table_id, tokens[1]).connect()
-        assert gone.errors[-1]["code"] == "bad_token"
+        assert gone.errors[-1]["code"] == "seat_lost" and gone.doc is None
+        gone.close()
         play_round_robin(client, table_id, {0: stays}, [], random.Random(5))
         assert stays.doc is not None and stays.doc["table"]["status"] == "finished"
 

@@ -48,7 +48,9 @@ async def _started_table(service: TableService, seats: int = 3) -> tuple[str, li
     data, token = await service.create_table("toy", seats, {}, [], "P0", seed="storage")
     tokens = [token]
     for seat in range(1, seats):
-        tokens.append((await service.join(data.id, f"P{seat}"))[1])
+        tokens.append(
+            (await service.join(data.id, f"P{seat}", invite=service.invite_code(data.id)))[1]
+        )
     await service.start(data.id, token)
     return data.id, tokens
 
@@ -63,7 +65,7 @@ async def test_every_change_bumps_the_version_by_one(instance: Instance) -> None
     service = instance.service
     data, token = await service.create_table("toy", 2, {}, [], "Ada")
     assert (data.version, data.status, data.state) == (1, "open", None)
-    seat, _ = await service.join(data.id, "Bea")
+    seat, _ = await service.join(data.id, "Bea", invite=service.invite_code(data.id))
     assert seat == 1 and (await service.get(data.id)).version == 2
     started = await service.start(data.id, token)
     assert (started.version, started.status) == (3, "playing")
@@ -268,7 +270,7 @@ async def test_a_process_reads_what_another_process_wrote(settings: Settings) ->
     try:
         data, _ = await one.service.create_table("toy", 2, {}, [], "Ada")
         assert (await one.service.get(data.id)).seats[1].name is None
-        await two.service.join(data.id, "Bea")
+        await two.service.join(data.id, "Bea", invite=two.service.invite_code(data.id))
         stored = await one.service.get_stored(data.id)
         assert stored.version == 2 and stored.seats[1].name == "Bea"
         with pytest.raises(ServiceError) as err:

@@ -50,9 +50,11 @@ def set_up_table(
     assert created.status_code == 201, created.text
     table_id = created.json()["table_id"]
     tokens: list[str | None] = [created.json()["token"]] + [None] * (seats - 1)
+    invite = created.json()["invite"]
     for seat in range(1, seats):
         if bots[seat] is None:
-            joined = client.post(f"/api/tables/{table_id}/join", json={"name": f"P{seat}"})
+            body = {"name": f"P{seat}", "invite": invite}
+            joined = client.post(f"/api/tables/{table_id}/join", json=body)
             assert joined.status_code == 201, joined.text
             tokens[joined.json()["seat"]] = joined.json()["token"]
     if start:
@@ -70,8 +72,10 @@ def seeded_table(client: TestClient, game: str, seats: int, seed: str) -> tuple[
     assert client.portal is not None, "the client runs inside its with-block"
     data, token = client.portal.call(create)
     tokens = [token]
+    invite = service.invite_code(data.id)
     for seat in range(1, seats):
-        joined = client.post(f"/api/tables/{data.id}/join", json={"name": f"P{seat}"})
+        body = {"name": f"P{seat}", "invite": invite}
+        joined = client.post(f"/api/tables/{data.id}/join", json=body)
         tokens.append(joined.json()["token"])
     auth = {"Authorization": f"Bearer {token}"}
     assert client.post(f"/api/tables/{data.id}/start", headers=auth).status_code == 200

@@ -22,6 +22,7 @@ AUTOPLAY = (Path(__file__).parent / "autoplay.js").read_text()
 DESKTOP = {"width": 1366, "height": 900}
 PHONE = {"width": 390, "height": 844}
 MAX_DECISIONS = 300
+HANDOVER_AFTER = 1.0  # seconds away before the creator may let a bot play a seat
 IDLE = "!document.querySelector('.sending')"
 # Events after a sale that may change the seller's money before the page shows it again.
 MONEY_EVENTS = {"IncomePaid", "GoodsStolen", "BonusPaid"}
@@ -39,7 +40,13 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThre
     migrating = threading.Thread(target=upgrade, args=(url,))
     migrating.start()
     migrating.join()
-    settings = Settings(database_url=url, secret_key="web-test", bot_delay=0.0, rate_limit=1000.0)
+    settings = Settings(
+        database_url=url,
+        secret_key="web-test",
+        bot_delay=0.0,
+        rate_limit=1000.0,
+        handover_after=HANDOVER_AFTER,
+    )
     app = create_app(settings)
     with ServerThread(app) as server:
         yield server
@@ -53,6 +60,11 @@ def no_server_errors(live_server: ServerThread) -> Iterator[None]:
     assert live_server.errors.lines == []
 
 
+def table_id_of(link: str) -> str:
+    """The table id of a table or invite link (``…/t/<id>#invite=…``)."""
+    return link.split("#", 1)[0].rsplit("/", 1)[1]
+
+
 def create_from_lobby(page: Any, url: str) -> str:
     """Fill the lobby form for 3 players (two bots), create and start; returns the table id."""
     page.goto(url + "/")
@@ -64,14 +76,14 @@ def create_from_lobby(page: Any, url: str) -> str:
     page.click("#create-button")
     page.wait_for_selector("#created-card:not([hidden])")
     invite = page.input_value("#invite-link")
-    assert re.fullmatch(re.escape(url) + r"/t/[\w-]+", invite)
+    assert re.fullmatch(re.escape(url) + r"/t/[\w-]+#invite=[\w-]+", invite)
     page.wait_for_selector("#joined-list li:has-text('Ada')")
     assert page.locator("#joined-list li").count() == 3
     page.screenshot(path=str(ARTIFACTS / "lobby-created.png"), full_page=True)
     page.click("#start-button")
     page.wait_for_url(re.compile(r".*/t/[\w-]+#seat=.+"))
     page.wait_for_selector("#conn[data-state=online]")
-    return invite.rsplit("/", 1)[1]
+    return table_id_of(invite)
 
 
 def join_as(page: Any, name: str) -> None:
@@ -205,13 +217,15 @@ def check_replay(page: Any) -> None:
     page.wait_for_selector("#score-table")
 
 
-def create_two_person_table(new_page: Any, live_server: ServerThread) -> Any:
+def create_two_person_table(new_page: Any, live_server: ServerThread, public: bool = False) -> Any:
     """Ada's desktop page, after creating a two-person table (seat 1 for a friend) in the lobby."""
     host = new_page(viewport=DESKTOP)
     host.goto(live_server.url + "/")
     host.fill("#player-name", "Ada")
     host.select_option("#seat-count", "2")
     host.select_option("#seat-kind-1", "human")
+    if public:
+        host.check("#public")
     host.click("#create-button")
     host.wait_for_selector("#created-card:not([hidden])")
     return host
@@ -220,14 +234,14 @@ def create_two_person_table(new_page: Any, live_server: ServerThread) -> Any:
 def test_a_friend_joins_through_the_invite_link_and_both_see_their_own_seat(
     new_page: Any, live_server: ServerThread
 ) -> None:
-    host = create_two_person_table(new_page, live_server)
-    invite = host.input_value("#invite-link")
+    host = create_two_person_table(new_page, live_server, public=True)
+    table_id = table_id_of(host.input_value("#invite-link"))
 
     friend = new_page(viewport=PHONE)
-    friend.goto(live_server.url + "/")  # the lobby lists the table to join
-    table_id = invite.rsplit("/", 1)[1]
+    friend.goto(live_server.url + "/")  # the lobby lists the public table to join
     friend.click(f"#open-list a[href='/t/{table_id}']:has-text('Join')")
-    friend.wait_for_url(invite)
+    friend.wait_for_url(f"{live_server.url}/t/{table_id}")
+    assert "Public table" in friend.inner_text("#wait-access")
     join_as(friend, "Bea")
     friend.wait_for_url(re.compile(r".*#seat=.+"))
     friend.wait_for_selector("#waiting-room li:has-text('Bea')")
@@ -254,25 +268,45 @@ def test_an_absent_friend_can_be_replaced_by_a_bot(
     new_page: Any, live_server: ServerThread
 ) -> None:
     host = create_two_person_table(new_page, live_server)
-    table_id = host.input_value("#invite-link").rsplit("/", 1)[1]
-    joined = httpx.post(f"{live_server.url}/api/tables/{table_id}/join", json={"name": "Bea"})
+    invite = host.input_value("#invite-link")
+    table_id = table_id_of(invite)
+    uninvited = httpx.post(f"{live_server.url}/api/tables/{table_id}/join", json={"name": "Eve"})
+    assert uninvited.json()["code"] == "invite_required"
+    joined = httpx.post(
+        f"{live_server.url}/api/tables/{table_id}/join",
+        json={"name": "Bea", "invite": invite.split("#invite=", 1)[1]},
+    )
     assert joined.status_code == 201
     host.click("#start-button")
     host.wait_for_selector("#player-1 .offline-tag")  # Bea never opened her link
-    host.click("#player-1 [data-focus=bot-offer-1]")
+    # The creator may hand Bea's seat over only once she has been away a while; the card
+    # says so until then.
+    host.wait_for_selector("#bot-wait-1, #bot-offer-1")
+    host.wait_for_selector("#bot-offer-1", timeout=15000)
+    host.click("#bot-offer-1")
     assert "A bot plays for Bea from now on?" in host.inner_text("#player-1")
     host.click("#bot-yes-1")
     host.wait_for_selector("#player-1 .plan-committed")  # the bot planned for her
+    host.wait_for_selector("#stand-in-1:has-text('playing for Bea')")
+    host.wait_for_selector('#log li:has-text("took over Bea\'s seat")')
     assert host.locator("#player-1 .offline-tag").count() == 0
+    host.screenshot(path=str(ARTIFACTS / "stand-in.png"), full_page=True)
 
-    # Bea's old link no longer plays the seat: her page says so and shows the game to watch.
+    # Bea's link no longer plays the seat: her page says a bot does, shows the game to
+    # watch, and offers the seat back.
     late = new_page(viewport=PHONE)
     late.goto(f"{live_server.url}/t/{table_id}#seat={joined.json()['token']}")
     late.wait_for_selector(".notice.info")
-    assert "no longer works" in late.inner_text("#banner")
+    assert "A bot plays your seat now" in late.inner_text("#banner")
     late.wait_for_selector("#board .house")
     assert late.locator("#prompt-card").count() == 0
-    assert "#seat=" not in late.url
+    late.screenshot(path=str(ARTIFACTS / "seat-lost-phone.png"), full_page=True)
+    late.click("#reclaim-seat")
+    late.wait_for_selector("#prompt-card, #my-talers")
+    late.wait_for_selector("#log li:has-text('took their seat back')")
+    host.screenshot(path=str(ARTIFACTS / "stand-in-back.png"), full_page=True)
+    host.wait_for_selector("#log li:has-text('Bea took their seat back')")
+    assert host.locator("#stand-in-1").count() == 0
 
 
 def test_two_people_play_a_whole_game_in_two_browsers(
@@ -326,7 +360,7 @@ def test_a_table_in_ordered_planning_plans_one_seat_after_another(
     page.check("input[name=planning][value=ordered]")
     page.click("#create-button")
     page.wait_for_selector("#created-card:not([hidden])")
-    table_id = page.input_value("#invite-link").rsplit("/", 1)[1]
+    table_id = table_id_of(page.input_value("#invite-link"))
     assert httpx.get(f"{live_server.url}/api/tables/{table_id}").json()["options"] == {
         "planning": "ordered",
         "promo": False,

@@ -68,7 +68,7 @@ def create_in_lobby(page: Any, url: str) -> str:
     page.click("#start-button")
     page.wait_for_url(re.compile(r".*/t/[\w-]+#seat=.+"))
     page.wait_for_selector("#conn[data-state=online]")
-    return str(invite.rsplit("/", 1)[1])
+    return str(invite.split("#", 1)[0].rsplit("/", 1)[1])
 
 
 def wait_my_turn_or_end(page: Any) -> None:

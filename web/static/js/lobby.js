@@ -62,6 +62,7 @@ function createBody() {
     options: { planning: planning, promo: $("promo").checked },
     bots: bots,
     name: $("player-name").value.trim(),
+    public: $("public").checked,
   };
 }
 
@@ -78,7 +79,8 @@ function onCreate(ev) {
   localStorage.setItem("gh_name", body.name);
   $("create-button").disabled = true;
   api("POST", "/api/tables", body).then(function (res) {
-    created = { id: res.table_id || res.id || (res.table && res.table.id), token: res.token, seat: res.seat || 0 };
+    created = { id: res.table_id || res.id || (res.table && res.table.id), token: res.token, seat: res.seat || 0,
+      invite: res.invite };
     var title = $("game").selectedOptions[0].textContent;
     rememberTable({ id: created.id, seat: created.seat, token: created.token, title: title });
     showCreated();
@@ -92,7 +94,8 @@ function onCreate(ev) {
 function showCreated() {
   $("created-card").hidden = false;
   $("create-card").hidden = true;
-  $("invite-link").value = location.origin + "/t/" + created.id;
+  // The invite secret rides in the fragment, which browsers never send to a server.
+  $("invite-link").value = location.origin + "/t/" + created.id + (created.invite ? "#invite=" + created.invite : "");
   $("open-table").href = "/t/" + created.id + "#seat=" + created.token;
   renderRecent();
   refreshCreated();

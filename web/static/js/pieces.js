@@ -105,18 +105,35 @@ export class Draft {
   }
 }
 
-// An absent player's seat can go to a bot so the game goes on. Two clicks, so a slip hands
-// nothing over. Shared by every game's player cards.
+// A seat card's line about who plays it. A bot standing in for a person says so (and offers
+// that person, watching, to take the seat back). A player may let a bot play their own seat;
+// the creator (seat 0) another's once its player has been away long enough, and is told how
+// long that is before then. Two clicks, so a slip hands nothing over. Shared by every game's
+// player cards; the server decides again (docs/seats.md).
 let botOfferOpen = null;
 export function botOffer(seat, seatInfo, game, ctx) {
-  if (seatInfo.bot || seatInfo.connected || ctx.mySeat === null || seat === ctx.mySeat || game.phase === "over") {
-    return null;
+  if (game.phase === "over") return null;
+  if (seatInfo.stand_in) {
+    return h("span", { class: "stand-in muted", id: "stand-in-" + seat },
+      t("seat.stand_in", { kind: t("bot." + seatInfo.bot), name: seatInfo.name }),
+      ctx.reclaimable === seat ? [" ", h("button", { type: "button", class: "small-btn primary",
+        id: "reclaim-" + seat, onclick: () => ctx.reclaim() }, t("seat.reclaim"))] : null);
+  }
+  const own = seat === ctx.mySeat;
+  if (seatInfo.bot || ctx.mySeat === null || (!own && ctx.mySeat !== 0)) return null;
+  if (!own) {
+    if (seatInfo.connected) return null;
+    const away = ctx.away ? ctx.away(seat) : null;
+    if (away === null || away < ctx.handoverAfter) {
+      return h("span", { class: "muted bot-wait", id: "bot-wait-" + seat },
+        t("player.to_bot_wait", { name: ctx.seatName(seat), after: ctx.handoverAfter }));
+    }
   }
   if (botOfferOpen !== seat) {
-    return h("button", { type: "button", class: "small-btn", "data-focus": "bot-offer-" + seat,
-      onclick: () => { botOfferOpen = seat; ctx.rerender(); } }, t("player.to_bot"));
+    return h("button", { type: "button", class: "small-btn", id: "bot-offer-" + seat, "data-focus": "bot-offer-" + seat,
+      onclick: () => { botOfferOpen = seat; ctx.rerender(); } }, t(own ? "player.to_bot_self" : "player.to_bot"));
   }
-  return h("span", { class: "bot-offer" }, t("player.to_bot_sure", { name: ctx.seatName(seat) }), " ",
+  return h("span", { class: "bot-offer" }, t(own ? "player.to_bot_self_sure" : "player.to_bot_sure", { name: ctx.seatName(seat) }), " ",
     h("button", { type: "button", class: "small-btn", id: "bot-yes-" + seat, "data-focus": "bot-yes-" + seat,
       onclick: () => { botOfferOpen = null; ctx.handToBot(seat); } }, t("player.to_bot_yes")),
     h("button", { type: "button", class: "small-btn", "data-focus": "bot-no-" + seat,

@@ -9,6 +9,10 @@ var $ = function (id) { return document.getElementById(id); };
 
 var tableId = null;
 var token = null;
+var invite = null; // the table's invite secret, from an invite link (#invite=…) or GET …/me
+var lost = null; // {token, seat}: our seat link while a bot plays the seat for us
+var summary = null; // the latest GET /api/tables/{id}: how long absent players have been away
+var awayPoll = null;
 var conn = null;
 var doc = null;
 var wasMyTurn = false;
@@ -86,15 +90,41 @@ function context(game, readOnly) {
     send: send,
     rerender: render,
     handToBot: handToBot,
+    reclaim: reclaim,
+    reclaimable: lost ? lost.seat : null,
+    away: away,
+    handoverAfter: summary ? summary.handover_after : 60,
     table: doc && doc.table,
     game: game,
   };
 }
 
-// Any seated player may hand a seat to a bot so that the game goes on (HTTP, seat token).
+// How long the seat's player has been away as the server sees it (every process), or null.
+function away(seat) {
+  var s = summary && summary.seats && summary.seats[seat];
+  return s ? s.away_seconds : null;
+}
+
+// A player may hand their own seat to a bot; the creator another's, once that player has been
+// away long enough (the server decides: docs/seats.md).
 function handToBot(seat) {
   api("POST", "/api/tables/" + tableId + "/seats/" + seat + "/bot", { kind: "greedy" }, token)
     .then(function () { notice = null; render(); })
+    .catch(showNotice);
+}
+
+// Our seat link takes the seat back from the bot standing in for us.
+function reclaim() {
+  if (!lost) return;
+  var mine = lost;
+  api("POST", "/api/tables/" + tableId + "/seats/" + mine.seat + "/reclaim", {}, mine.token)
+    .then(function () {
+      token = mine.token;
+      lost = null;
+      notice = null;
+      reconnect();
+      render();
+    })
     .catch(showNotice);
 }
 
@@ -181,6 +211,7 @@ function draw() {
   $("table-name").textContent = (table.title || table.game || "") + " · " + tableId;
   if (table.status === "open") return renderWaitingRoom(table);
   stopWaitingPoll();
+  if (mySeat() === 0 && table.status === "playing") startAwayPoll();
   $("waiting-room").hidden = true;
   $("layout").hidden = false;
   var renderer = renderers[table.game];
@@ -235,6 +266,7 @@ function renderBanner(renderer, ctx) {
   replaceChildren(el, [
     h("span", { class: "banner-text", id: "banner-text" }, info.text),
     notice ? h("span", { class: "notice " + notice.kind, role: "alert" }, notice.text) : null,
+    lost ? h("button", { type: "button", class: "primary small-btn", id: "reclaim-seat", onclick: reclaim }, t("seat.reclaim")) : null,
     ctx.busy ? h("span", { class: "sending" }, t("table.sending")) : null,
   ]);
 }
@@ -246,7 +278,7 @@ var logSeen = null;
 var fresh = { from: Infinity, at: 0 };
 function renderLog() {
   var ol = $("log");
-  var all = (replay && replay.log) || doc.log || [];
+  var all = (replay && replay.log) || withSeatChanges(doc.log || []);
   if (!replay) {
     if (logSeen !== null && all.length > logSeen) fresh = { from: logSeen, at: Date.now() };
     logSeen = all.length;
@@ -260,6 +292,24 @@ function renderLog() {
       style: glow ? "animation-delay: -" + elapsed + "ms" : null }, logText(e)));
   });
   ol.scrollTop = ol.scrollHeight;
+}
+
+// The table's seat changes (a bot standing in, a player back) placed among the game's lines.
+function withSeatChanges(log) {
+  var changes = (doc.table && doc.table.seat_log) || [];
+  if (!changes.length) return log;
+  var out = [], k = 0;
+  for (var i = 0; i <= log.length; i++) {
+    for (; k < changes.length && changes[k].at <= i; k++) out.push(seatChangeLine(changes[k]));
+    if (i < log.length) out.push(log[i]);
+  }
+  return out;
+}
+
+function seatChangeLine(change) {
+  var name = change.name || t("seat.n", { n: change.seat + 1 });
+  var kind = change.bot ? t("bot." + change.bot) : "";
+  return { type: "seat_change", text: t("seatlog." + change.type, { name: name, kind: kind }) };
 }
 
 function renderScores(game, renderer) {
@@ -351,21 +401,28 @@ function renderWaitingRoom(table) {
   room.hidden = false;
   var me = mySeat();
   // Polling redraws the room; skip unchanged redraws so a name being typed survives.
-  var key = JSON.stringify([table.seats, me, notice]);
+  var key = JSON.stringify([table.seats, me, notice, invite, lost, table.public]);
   if (room.dataset.key === key) return startWaitingPoll();
   room.dataset.key = key;
   var free = table.seats.filter(function (s) { return !s.name && !s.bot; });
-  var link = location.origin + "/t/" + tableId;
+  var open = free.length || (invite && table.seats.some(function (s) { return s.bot && !s.stand_in; }));
+  var canJoin = me === null && !lost && open && (invite || table.public);
+  // The invite secret stays in the fragment: browsers never send it to a server.
+  var link = location.origin + "/t/" + tableId + (invite ? "#invite=" + invite : "");
   replaceChildren(room, [
     h("h1", null, t("wait.title")),
-    h("p", null, t("wait.invite")),
-    h("div", { class: "copy-row" }, h("input", { readonly: true, value: link, id: "wait-link", "aria-label": t("lobby.copy") }),
-      h("button", { type: "button", onclick: function () { copyText(link); } }, t("lobby.copy"))),
+    invite ? h("p", null, t("wait.invite")) : null,
+    invite ? h("div", { class: "copy-row" }, h("input", { readonly: true, value: link, id: "wait-link", "aria-label": t("lobby.copy") }),
+      h("button", { type: "button", onclick: function () { copyText(link); } }, t("lobby.copy"))) : null,
+    h("p", { class: "muted", id: "wait-access" }, t(table.public ? "wait.public" : "wait.private")),
     h("ol", { class: "seat-roll" }, table.seats.map(function (s) {
       return h("li", null, h("span", { class: "seat-no" }, t("lobby.seat_n", { n: s.seat + 1 })), " ",
-        s.name || (s.bot ? t("bot." + s.bot) : t("lobby.free_seat")), s.seat === me ? " (" + t("lobby.you") + ")" : "");
+        s.stand_in ? t("seat.stand_in", { kind: t("bot." + s.bot), name: s.name })
+          : s.name || (s.bot ? t("bot." + s.bot) : t("lobby.free_seat")),
+        s.seat === me ? " (" + t("lobby.you") + ")" : "");
     })),
-    me === null && free.length ? joinForm() : null,
+    canJoin ? joinForm() : null,
+    lost ? h("button", { type: "button", class: "primary", id: "reclaim-seat", onclick: reclaim }, t("seat.reclaim")) : null,
     me === 0 ? h("button", { type: "button", class: "primary", id: "start-game", onclick: startGame }, t("lobby.start"))
       : h("p", { class: "muted" }, t("wait.for_start", { name: seatName(0) })),
     notice ? h("p", { class: "error", role: "alert" }, notice.text) : null,
@@ -379,7 +436,9 @@ function joinForm() {
   return h("form", { class: "join", onsubmit: function (ev) {
     ev.preventDefault();
     localStorage.setItem("gh_name", input.value.trim());
-    api("POST", "/api/tables/" + tableId + "/join", { name: input.value.trim() }).then(function (res) {
+    var body = { name: input.value.trim() };
+    if (invite) body.invite = invite;
+    api("POST", "/api/tables/" + tableId + "/join", body).then(function (res) {
       token = res.token;
       location.hash = "seat=" + token;
       rememberTable({ id: tableId, seat: res.seat, token: token, title: doc.table.title || doc.table.game });
@@ -405,11 +464,17 @@ function showNotice(err) {
 function pollTable() {
   api("GET", "/api/tables/" + tableId).then(function (table) {
     table = table.table || table;
+    summary = table;
     if (!doc) doc = { table: table, you: { seat: null }, game: null, log: [] };
     else if (doc.table.status === "open") doc.table = Object.assign({}, doc.table, table);
     if (table.status !== "open" && conn && conn.doc && conn.doc.table.status === "open") conn.resync();
     render();
   }).catch(function () {});
+}
+
+// The creator's hand-over button waits for the server's word on how long a player is away.
+function startAwayPoll() {
+  if (!awayPoll) awayPoll = setInterval(pollTable, 3000);
 }
 
 function startWaitingPoll() {
@@ -497,6 +562,7 @@ function onStatus(state) {
 
 function onError(err) {
   if (err.code === "bad_token" && token) return dropToken();
+  if (err.code === "seat_lost" && token) return loseSeat();
   notice = { kind: "error", text: t("error.prefix") + " " + errorText(err) };
   render();
 }
@@ -509,6 +575,29 @@ function dropToken() {
   notice = { kind: "info", text: t("table.token_gone") };
   reconnect();
   render();
+}
+
+// A bot plays our seat now: watch as a spectator, and offer to take the seat back (the seat
+// link keeps working for it; the link stays in the address bar for a reload).
+function loseSeat() {
+  var mine = { token: token, seat: mySeat() };
+  token = null;
+  api("GET", "/api/tables/" + tableId + "/me", undefined, mine.token).then(function (res) {
+    mine.seat = res.seat;
+    lost = mine;
+    notice = { kind: "info", text: t("seat.lost") };
+    render();
+  }).catch(function () { dropToken(); });
+  reconnect();
+}
+
+// The seat link tells which seat is ours and gives the invite to show in the waiting room.
+function loadMine() {
+  if (!token) return;
+  api("GET", "/api/tables/" + tableId + "/me", undefined, token).then(function (res) {
+    invite = res.invite;
+    render();
+  }).catch(function () { /* a seat link that no longer works is handled on hello */ });
 }
 
 function reconnect() {
@@ -532,6 +621,8 @@ function rememberOnce() {
 
 function readToken() {
   var m = /(?:^|[#&])seat=([^&]+)/.exec(location.hash);
+  var offered = /(?:^|[#&])invite=([^&]+)/.exec(location.hash);
+  if (offered) invite = decodeURIComponent(offered[1]);
   if (m) return decodeURIComponent(m[1]);
   var known = recentTables().filter(function (e) { return e.id === tableId && e.token; })[0];
   return known ? known.token : null;
@@ -542,6 +633,7 @@ function init() {
   tableId = $("app").dataset.tableId;
   token = readToken();
   if (token && !/seat=/.test(location.hash)) history.replaceState(null, "", "#seat=" + encodeURIComponent(token));
+  loadMine();
   renderSoundToggle();
   $("sound-toggle").addEventListener("click", function () {
     soundOn = !soundOn;

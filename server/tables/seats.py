@@ -1,0 +1,262 @@
+"""The seat model (``docs/seats.md``), decided in one place.
+
+Every route and websocket message that joins, plays, reads, hands over or takes back a seat
+asks a function here; nothing else decides who a seat belongs to.
+
+A seat has an *owner* (the person who took it: a name and the hash of their token) and a
+*player*: the owner, or a bot. The owner never changes once set, so a seat's token is never
+given to anybody else, and seat 0's owner is the table's creator for good. A bot that plays
+an owned seat is a *stand-in*: the owner's token no longer plays or reads the seat, but it
+can take the seat back at any time.
+
+===========  =========  =======  =============================================
+state        owner      bot      who may take it
+===========  =========  =======  =============================================
+free         –          –        anyone with the invite; anyone on a public table
+bot          –          kind     anyone with the invite (the bot was never a person)
+person       hash       –        nobody: it is the owner's
+stand-in     hash       kind     only its owner, by taking it back
+===========  =========  =======  =============================================
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import math
+from dataclasses import dataclass
+from typing import Final
+
+from .data import SeatInfo, ServiceError, TableData, hash_token
+
+CREATOR_SEAT: Final = 0
+
+
+class _Bot:
+    """The bot runner as an actor: it may only play seats a bot plays now."""
+
+    def __repr__(self) -> str:
+        return "BOT"
+
+
+BOT: Final = _Bot()
+Actor = str | _Bot  # a token hash (a person's connection) or BOT
+
+
+@dataclass(frozen=True)
+class Access:
+    """What a token may do at a table: the seat it owns, and whether it plays it now."""
+
+    seat: int
+    plays: bool
+
+    @property
+    def is_creator(self) -> bool:
+        return self.seat == CREATOR_SEAT
+
+
+# -------------------------------------------------------------------- tokens and invites
+
+
+def owned_seat(data: TableData, token_hash: str) -> int | None:
+    """The seat whose owner has ``token_hash`` (None if none), compared in constant time."""
+    found = None
+    for seat in data.seats:
+        if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, token_hash):
+            found = seat.seat
+    return found
+
+
+def access(data: TableData, secret_key: str, token: str) -> Access | None:
+    """The access ``token`` gives at ``data`` (None: it owns no seat of the table)."""
+    seat = owned_seat(data, hash_token(secret_key, token))
+    if seat is None:
+        return None
+    return Access(seat=seat, plays=data.seats[seat].bot is None)
+
+
+def invite_code(secret_key: str, table_id: str) -> str:
+    """The table's invite secret: derived from the server key, so nothing is stored for it.
+
+    128 bits; a different table or key gives an unrelated code.
+    """
+    digest = hmac.new(secret_key.encode(), f"invite:{table_id}".encode(), hashlib.sha256)
+    return base64.urlsafe_b64encode(digest.digest()[:16]).decode().rstrip("=")
+
+
+def is_invited(secret_key: str, table_id: str, invite: str | None) -> bool:
+    """True when ``invite`` is the table's invite secret (constant-time comparison)."""
+    if not invite:
+        return False
+    return hmac.compare_digest(invite_code(secret_key, table_id).encode(), invite.encode())
+
+
+# -------------------------------------------------------------------- playing and reading
+
+
+def check_plays(data: TableData, seat: int, actor: Actor) -> None:
+    """Refuse a command for ``seat`` unless ``actor`` plays it in ``data`` (the current version).
+
+    A person's token plays its seat while no bot stands in; the bot runner plays a seat only
+    while a bot does (so a bot that was still thinking when its owner came back loses the
+    move). Raises ServiceError('seat_lost', 403).
+    """
+    if not 0 <= seat < len(data.seats):
+        raise ServiceError("bad_seat", f"no seat {seat} (0-{len(data.seats) - 1})")
+    info = data.seats[seat]
+    if isinstance(actor, _Bot):
+        if info.bot is None:
+            raise ServiceError("seat_lost", f"seat {seat} is not played by a bot now", 403)
+        return
+    if (
+        info.bot is not None
+        or info.token_hash is None
+        or not hmac.compare_digest(info.token_hash, actor)
+    ):
+        raise ServiceError(
+            "seat_lost", f"this token no longer plays seat {seat}; a bot plays it now", 403
+        )
+
+
+def plays(data: TableData, seat: int, token_hash: str) -> bool:
+    """True while ``token_hash`` plays ``seat`` in ``data`` (its owner, no bot standing in)."""
+    try:
+        check_plays(data, seat, token_hash)
+    except ServiceError:
+        return False
+    return True
+
+
+# -------------------------------------------------------------------- joining
+
+
+def seat_to_join(data: TableData, wanted: int | None, invited: bool) -> int:
+    """The seat a newcomer gets: ``wanted``, else the first free one, else (invited) a bot's.
+
+    ``invited``: the joiner brought the invite secret. Without it a table must be public,
+    and only its free seats can be taken. A stand-in seat is never taken by anybody: it is
+    kept for its owner. Raises ServiceError: 'invite_required', 'finished', 'bad_seat',
+    'seat_taken', 'seat_kept', 'table_full'.
+    """
+    if not invited and not data.public:
+        raise ServiceError(
+            "invite_required", "this table is private: join it through its invite link", 403
+        )
+    if data.status == "finished":
+        raise ServiceError("finished", "the game is over; nobody can join", 409)
+    if wanted is not None:
+        if not 0 <= wanted < len(data.seats):
+            raise ServiceError("bad_seat", f"no seat {wanted} (0-{len(data.seats) - 1})")
+        _check_joinable(data.seats[wanted], invited)
+        return wanted
+    free = [s.seat for s in data.seats if not s.is_taken]
+    bots = [s.seat for s in data.seats if s.token_hash is None and s.bot is not None]
+    for candidates in (free, bots if invited else []):
+        if candidates:
+            return candidates[0]
+    if not invited and bots:
+        raise ServiceError(
+            "table_full", "no free seat; a bot's seat can be taken only with the invite", 409
+        )
+    raise ServiceError("table_full", "every seat has a player", 409)
+
+
+def _check_joinable(info: SeatInfo, invited: bool) -> None:
+    if info.token_hash is not None and info.bot is not None:
+        raise ServiceError(
+            "seat_kept", f"seat {info.seat} is kept for its player; a bot plays it meanwhile", 409
+        )
+    if info.token_hash is not None:
+        raise ServiceError("seat_taken", f"seat {info.seat} already has a player", 409)
+    if info.bot is not None and not invited:
+        raise ServiceError(
+            "seat_taken", f"a bot plays seat {info.seat}; only the invite can replace it", 409
+        )
+
+
+# -------------------------------------------------------------------- handing over
+
+
+def check_handover(
+    data: TableData, by: Access, seat: int, away_seconds: float | None, after: float
+) -> None:
+    """May ``by`` hand ``seat`` to a bot?
+
+    The seat's own player may, always. The creator may for a seat nobody owns (free, or a
+    bot's), and for another person's seat once that person has been away ``after`` seconds
+    (``away_seconds`` None: connected now). Raises ServiceError: 'finished', 'bad_seat',
+    'not_your_seat', 'player_present'.
+    """
+    if data.status == "finished":
+        raise ServiceError("finished", "the game is over", 409)
+    if not 0 <= seat < len(data.seats):
+        raise ServiceError("bad_seat", f"no seat {seat} (0-{len(data.seats) - 1})")
+    info = data.seats[seat]
+    if by.seat == seat or (by.is_creator and info.token_hash is None):
+        return
+    if not by.is_creator:
+        raise ServiceError(
+            "not_your_seat",
+            "only a seat's own player, or the creator for a player who is away, hands it to a bot",
+            403,
+        )
+    if away_seconds is None or away_seconds < after:
+        wait = after if away_seconds is None else after - away_seconds
+        name = info.name or f"seat {seat}"
+        raise ServiceError(
+            "player_present",
+            f"{name} is {'connected' if away_seconds is None else 'only briefly away'}; "
+            f"their seat can go to a bot after {after:g} s away ({math.ceil(wait)} s from now "
+            "at the soonest)",
+            409,
+        )
+
+
+def check_reclaim(data: TableData, by: Access, seat: int) -> None:
+    """May ``by`` take ``seat`` back from the bot standing in? Only its owner, while a bot
+    plays it. Raises ServiceError: 'finished', 'bad_seat', 'not_your_seat', 'not_stand_in'."""
+    if data.status == "finished":
+        raise ServiceError("finished", "the game is over", 409)
+    if not 0 <= seat < len(data.seats):
+        raise ServiceError("bad_seat", f"no seat {seat} (0-{len(data.seats) - 1})")
+    if by.seat != seat:
+        raise ServiceError("not_your_seat", "only a seat's own player takes it back", 403)
+    if data.seats[seat].bot is None:
+        raise ServiceError("not_stand_in", "you play this seat already; no bot to replace", 409)
+
+
+def check_creator(by: Access) -> None:
+    """Creator-only actions (start) need seat 0's own token. Raises ServiceError('not_creator')."""
+    if not by.is_creator:
+        raise ServiceError("not_creator", "only seat 0 (the table's creator) may do this", 403)
+
+
+# -------------------------------------------------------------------- presence
+
+
+def heartbeat_interval(handover_after: float) -> float:
+    """How often each process notes the seats it has connections for (``seen_at``).
+
+    Often enough that a connected player is never mistaken for one away ``handover_after``.
+    """
+    return max(0.05, min(5.0, handover_after / 4))
+
+
+def away_seconds(
+    seen_at: float | None, connected_here: bool, now: float, handover_after: float
+) -> float | None:
+    """How long a seat's person has been away, or None while they may be connected.
+
+    ``seen_at`` is the last moment any process saw a connection of the seat (written at
+    connect, every heartbeat and at disconnect); within two heartbeats of it the person may
+    still be connected through another process.
+    """
+    if connected_here:
+        return None
+    if seen_at is None:
+        return math.inf
+    gone = now - seen_at
+    if gone < 2 * heartbeat_interval(handover_after):
+        return None
+    return gone
