@@ -41,6 +41,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerPro
         "GUILDHALL_BOT_DELAY": "0",
         "GUILDHALL_MAX_CONNECTIONS_PER_IP": str(CAP),
         "GUILDHALL_LOG_FORMAT": "json",
+        # As behind a reverse proxy on the same host (tests/server/test_serving.py pins the
+        # default, which believes no X-Forwarded-For).
+        "GUILDHALL_TRUSTED_PROXIES": "127.0.0.1",
     }
     with running_servers(f"sqlite+aiosqlite:///{db_file}", 1, workdir, **limits) as (one,):
         yield one, db_file
@@ -282,7 +285,7 @@ async def test_clients_vanishing_mid_game_leave_no_error_in_the_json_log(server)
 
 
 async def test_the_cap_counts_the_address_a_trusted_proxy_forwards(server) -> None:
-    # The server trusts 127.0.0.1 as a proxy (uvicorn's default), so X-Forwarded-For decides.
+    # 127.0.0.1 is a trusted proxy (GUILDHALL_TRUSTED_PROXIES), so X-Forwarded-For decides.
     proc, _ = server
     table = await new_table(proc)
     url = f"{proc.ws_url}/ws/tables/{table.id}"

@@ -62,9 +62,17 @@ def _reference_doc(data: TableData, seat: int | None, connected: frozenset[int])
             "seed_sha256": data.seed_sha256,
             "options": data.options,
             "seats": [
-                {"seat": s.seat, "name": s.name, "bot": s.bot, "connected": s.seat in connected}
+                {
+                    "seat": s.seat,
+                    "name": s.name,
+                    "bot": s.bot,
+                    "connected": s.seat in connected,
+                    "stand_in": s.stand_in,
+                }
                 for s in data.seats
             ],
+            "public": data.public,
+            "seat_log": list(data.seat_log),
         },
         "you": {"seat": seat},
         "game": None if data.state is None else get_game(data.game).view(data.state, seat),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from types import SimpleNamespace
 from typing import Any
 
@@ -132,6 +133,31 @@ class FakeTable:
             "seed": self.seed,
             "options": self.options,
             "commands": self.commands,
+        }
+
+    # ---- the page's routes -------------------------------------------------------------
+
+    def serve(self, page: Any, seat: int | None = 0) -> None:
+        """Answer ``page``'s websocket, table summary and seat lookup (``GET …/me``) for
+        ``seat``, as server/api/tables.py would for seat ``seat``'s link."""
+        page.route_web_socket(re.compile(r".*/ws/tables/.*"), lambda ws: self.attach(ws, seat))
+        page.route(
+            re.compile(r".*/api/tables/fake$"),
+            lambda route: route.fulfill(json=self.doc(seat)["table"]),
+        )
+        page.route(
+            re.compile(r".*/api/tables/fake/me$"),
+            lambda route: route.fulfill(json=self.my_seat(seat)),
+        )
+
+    def my_seat(self, seat: int | None) -> dict[str, Any]:
+        return {
+            "table_id": "fake",
+            "seat": seat,
+            "plays": True,
+            "creator": seat == 0,
+            "invite": "fake-invite",
+            "invite_link": "/t/fake#invite=fake-invite",
         }
 
     # ---- the websocket side -----------------------------------------------------------

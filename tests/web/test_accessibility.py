@@ -95,10 +95,7 @@ def pages_server() -> Iterator[ServerThread]:
 
 def open_fake(new_page: Any, server: ServerThread, fake: FakeTable, lang: str) -> Any:
     page = new_page(viewport=WIDTHS["desktop"])
-    page.route_web_socket(re.compile(r".*/ws/tables/.*"), lambda ws: fake.attach(ws, 0))
-    page.route(
-        re.compile(r".*/api/tables/fake$"), lambda route: route.fulfill(json=fake.doc(0)["table"])
-    )
+    fake.serve(page, 0)
     steps: list[dict[str, Any]] = []
 
     def replay(route: Any) -> None:

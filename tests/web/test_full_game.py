@@ -367,11 +367,13 @@ def test_a_table_in_ordered_planning_plans_one_seat_after_another(
     }
     page.click("#start-button")
     page.wait_for_selector(".guild-cards .opt")  # the bots before Ada have planned
-    # Planning goes in reverse play order: unless Ada is last on the track (so she plans
-    # first), she started out waiting, and that is still her status as her cards open up.
+    # Planning goes in reverse play order (N-4.5): her cards open when her turn has come, so
+    # she is "planning" now, and unless she is last on the track (so she plans first) the
+    # seats after her on the track have already planned.
     last_on_track = page.locator(".track-list li").last.inner_text()
-    status = page.inner_text("#player-0 .ptag[class*=plan-]")
-    assert status == ("planning" if last_on_track.endswith("Ada") else "waiting")
+    assert page.inner_text("#player-0 .ptag[class*=plan-]") == "planning"
+    planned_before = page.locator("#log li", has_text=re.compile(r"(played \d cards?|passed)$"))
+    assert (planned_before.count() == 0) == last_on_track.endswith("Ada")
     page.locator(".guild-cards .opt").first.click()
     page.click("#confirm")
     page.wait_for_function(IDLE)  # acknowledged

@@ -278,10 +278,7 @@ def pages_server() -> Iterator[ServerThread]:
 
 def open_fake(new_page: Any, server: ServerThread, fake: FakeTable) -> Any:
     page = new_page(viewport=DESKTOP)
-    page.route_web_socket(re.compile(r".*/ws/tables/.*"), lambda ws: fake.attach(ws, 0))
-    page.route(
-        re.compile(r".*/api/tables/fake$"), lambda route: route.fulfill(json=fake.doc(0)["table"])
-    )
+    fake.serve(page, 0)
     page.goto(f"{server.url}/t/fake#seat=tok0")
     page.wait_for_selector("#conn[data-state=online]")
     return page

@@ -34,11 +34,7 @@ def open_table(new_page: Any, pages_server: ServerThread) -> Any:
 
     def opener(fake: FakeTable, seat: int | None = 0, **options: Any) -> Any:
         page = new_page(**options)
-        page.route_web_socket(re.compile(r".*/ws/tables/.*"), lambda ws: fake.attach(ws, seat))
-        page.route(
-            re.compile(r".*/api/tables/fake$"),
-            lambda route: route.fulfill(json=fake.doc(seat)["table"]),
-        )
+        fake.serve(page, seat)
         page.goto(f"{pages_server.url}/t/fake" + ("" if seat is None else "#seat=tok0"))
         page.wait_for_selector("#conn[data-state=online]")
         return page
