@@ -24,6 +24,7 @@ from server import metrics
 from server.api import health, replay, tables, ws
 from server.api.compression import Compression
 from server.api.headers import SecurityHeaders
+from server.clocks.keeper import ClockKeeper
 from server.engine import RuleError
 from server.logs import configure_logging
 from server.realtime.fanout import FanOut, MemoryFanOut
@@ -101,14 +102,20 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     tracker = TableTracker()
     service.on_change.append(tracker.changed)
     bots = BotRunner(service)
-    app.state.service, app.state.bots = service, bots
+    clocks = ClockKeeper(service)
+    listeners = getattr(fanout, "listeners", None)
+    if listeners is not None:
+        listeners.every_table.append(clocks.heard)
+    app.state.service, app.state.bots, app.state.clocks = service, bots, clocks
     try:
         await _resume_bots(engine, service, tracker)
+        await clocks.start()
         yield
     finally:
         heartbeat.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await heartbeat
+        await clocks.stop()
         await bots.stop()
         await service.close()
         await fanout.stop()

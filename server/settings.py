@@ -153,6 +153,25 @@ class Settings(BaseSettings):
         "seconds a player must be away before the creator may hand their seat to a bot",
         gt=0,
     )
+    clock_sweep: float = setting(
+        "GUILDHALL_CLOCK_SWEEP",
+        3.0,
+        "seconds between two sweeps of each process for due turn clocks and bot moves",
+        gt=0,
+        le=60,
+    )
+    clock_grace: float = setting(
+        "GUILDHALL_CLOCK_GRACE",
+        20.0,
+        "seconds a live clock gets at least, beyond the downtime given back, after a restart",
+        ge=0,
+    )
+    clock_bot: str = setting(
+        "GUILDHALL_CLOCK_BOT",
+        "greedy",
+        "the bot that plays a decision whose time ran out (random, greedy, mcts)",
+        pattern="^(random|greedy|mcts)$",
+    )
 
     @classmethod
     def settings_customise_sources(

@@ -29,6 +29,32 @@ class TableOptions(BaseModel):
     promo: bool = False
 
 
+class ClockSettings(BaseModel):
+    """A table's turn clock (docs/clocks.md); a setting left out keeps its default."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    mode: Literal["live", "days", "untimed"] = Field(
+        "untimed", description="live: free time per decision, then a bank; days: a fixed time"
+    )
+    plan: float | None = Field(None, description="live: free seconds to plan (5-3600)")
+    action: float | None = Field(None, description="live: free seconds per action (5-3600)")
+    bank: float | None = Field(None, description="live: the bank each seat starts with (s)")
+    increment: float | None = Field(None, description="live: seconds a decision adds to the bank")
+    per_decision: int | None = Field(
+        None, description="days: seconds per decision, one of 12 h, 1, 2, 3, 5 or 7 days"
+    )
+
+    def config(self) -> dict[str, Any]:
+        return self.model_dump(exclude_none=True)
+
+
+class AddTime(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    seconds: float = Field(gt=0, le=7 * 86400, description="seconds more for the seat")
+
+
 class CreateTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -44,6 +70,7 @@ class CreateTable(BaseModel):
         False,
         description="listed in the lobby, its free seats open to anyone (default: invite only)",
     )
+    clock: ClockSettings | None = Field(None, description="the turn clock (default: untimed)")
 
 
 Invite = Field(
@@ -120,6 +147,10 @@ class TableSummary(BaseModel):
         description="seconds a person must be away before the creator may hand the seat over"
     )
     seats: list[SeatSummary]
+    clock: dict[str, Any] | None = Field(
+        None, description="the turn clock: mode, settings, each seat's absolute deadline"
+    )
+    server_time: float = Field(0.0, description="the server's time (s since the epoch)")
 
 
 class TableList(BaseModel):

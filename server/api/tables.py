@@ -9,11 +9,14 @@ from collections import deque
 
 from fastapi import APIRouter, Request
 
+from server.clocks import table as table_clock
 from server.tables import ServiceError, TableData, TableService
 
 from .deps import AppSettings, Service, Token
 from .models import (
+    AddTime,
     AssignBot,
+    ClockSettings,
     CreateTable,
     ErrorBody,
     JoinTable,
@@ -91,6 +94,8 @@ def summary(
             )
             for s in data.seats
         ],
+        clock=table_clock.public(data),
+        server_time=time.time(),
     )
 
 
@@ -143,6 +148,7 @@ async def create_table(
         list(body.bots),
         body.name,
         public=body.public,
+        clock=body.clock.config() if body.clock is not None else None,
     )
     return seat_link(settings, service, data.id, 0, token)
 
@@ -217,3 +223,22 @@ async def reclaim_seat(
 async def table_record(table_id: str, service: Service) -> TableRecord:
     """A finished game's record, seed included, for ``guildhall verify``."""
     return TableRecord.model_validate(await service.record(table_id))
+
+
+@router.post("/{table_id}/clock")
+async def set_clock(
+    table_id: str, body: ClockSettings, request: Request, service: Service, token: Token
+) -> TableSummary:
+    """Change the clock before the start (the creator's token)."""
+    data = await service.set_clock(table_id, token, body.config())
+    return await full_summary(request, service, data)
+
+
+@router.post("/{table_id}/seats/{seat}/time")
+async def add_time(
+    table_id: str, seat: int, body: AddTime, request: Request, service: Service, token: Token
+) -> TableSummary:
+    """Give ``seat`` more time (the creator's token); the table's log says so."""
+    keeper = request.app.state.clocks
+    data = await keeper.add_time(table_id, token, seat, body.seconds)
+    return await full_summary(request, service, data)

@@ -21,6 +21,7 @@ class LocalListeners:
 
     def __init__(self) -> None:
         self._by_table: dict[str, list[Listener]] = {}
+        self.every_table: list[Listener] = []  # told of every table (the clock keeper)
 
     def add(self, table_id: str, listener: Listener) -> None:
         listeners = self._by_table.setdefault(table_id, [])
@@ -36,7 +37,7 @@ class LocalListeners:
 
     def call(self, table_id: str, version: int) -> None:
         """Call every listener of ``table_id``; one failing listener does not stop the rest."""
-        for listener in list(self._by_table.get(table_id, [])):
+        for listener in [*self._by_table.get(table_id, []), *self.every_table]:
             try:
                 listener(table_id, version)
             except Exception:  # a broken connection must not break the publisher

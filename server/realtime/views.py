@@ -28,6 +28,7 @@ import jsonpatch
 from jsonpointer import escape
 
 from server import jsontext
+from server.clocks import table as table_clock
 from server.engine import Event, get_game, is_visible, log_entry
 from server.tables.data import TableData
 
@@ -157,6 +158,7 @@ def _table_part(data: TableData, connected: frozenset[int]) -> tuple[Doc, str]:
         ],
         "public": data.public,
         "seat_log": list(data.seat_log),
+        "clock": table_clock.public(data),
     }
     text = _dumps(table)
     _TABLE_PARTS[key] = (data, table, text)

@@ -49,6 +49,11 @@ class TableRow(Base):
     public: Mapped[bool] = mapped_column(sa.Boolean, default=False, server_default=sa.false())
     # Seat changes during the game, for the page's log (see TableData.seat_log).
     seat_log: Mapped[list[dict[str, Any]] | None] = mapped_column(sa.JSON, nullable=True)
+    # The turn clock (server.clocks.model), written with every change; null: untimed.
+    clock: Mapped[dict[str, Any] | None] = mapped_column(sa.JSON, nullable=True)
+    # The first moment the clock wants something done (a deadline, a bot's move): the
+    # sweep of every process finds due tables by it.
+    due_at: Mapped[float | None] = mapped_column(sa.Float, nullable=True, index=True)
     created_at: Mapped[datetime] = mapped_column(
         sa.DateTime(timezone=True), server_default=sa.func.now()
     )
@@ -102,3 +107,13 @@ class CommandRow(Base):
     created_at: Mapped[datetime] = mapped_column(
         sa.DateTime(timezone=True), server_default=sa.func.now()
     )
+
+
+class ClockBeat(Base):
+    """One row (``id`` 1): when a process last swept the clocks. A process starting after a
+    longer gap knows the server was down that long and extends the live clocks."""
+
+    __tablename__ = "clock_beat"
+
+    id: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=False)
+    at: Mapped[float] = mapped_column(sa.Float)

@@ -11,7 +11,7 @@ from sqlalchemy.orm import defer
 
 from server import jsontext
 
-from .models import CommandRow, SeatRow, TableRow
+from .models import ClockBeat, CommandRow, SeatRow, TableRow
 
 
 async def table_row(
@@ -159,6 +159,9 @@ class CommandWrite:
     status: str
     result: dict[str, Any] | None
     state: dict[str, Any] | None  # the new snapshot, or None to keep the stored one
+    clock: dict[str, Any] | None = None  # the turn clock after the command
+    due_at: float | None = None  # when the clock next wants something (indexed for the sweep)
+    seat_log: list[dict[str, Any]] | None = None  # a new seat log, or None to keep it
 
     @property
     def version(self) -> int:
@@ -175,6 +178,7 @@ WITH bumped AS (
     UPDATE tables SET version = $3, status = $4, result = $5::json,
         state = coalesce($6::json, state),
         state_seq = CASE WHEN $6::json IS NULL THEN state_seq ELSE $7 END,
+        clock = $12::json, due_at = $13, seat_log = coalesce($14::json, seat_log),
         updated_at = now()
     WHERE id = $1 AND version = $2
     RETURNING id
@@ -186,7 +190,7 @@ WITH bumped AS (
 SELECT seq{notify} FROM added
 """
 APPEND_PG = _APPEND_PG.format(notify="")
-APPEND_PG_NOTIFY = _APPEND_PG.format(notify=", pg_notify($12, $13)")
+APPEND_PG_NOTIFY = _APPEND_PG.format(notify=", pg_notify($15, $16)")
 
 
 async def append_command_pg(
@@ -210,6 +214,9 @@ async def append_command_pg(
         write.client_id,
         _json(write.command),
         _json(write.events),
+        None if write.clock is None else _json(write.clock),
+        write.due_at,
+        None if write.seat_log is None else _json(write.seat_log),
     ]
     if notify is not None:
         rows = await driver.fetch(APPEND_PG_NOTIFY, *args, *notify)
@@ -232,7 +239,10 @@ async def append_command(conn: AsyncConnection, write: CommandWrite) -> bool:
             status=write.status,
             result=write.result,
             updated_at=sa.func.now(),
+            clock=write.clock,
+            due_at=write.due_at,
             **({} if write.state is None else {"state": write.state, "state_seq": write.seq}),
+            **({} if write.seat_log is None else {"seat_log": write.seat_log}),
         )
     )
     if getattr(updated, "rowcount", 0) != 1:
@@ -253,3 +263,49 @@ async def append_command(conn: AsyncConnection, write: CommandWrite) -> bool:
 
 def _json(value: Any) -> str:
     return jsontext.dumps(value)
+
+
+# -------------------------------------------------------------------- the clocks' sweep
+
+
+async def due_tables(session: AsyncSession, now: float, limit: int = 100) -> list[str]:
+    """Playing tables whose clock wants something done by ``now``, soonest first."""
+    query = (
+        sa.select(TableRow.id)
+        .where(TableRow.due_at <= now, TableRow.status == "playing")
+        .order_by(TableRow.due_at)
+        .limit(limit)
+    )
+    return list((await session.execute(query)).scalars())
+
+
+async def next_due(session: AsyncSession) -> float | None:
+    """The soonest ``due_at`` of any playing table (None: nothing is waited for)."""
+    query = sa.select(sa.func.min(TableRow.due_at)).where(TableRow.status == "playing")
+    value = (await session.execute(query)).scalar_one_or_none()
+    return None if value is None else float(value)
+
+
+async def live_clock_tables(session: AsyncSession) -> list[str]:
+    """Playing tables with a clock (the downtime extension looks at each)."""
+    query = sa.select(TableRow.id).where(TableRow.status == "playing", TableRow.clock.is_not(None))
+    return list((await session.execute(query)).scalars())
+
+
+async def beat(session: AsyncSession, now: float) -> float | None:
+    """Note that a process swept the clocks at ``now``; returns the previous beat (None: the
+    first ever). Only the caller that moved it from that previous value gets it back: two
+    processes starting together do not both see the same downtime."""
+    before = (
+        await session.execute(sa.select(ClockBeat.at).where(ClockBeat.id == 1))
+    ).scalar_one_or_none()
+    if before is None:
+        session.add(ClockBeat(id=1, at=now))
+        await session.flush()
+        return None
+    moved = await session.execute(
+        sa.update(ClockBeat).where(ClockBeat.id == 1, ClockBeat.at == before).values(at=now)
+    )
+    if getattr(moved, "rowcount", 0) != 1:
+        return now  # another process beat just now: no downtime for this one to extend
+    return float(before)

@@ -85,6 +85,10 @@ class TableData:
     result: dict[str, Any] | None = None
     public: bool = False
     seat_log: tuple[dict[str, Any], ...] = ()
+    # The turn clock (``server.clocks.model``; None: untimed, a table older than clocks) and
+    # the first moment it wants something done.
+    clock: dict[str, Any] | None = field(default=None, repr=False)
+    due_at: float | None = None
 
     def seat_kinds(self) -> dict[int, str]:
         """Bot seats and their kinds."""

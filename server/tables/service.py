@@ -28,6 +28,8 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from server import metrics
+from server.clocks import model as clock_model
+from server.clocks import table as table_clock
 from server.engine import Command, Event, get_game
 from server.settings import Settings
 from server.store import queries
@@ -85,6 +87,8 @@ class TableService:
         # Seats with a connection in this process (the app sets it to the hub's answer).
         self.presence: Callable[[str], frozenset[int]] = lambda _table_id: frozenset()
         self._noted: dict[tuple[str, int], float] = {}  # seats seen, not yet written
+        # What the turn clocks read as now (seconds since the epoch); tests inject their own.
+        self.now: Callable[[], float] = time.time
 
     # ---------------------------------------------------------------- reading
 
@@ -217,11 +221,13 @@ class TableService:
         name: str,
         seed: str | None = None,
         public: bool = False,
+        clock: dict[str, Any] | None = None,
     ) -> tuple[TableData, str]:
         """A new open table with its creator in seat 0; returns it and seat 0's token.
 
         ``public``: listed in the lobby, its free seats open to anyone; otherwise joining
-        needs the invite secret (``invite_code``).
+        needs the invite secret (``invite_code``). ``clock``: the clock settings
+        (``server.clocks.model.check_config``; default untimed), 'bad_clock' if refused.
 
         Raises RuleError for an unknown game or options the game refuses, ServiceError for a
         bad seat count or bot list. ``seed`` is for tests; tables get one from ``secrets``.
@@ -239,9 +245,12 @@ class TableService:
         full_options = {**defaults, **chosen}
         seed = seed or secrets.token_hex(32)
         game.new(seats, seed, full_options)  # refuses bad options now, not at the start
+        turn_clock = clock_model.new_clock(_clock_config(clock), seats)
         table_id, token = secrets.token_urlsafe(6), new_token()
         async with self._sqlite_lock(), self._sessions() as session:
-            session.add(_new_table_row(table_id, game_name, seats, full_options, seed, public))
+            row = _new_table_row(table_id, game_name, seats, full_options, seed, public)
+            row.clock = turn_clock
+            session.add(row)
             await session.flush()  # the table row first: seats reference it
             for seat in range(seats):
                 session.add(SeatRow(table_id=table_id, seat=seat, bot=bots[seat]))
@@ -279,7 +288,8 @@ class TableService:
             if data.status != "playing" or replaced is None:
                 return {}
             entry = {"type": "seat_joined", "seat": picked, "name": name, "bot": replaced}
-            return _logged_seat_change(data, entry)
+            clock = self._seat_clock(data, picked, None)
+            return {**_logged_seat_change(data, entry), **clock}
 
         await self._change(table_id, write)
         return chosen["seat"], token
@@ -300,10 +310,11 @@ class TableService:
             seat_model.check_handover(data, by, seat, away, self.settings.handover_after)
             info = data.seats[seat]
             await queries.update_seat(session, table_id, seat, bot=kind)
+            clock = self._seat_clock(data, seat, kind) if data.status == "playing" else {}
             if data.status != "playing" or info.token_hash is None or info.bot is not None:
-                return {}
+                return clock
             entry = {"type": "bot_took_over", "seat": seat, "name": info.name, "bot": kind}
-            return _logged_seat_change(data, {**entry, "by": by.seat})
+            return {**_logged_seat_change(data, {**entry, "by": by.seat}), **clock}
 
         return await self._change(table_id, write)
 
@@ -322,7 +333,7 @@ class TableService:
             if data.status != "playing":
                 return {}
             entry = {"type": "seat_reclaimed", "seat": seat, "name": info.name, "bot": info.bot}
-            return _logged_seat_change(data, entry)
+            return {**_logged_seat_change(data, entry), **self._seat_clock(data, seat, None)}
 
         return await self._change(table_id, write)
 
@@ -342,9 +353,74 @@ class TableService:
                     "seats_open", f"seats {free} have nobody; invite or add bots", 409
                 )
             state = get_game(data.game).new(len(data.seats), data.seed, data.options)
-            return {"status": "playing", "state": state}
+            clock, due = table_clock.started(
+                data.clock, data, state, self.now(), self.settings.bot_delay
+            )
+            return {"status": "playing", "state": state, "clock": clock, "due_at": due}
 
         return await self._change(table_id, write)
+
+    async def set_clock(self, table_id: str, token: str, config: dict[str, Any]) -> TableData:
+        """The creator changes the clock settings before the start.
+
+        Raises ServiceError: 'bad_token', 'not_creator', 'already_started', 'bad_clock'.
+        """
+        seat_model.check_creator(await self.authenticate(table_id, token))
+        chosen = _clock_config(config)
+
+        async def write(session: AsyncSession, data: TableData) -> dict[str, Any]:
+            if data.status != "open":
+                raise ServiceError("already_started", "the clock is set before the start", 409)
+            return {"clock": clock_model.new_clock(chosen, len(data.seats))}
+
+        return await self._change(table_id, write)
+
+    async def change_clock(
+        self,
+        table_id: str,
+        change: Callable[[TableData, clock_model.Clock], tuple[clock_model.Clock, dict[str, Any]]],
+        version: int | None = None,
+        seats: dict[int, str | None] | None = None,
+    ) -> TableData:
+        """Store ``change(data, clock)`` → (new clock, more table values) as one versioned step.
+
+        ``version``: only if the table is still at that version ('moved_on', 409, otherwise:
+        the compare-and-set a timeout fires through). ``seats``: seats whose bot changes with
+        it (None: the person plays it again), through the seat model's stand-in.
+        """
+
+        async def write(session: AsyncSession, data: TableData) -> dict[str, Any]:
+            if version is not None and data.version != version:
+                raise ServiceError("moved_on", "the table moved on first", 409)
+            if data.status != "playing" or data.clock is None:
+                raise ServiceError("not_started", "the table has no running clock", 409)
+            clock, values = change(data, data.clock)
+            changed = data
+            for seat, kind in (seats or {}).items():
+                await queries.update_seat(session, table_id, seat, bot=kind)
+                new_seats = list(changed.seats)
+                new_seats[seat] = replace(new_seats[seat], bot=kind)
+                changed = replace(changed, seats=tuple(new_seats))
+            due = table_clock.due(clock, changed, data.state, self.settings.bot_delay)
+            return {**values, "clock": clock, "due_at": due}
+
+        return await self._change(table_id, write)
+
+    def _seat_clock(self, data: TableData, seat: int, bot: str | None) -> dict[str, Any]:
+        """Clock values for a playing table whose ``seat`` is played by ``bot`` from now on
+        (None: by its person, whose decision then starts afresh)."""
+        if data.clock is None:
+            return {}
+        clock = data.clock
+        if bot is None:
+            clock = clock_model.taken_back(clock, seat, self.now())
+        seats = list(data.seats)
+        seats[seat] = replace(seats[seat], bot=bot)
+        changed = replace(data, seats=tuple(seats))
+        return {
+            "clock": clock,
+            "due_at": table_clock.due(clock, changed, data.state, self.settings.bot_delay),
+        }
 
     # ---------------------------------------------------------------- game commands
 
@@ -354,7 +430,7 @@ class TableService:
         seat: int,
         cmd: Command,
         client_id: str | None = None,
-        by: Actor | None = None,
+        by: Actor | table_clock.Cover | None = None,
     ) -> int:
         """Play ``cmd`` for ``seat``; returns the table version once it is committed.
 
@@ -388,7 +464,7 @@ class TableService:
         seat: int,
         cmd: Command,
         client_id: str | None,
-        by: Actor | None = None,
+        by: Actor | table_clock.Cover | None = None,
         repeat_first: bool = False,
     ) -> tuple[int, TableData | None] | None:
         """One attempt: (version, new data) or (version, None) for a repeat; None if outraced.
@@ -408,7 +484,13 @@ class TableService:
             data = await self._reload(table_id)
         # Checked on the version the command is decided on: if a seat change elsewhere moved
         # the table on, the write below changes nothing and the retry checks the new version.
-        if by is not None:
+        cover = None
+        if isinstance(by, table_clock.Cover):
+            cover = by
+            # A timeout's bot move only on the version the timeout was seen at.
+            if data.version != cover.version:
+                raise ServiceError("moved_on", "the table moved on before the timeout", 409)
+        elif by is not None:
             seat_model.check_plays(data, seat, by)
         if client_id is not None and repeat_first:
             done = await self._committed_version(table_id, seat, client_id)
@@ -427,6 +509,14 @@ class TableService:
             raise
         result = game.result(state)
         status = "finished" if result is not None else "playing"
+        clock, due = table_clock.after_command(
+            data, state, seat, cmd, self.now(), self.settings.bot_delay, cover
+        )
+        seat_log = None
+        if cover is not None and cover.newly:
+            name = data.seats[seat].name
+            entry = {"type": "timed_out", "seat": seat, "name": name, "bot": None}
+            seat_log = _logged_seat_change(data, entry)["seat_log"]
         write = queries.CommandWrite(
             table_id=table_id,
             expected=data.version,
@@ -438,6 +528,9 @@ class TableService:
             status=status,
             result=dict(result) if result is not None else None,
             state=state if _snapshot_due(data, status, data.seq + 1) else None,
+            clock=clock,
+            due_at=None if status == "finished" else due,
+            seat_log=seat_log,
         )
         if not await self._append(write):
             return None  # another process committed first: decide again on its state
@@ -449,6 +542,9 @@ class TableService:
             version=write.version,
             seq=write.seq,
             log=data.log + tuple(events),
+            clock=clock,
+            due_at=write.due_at,
+            seat_log=data.seat_log if seat_log is None else tuple(seat_log),
         )
         return new.version, self._remember(new)
 
@@ -690,6 +786,13 @@ async def _busy_is_none(attempt: Awaitable[T]) -> T | None:
         return None
 
 
+def _clock_config(raw: dict[str, Any] | None) -> dict[str, Any]:
+    try:
+        return clock_model.check_config(raw)
+    except clock_model.ClockError as exc:
+        raise ServiceError(exc.code, exc.message) from None
+
+
 def _snapshot_due(data: TableData, status: str, seq: int) -> bool:
     """Whether step ``seq`` stores the whole state, or only its command.
 
@@ -796,4 +899,6 @@ def _table_data(
         result=row.result,
         public=bool(row.public),
         seat_log=tuple(row.seat_log or ()),
+        clock=row.clock,
+        due_at=row.due_at,
     )

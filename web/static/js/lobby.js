@@ -2,6 +2,7 @@
 // of this browser (localStorage) and tables that still have free seats.
 import { LANG, errorText, h, t, translatePage } from "./i18n.js";
 import { api, recentTables, rememberTable } from "./conn.js";
+import { clockLabel, clockSelect, presetClock, presetOf } from "./clocks.js";
 
 var $ = function (id) { return document.getElementById(id); };
 var games = [];
@@ -63,6 +64,7 @@ function createBody() {
     bots: bots,
     name: $("player-name").value.trim(),
     public: $("public").checked,
+    clock: presetClock($("clock").value),
   };
 }
 
@@ -94,6 +96,7 @@ function onCreate(ev) {
 function showCreated() {
   $("created-card").hidden = false;
   $("create-card").hidden = true;
+  $("created-clock").innerHTML = "";
   // The invite secret rides in the fragment, which browsers never send to a server.
   $("invite-link").value = location.origin + "/t/" + created.id + (created.invite ? "#invite=" + created.invite : "");
   $("open-table").href = "/t/" + created.id + "#seat=" + created.token;
@@ -118,11 +121,30 @@ function refreshCreated() {
     (table.seats || []).forEach(function (s) { ol.appendChild(seatLine(s)); });
     var open = table.status === "open" || table.status === "waiting" || table.status === "lobby";
     $("start-button").hidden = !open;
+    showCreatedClock(table.clock, open);
     if (!open) {
       clearInterval(poller);
       $("open-table").classList.add("primary");
     }
   }).catch(function () { /* the next poll tries again */ });
+}
+
+// The creator may change the clock until the start; afterwards it is only shown.
+function showCreatedClock(clock, open) {
+  var holder = $("created-clock"), select = $("created-clock-select");
+  if (!open) {
+    holder.textContent = clockLabel(clock);
+    return;
+  }
+  if (!select) {
+    holder.innerHTML = "";
+    select = clockSelect("created-clock-select", presetOf(clock));
+    select.addEventListener("change", function () {
+      api("POST", "/api/tables/" + created.id + "/clock", presetClock(select.value), created.token)
+        .catch(function (err) { showError("start-error", err); });
+    });
+    holder.appendChild(select);
+  }
 }
 
 function onStart() {
@@ -166,7 +188,7 @@ function renderOpen(data) {
     var open = tb.status === "open";
     ul.appendChild(h("li", null,
       h("a", { href: "/t/" + tb.id, class: "button small-btn" }, t(open ? "lobby.join" : "lobby.watch")), " ",
-      h("b", null, tb.title || tb.game), " · ", people.join(", "), " ",
+      h("b", null, tb.title || tb.game), " · ", people.join(", "), " · ", clockLabel(tb.clock), " ",
       h("span", { class: "muted" }, open ? t("lobby.taken", { n: taken, of: seats.length }) : t("lobby.playing"))));
   });
   $("open-empty").hidden = items.length > 0;
@@ -189,6 +211,7 @@ function init() {
     $("created-card").hidden = true;
     $("create-card").hidden = false;
   });
+  $("clock-choice").appendChild(clockSelect("clock"));
   renderRecent();
   api("GET", "/api/games").then(function (data) {
     games = list(data, "games");

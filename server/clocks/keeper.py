@@ -1,0 +1,267 @@
+"""The clock keeper: fires what the turn clocks say is due, in whichever process sees it first.
+
+Deadlines live in the database (``tables.clock`` and the indexed ``tables.due_at``, written
+with every change), never only here. Each process arms one timer for the soonest ``due_at``
+it knows of, re-arms it on every change it announces or hears of through the fan-out, and
+sweeps the database at start-up and every ``clock_sweep`` seconds for what another process
+changed. Whatever fires goes through a compare-and-set on the table version: of two
+processes firing one deadline, one stores the bot's move and the other's write matches no
+row; a command of the player that was stored a moment before the deadline makes both do
+nothing.
+
+A timeout (``model.timed_out``) is covered: the cover bot plays that one decision from the
+seat's own view through ``TableService.submit``, and the seat log says "time ran out". The
+timeout that makes ``model.HANDOVER_AFTER`` in a row instead hands the seat to a stand-in
+bot (the seat model's, ``docs/seats.md``) until its player takes it back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import logging
+import math
+from collections.abc import Callable
+from typing import Any
+
+from server.engine import RuleError, get_game
+from server.store import queries
+from server.tables import seats as seat_model
+from server.tables.data import ServiceError, TableData
+from server.tables.service import TableService
+
+from . import model
+from . import table as table_clock
+
+log = logging.getLogger(__name__)
+
+# How long a timer may sleep before it looks again anyway (a clock set back, a lost notice).
+LONGEST_SLEEP = 30.0
+MIN_GAP = 0.2  # seconds between the starts of two sweeps at the least
+
+
+class ClockKeeper:
+    """Fires due clocks of every table, from this process."""
+
+    def __init__(self, service: TableService, decide: Callable[..., Any] | None = None) -> None:
+        self.service = service
+        self.settings = service.settings
+        self._decide = decide
+        self._soonest: float | None = None  # the soonest due_at this process knows of
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._firing: set[str] = set()
+        self.fired = 0  # covered decisions and hand-overs this process stored
+        service.on_change.append(self.changed)
+
+    # ---------------------------------------------------------------- arming
+
+    def changed(self, data: TableData) -> None:
+        """A change this process made or heard of: re-arm if it is due sooner."""
+        if data.due_at is not None and (self._soonest is None or data.due_at < self._soonest):
+            self._soonest = data.due_at
+            self._wake.set()
+
+    def heard(self, _table_id: str, _version: int) -> None:
+        """A fan-out notice from another process: look at the database again now."""
+        self._soonest = None
+        self._wake.set()
+
+    async def start(self) -> None:
+        """The downtime extension, a first sweep, then the timer."""
+        await self.extend_after_downtime()
+        await self.sweep()
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            now = self.service.now()
+            wait = self.settings.clock_sweep
+            if self._soonest is not None:
+                wait = min(wait, max(0.0, self._soonest - now))
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=min(wait, LONGEST_SLEEP))
+            started = loop.time()
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("clock sweep failed")
+            # Notices can come by the hundred a second under load: one sweep per MIN_GAP.
+            await asyncio.sleep(max(0.0, MIN_GAP - (loop.time() - started)))
+
+    # ---------------------------------------------------------------- sweeping
+
+    async def sweep(self) -> int:
+        """Fire every table due by now; returns how many tables were looked at. Notes the
+        moment in the beat row, and re-arms for the soonest deadline still ahead."""
+        now = self.service.now()
+        async with self.service._sessions() as session:
+            due = await queries.due_tables(session, now)
+            await queries.beat(session, now)
+            await session.commit()
+        for table_id in due:
+            await self.fire(table_id)
+        async with self.service._sessions() as session:
+            self._soonest = await queries.next_due(session)
+        return len(due)
+
+    async def fire(self, table_id: str) -> None:
+        """Do what ``table_id``'s clock says is due now (nothing if it is not)."""
+        if table_id in self._firing:
+            return
+        self._firing.add(table_id)
+        try:
+            # A covered planning decision can take several steps; each is due at once.
+            for _ in range(64):
+                data = await self.service.get_stored(table_id)
+                if not await self._fire_once(data):
+                    return
+        finally:
+            self._firing.discard(table_id)
+
+    async def _fire_once(self, data: TableData) -> bool:
+        now = self.service.now()
+        if data.status != "playing" or data.clock is None or data.due_at is None:
+            return False
+        if data.due_at > now:
+            return False
+        humans, _bots = table_clock.split_to_act(data, data.state)
+        late = model.timed_out(data.clock, sorted(humans), now)
+        if not late:
+            return False
+        seat = late[0]
+        clock, newly, hand_over = model.cover(data.clock, seat)
+        try:
+            if hand_over:
+                await self._hand_over(data, seat, clock)
+            else:
+                cmd = await self._bot_command(data, seat)
+                cover = table_clock.Cover(seat=seat, version=data.version, clock=clock, newly=newly)
+                await self.service.submit(data.id, seat, cmd, by=cover)
+        except ServiceError as exc:
+            if exc.code in ("moved_on", "conflict"):
+                return True  # someone came first: look at the table as it is now
+            raise
+        except RuleError:
+            log.warning("cover bot's command refused on table %s seat %s", data.id, seat)
+            return False
+        self.fired += 1
+        return True
+
+    async def _hand_over(self, data: TableData, seat: int, clock: model.Clock) -> None:
+        kind = self.settings.clock_bot
+        info = data.seats[seat]
+
+        def change(current: TableData, _clock: model.Clock) -> tuple[model.Clock, dict[str, Any]]:
+            entry = {"type": "timeout_handover", "seat": seat, "name": info.name, "bot": kind}
+            log_values = {"seat_log": [*current.seat_log, {**entry, "at": len(current.log)}]}
+            return clock, log_values
+
+        await self.service.change_clock(data.id, change, version=data.version, seats={seat: kind})
+
+    async def _bot_command(self, data: TableData, seat: int) -> dict[str, Any]:
+        """The cover bot's command for ``seat``, from that seat's own view only."""
+        decide = self._decide
+        if decide is None:
+            from server.bots import decide as bot_decide  # loads the search; on first use
+
+            decide = bot_decide
+        assert data.state is not None
+        view = get_game(data.game).view(data.state, seat)
+        legal = view.get("legal") or []
+        if not legal:
+            raise RuleError("no_legal", f"seat {seat} has nothing to play")
+        message = f"{data.id}:{data.version}:{seat}:cover".encode()
+        key = self.settings.secret_key.encode()
+        seed = hmac.new(key, message, hashlib.sha256).hexdigest()
+        try:
+            cmd: dict[str, Any] = await asyncio.to_thread(
+                decide, self.settings.clock_bot, data.game, view, seat, seed
+            )
+        except Exception:
+            log.exception("cover bot failed on table %s seat %s", data.id, seat)
+            cmd = legal[0]
+        return cmd
+
+    # ---------------------------------------------------------------- acts
+
+    async def add_time(self, table_id: str, token: str, seat: int, seconds: float) -> TableData:
+        """The creator gives ``seat`` ``seconds`` more; the seat log says so.
+
+        Raises ServiceError: 'bad_token', 'not_creator', 'bad_seat', 'not_started',
+        'untimed', 'bad_time'.
+        """
+        seat_model.check_creator(await self.service.authenticate(table_id, token))
+        now = self.service.now()
+
+        def change(data: TableData, clock: model.Clock) -> tuple[model.Clock, dict[str, Any]]:
+            if not 0 <= seat < len(data.seats):
+                raise ServiceError("bad_seat", f"no seat {seat} (0-{len(data.seats) - 1})")
+            try:
+                new = model.add_time(clock, seat, seconds, now)
+            except model.ClockError as exc:
+                raise ServiceError(exc.code, exc.message, 409) from None
+            name = data.seats[seat].name
+            entry = {
+                "type": "time_added",
+                "seat": seat,
+                "name": name,
+                "bot": None,
+                "seconds": seconds,
+                "at": len(data.log),
+            }
+            return new, {"seat_log": [*data.seat_log, entry]}
+
+        return await self.service.change_clock(table_id, change)
+
+    # ---------------------------------------------------------------- downtime
+
+    async def extend_after_downtime(self) -> int:
+        """Give live tables back the time the server was down (plus ``clock_grace``).
+
+        The beat row tells when any process last swept; a gap longer than a few sweeps is
+        downtime. Only the process that moves the beat on sees the gap, so two processes
+        starting together extend once. Returns how many tables were extended.
+        """
+        now = self.service.now()
+        async with self.service._sessions() as session:
+            before = await queries.beat(session, now)
+            tables = await queries.live_clock_tables(session)
+            await session.commit()
+        if before is None:
+            return 0
+        down = now - before
+        if down <= 3 * self.settings.clock_sweep:
+            return 0
+        grace = self.settings.clock_grace
+        extended = 0
+        for table_id in tables:
+            data = await self.service.get_stored(table_id)
+            if data.clock is None or data.clock["config"]["mode"] != "live":
+                continue
+            if not any(s["since"] is not None for s in data.clock["seats"]):
+                continue
+
+            def change(_data: TableData, clock: model.Clock) -> tuple[model.Clock, dict[str, Any]]:
+                return model.shift(clock, down, now, grace), {}
+
+            try:
+                await self.service.change_clock(table_id, change, version=data.version)
+            except ServiceError as exc:
+                if exc.code != "moved_on":
+                    raise
+                continue
+            extended += 1
+        log.info("clocks extended after downtime", extra={"seconds": math.floor(down)})
+        return extended
