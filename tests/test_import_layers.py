@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.import_layers import back_arrows, violations
+from tests.import_layers import back_arrows, hidden_cycles, violations
 
 
 def test_the_server_imports_point_one_way() -> None:
@@ -16,3 +16,27 @@ def test_a_back_pointing_import_is_found_even_inside_a_function() -> None:
     ]
     assert back_arrows("server.api.ws", "from server.tables import TableService\n") == []
     assert back_arrows("server.store.db", "import server.app\n") == []  # not a ranked layer
+
+
+def test_a_function_level_import_that_hides_a_cycle_is_found() -> None:
+    sources = {
+        "server.games.g": "",
+        "server.games.g.flow": "def f():\n    from .actions import resolve\n",
+        "server.games.g.actions": "from .flow import finish\n",
+        "server.games.g.views": "def f():\n    from .actions import resolve\n",
+    }
+    assert hidden_cycles(sources, {"server.games.g"}) == [
+        "server.games.g.flow:2: the function-level import of server.games.g.actions hides a cycle"
+    ]
+    # Through a chain of modules, and from a package's own ``__init__``.
+    chain = {
+        "server.tables": "from .service import TableService\n",
+        "server.tables.service": "from server.tables.lobby import Lobby\n",
+        "server.tables.lobby": "def f():\n    import server.tables\n",
+    }
+    assert hidden_cycles(chain, {"server.tables"}) == [
+        "server.tables.lobby:2: the function-level import of server.tables hides a cycle"
+    ]
+    # A lazy import with no way back is no cycle.
+    lazy = {"server.app": "def f():\n    from server.realtime.pg_fanout import PostgresFanOut\n"}
+    assert hidden_cycles({**lazy, "server.realtime.pg_fanout": "import asyncpg\n"}) == []

@@ -1,10 +1,8 @@
 """Bot players. They see exactly what their seat may see: the seat's view and its legal commands.
 
-``decide`` is the one entry point the server calls for a bot seat. Kinds:
-
-- ``random``: uniform over the legal commands;
-- ``greedy``: the game's heuristic player (``heuristic`` is accepted as another name);
-- ``mcts``: information-set Monte Carlo tree search (``server.bots.ismcts``).
+``decide`` is the one entry point the server calls for a bot seat; the kinds it knows are in
+``server.bots.kinds``. Game adapters load on first use (``adapters.adapter_for``), so importing
+this package loads no game.
 """
 
 from __future__ import annotations
@@ -15,6 +13,7 @@ from server.engine import Command, Rng, View, get_game, seed_to_state
 
 from .adapters import adapter_for
 from .ismcts import Budget, Search
+from .kinds import KINDS, canonical_kind
 
 __all__ = ["DEFAULT_BUDGET", "KINDS", "Budget", "canonical_kind", "decide"]
 
@@ -22,17 +21,6 @@ __all__ = ["DEFAULT_BUDGET", "KINDS", "Budget", "canonical_kind", "decide"]
 # (the configuration measured in tournaments). The deadline is checked inside a simulation
 # too, so a decision stays under a second; the iteration cap only matters on a fast machine.
 DEFAULT_BUDGET = Budget(iterations=2000, seconds=0.7)
-
-KINDS = ("random", "greedy", "mcts")
-_ALIASES = {"heuristic": "greedy"}
-
-
-def canonical_kind(kind: str) -> str:
-    """The bot kind ``kind`` names (resolving aliases); ValueError for an unknown kind."""
-    name = _ALIASES.get(kind, kind)
-    if name not in KINDS:
-        raise ValueError(f"unknown bot kind {kind!r} (known: {', '.join(KINDS)})")
-    return name
 
 
 def decide(

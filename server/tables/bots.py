@@ -12,6 +12,7 @@ import hashlib
 import hmac
 import logging
 
+from server.bots import decide
 from server.engine import RuleError, get_game
 
 from .data import ServiceError, TableData
@@ -71,8 +72,6 @@ class BotRunner:
         return {seat: kind for seat, kind in data.seat_kinds().items() if seat in to_act}
 
     async def _play(self, data: TableData, seat: int, kind: str) -> None:
-        from server.bots import decide  # imports the games and the search; load on first use
-
         assert data.state is not None
         view = get_game(data.game).view(data.state, seat)
         legal = view.get("legal") or []

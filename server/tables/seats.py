@@ -26,7 +26,7 @@ import hashlib
 import hmac
 import math
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from .data import SeatInfo, ServiceError, TableData, hash_token
 
@@ -260,3 +260,8 @@ def away_seconds(
     if gone < 2 * heartbeat_interval(handover_after):
         return None
     return gone
+
+
+def logged_change(data: TableData, entry: dict[str, Any]) -> dict[str, Any]:
+    """The table values that add ``entry`` to the seat log, placed after the log so far."""
+    return {"seat_log": [*data.seat_log, {**entry, "at": len(data.log)}]}

@@ -52,13 +52,13 @@ def test_bad_tokens_cost_no_reload_of_the_table(
     created = client.post("/api/tables", json={"game": "toy", "seats": 2, "name": "Ada"}).json()
     service = client.app.state.service  # type: ignore[attr-defined]
     reloads: list[str] = []
-    load = service._load
+    load = service.cache.load
 
     async def counting_load(session: object, table_id: str, row: object = None) -> object:
         reloads.append(table_id)
         return await load(session, table_id, row)
 
-    monkeypatch.setattr(service, "_load", counting_load)
+    monkeypatch.setattr(service.cache, "load", counting_load)
     for i in range(20):
         res = client.post(
             f"/api/tables/{created['table_id']}/start", headers={"Authorization": f"Bearer bad{i}"}
@@ -69,7 +69,7 @@ def test_bad_tokens_cost_no_reload_of_the_table(
     joined = client.post(
         f"/api/tables/{created['table_id']}/join", json={"name": "Bo", "invite": created["invite"]}
     ).json()
-    service._tables.pop(created["table_id"], None)
+    service.cache.forget(created["table_id"])
     assert client.portal is not None
     access = client.portal.call(service.authenticate, created["table_id"], joined["token"])
     assert access.seat == 1 and access.plays

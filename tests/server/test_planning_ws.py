@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 import server.bots
+import server.tables.bots
 from server.settings import Settings
 from tests.support.play import (
     blanked,
@@ -108,7 +109,7 @@ def test_bots_play_their_seats_from_their_own_view_only(
         seen.append((seat, json.loads(json.dumps(view))))
         return real_decide(kind, game, view, seat, seed)
 
-    monkeypatch.setattr(server.bots, "decide", spying_decide)
+    monkeypatch.setattr(server.tables.bots, "decide", spying_decide)
     table_id, tokens = set_up_table(client, "toy", 3, bots=[None, "random", "random"])
     human = WsClient(client, table_id, tokens[0]).connect()
     play_round_robin(client, table_id, {0: human}, [], random.Random(3))
@@ -163,7 +164,7 @@ def test_a_failing_bot_does_not_stall_the_table(
     def broken_decide(kind: str, game: str, view: dict[str, Any], seat: int, seed: str) -> Any:
         raise RuntimeError("the bot crashed")
 
-    monkeypatch.setattr(server.bots, "decide", broken_decide)
+    monkeypatch.setattr(server.tables.bots, "decide", broken_decide)
     table_id, tokens = set_up_table(client, "toy", 2, bots=[None, "random"])
     human = WsClient(client, table_id, tokens[0]).connect()
     play_round_robin(client, table_id, {0: human}, [], random.Random(4))

@@ -19,7 +19,7 @@ from server.store.db import make_engine, make_sessionmaker
 from server.store.migrate import downgrade, upgrade
 from server.store.models import Base, CommandRow, TableRow
 from server.tables import ServiceError, TableService
-from server.tables.service import SNAPSHOT_EVERY
+from server.tables.play import SNAPSHOT_EVERY
 from tests.support.toy import TOY
 
 ROOT = Path(__file__).resolve().parents[2]

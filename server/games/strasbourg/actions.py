@@ -1,6 +1,10 @@
 """What ranked players do once an influence step is ranked, and the chapel and edifice
 placements of steps H and I.
 
+Nothing here moves the round on: when the last decision is answered, ``flow.continue_choices``
+(called by whoever applied it) finishes the step, so the round's flow imports this module and
+never the other way round.
+
 After ranking, automatic effects happen at once (council seats, goods); the decisions
 left are queued in ``state["choices"]`` and answered one at a time by their seat:
 
@@ -23,12 +27,13 @@ from typing import Any
 from server.engine import Command, Event, event
 
 from .data import components
-from .flow import edifice_name, edifice_of_round, finish_step
 from .rules import (
     COUNCIL_NAMES,
     State,
     action_slots,
     built_edifices,
+    edifice_name,
+    edifice_of_round,
     rank,
     step_guild,
     step_kind,
@@ -63,7 +68,8 @@ def _take_good(state: State, seat: int, guild: str) -> Event:
 
 def resolve_influence(state: State) -> list[Event]:
     """Rank the revealed stacks, hand the starting player to 1st place, apply the step's
-    automatic effects and queue the decisions. Finishes the step if none are left."""
+    automatic effects and queue the decisions (``flow.continue_choices`` finishes the step
+    if none are left)."""
     inf = state["influence"]
     n = state["seats"]
     totals = {s: sum(cards) for s, cards in enumerate(inf["revealed"]) if cards is not None}
@@ -91,7 +97,7 @@ def resolve_influence(state: State) -> list[Event]:
     slots = action_slots(state["step"], n)
     state["choices"] += [_choice(s, "return") for s in ranking[slots:]]
     state["phase"] = "choice"
-    return events + continue_choices(state)
+    return events
 
 
 def _step_effects(state: State, ranking: list[int]) -> list[Event]:
@@ -128,15 +134,7 @@ def _guild_effects(state: State, ranking: list[int], guild: str) -> list[Event]:
     return events
 
 
-def continue_choices(state: State) -> list[Event]:
-    """Finish the step when no decision is left; otherwise wait for the next one."""
-    if state["choices"]:
-        return []
-    _discard_revealed(state)
-    return finish_step(state)
-
-
-def _discard_revealed(state: State) -> None:
+def discard_revealed(state: State) -> None:
     """Turned-over cards leave the game (publicly, so ``spent`` records their values)."""
     inf = state["influence"]
     if inf is not None:
@@ -214,12 +212,12 @@ def legal_choice(state: State, seat: int) -> list[Command]:
 
 
 def apply_choice(state: State, seat: int, cmd: Command) -> list[Event]:
-    """Apply a decision (already checked legal) and continue the step."""
+    """Apply a decision (already checked legal); ``flow.continue_choices`` goes on."""
     choice = state["choices"][0]
     events = _DECISIONS[cmd["type"]](state, seat, cmd, choice)
     if cmd["type"] != "sell":  # selling goes on until "done"
         state["choices"].pop(0)
-    return events + continue_choices(state)
+    return events
 
 
 def _build(state: State, seat: int, cmd: Command, choice: dict[str, Any]) -> list[Event]:

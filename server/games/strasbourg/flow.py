@@ -9,7 +9,8 @@ from __future__ import annotations
 from server.engine import Event, event
 from server.engine import planning as pl
 
-from .data import ROUNDS, components
+from .actions import discard_revealed, resolve_influence
+from .data import ROUNDS
 from .rules import (
     CHAPEL_STEP,
     EDIFICE_STEP,
@@ -88,8 +89,6 @@ def _begin_influence(state: State) -> list[Event]:
 def auto_pass(state: State) -> list[Event]:
     """Pass for seats at the head of the queue that have no stack left (public knowledge:
     their only legal move would be to pass). Resolves the step when the queue empties."""
-    from .actions import resolve_influence  # resolution imports flow; import here to avoid a cycle
-
     inf = state["influence"]
     events = []
     while inf["queue"] and not state["players"][inf["queue"][0]]["stacks"]:
@@ -104,6 +103,7 @@ def auto_pass(state: State) -> list[Event]:
         )
     if not inf["queue"]:
         events += resolve_influence(state)
+        events += continue_choices(state)
     return events
 
 
@@ -120,6 +120,14 @@ def _seat_holder_builds(state: State, seat_key: str, kind: str) -> list[Event]:
             params={"variant": kind, "step": state["step"], "seat": holder},
         )
     ]
+
+
+def continue_choices(state: State) -> list[Event]:
+    """Finish the step when no decision is left; otherwise wait for the next one."""
+    if state["choices"]:
+        return []
+    discard_revealed(state)
+    return finish_step(state)
 
 
 def finish_step(state: State) -> list[Event]:
@@ -169,13 +177,3 @@ def council_phase(state: State) -> list[Event]:
     state["phase"] = "over"
     ended = event("GameEnded", f"The game is over after {ROUNDS} rounds", params={"rounds": ROUNDS})
     return [*events, ended]
-
-
-def edifice_of_round(state: State) -> int:
-    """Index (in the data file) of the edifice built in the current round's step I."""
-    return state["edifice_order"][state["round"]]
-
-
-def edifice_name(index: int) -> str:
-    """The printed name of edifice ``index``."""
-    return components().edifices[index].name

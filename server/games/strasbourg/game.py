@@ -9,6 +9,7 @@ from server.engine import planning as pl
 
 from .actions import apply_choice
 from .commands import check_command
+from .flow import continue_choices
 from .influence import apply_influence
 from .legal import check, legal
 from .planning_flow import apply_keep, apply_planning
@@ -60,7 +61,7 @@ class Strasbourg:
         elif phase == "influence":
             events = apply_influence(new, seat, norm)
         else:
-            events = apply_choice(new, seat, norm)
+            events = apply_choice(new, seat, norm) + continue_choices(new)
         return new, events
 
     def view(self, state: State, seat: int | None) -> View:

@@ -96,3 +96,13 @@ def cards_held(player: dict[str, Any], plan: list[list[int]] | None) -> int:
     """Influence cards a player still holds anywhere (deck, hand, stacks, sealed plan)."""
     in_stacks = sum(len(s) for s in player["stacks"]) + sum(len(s) for s in player["building"])
     return len(player["deck"]) + len(player["hand"]) + in_stacks + sum(len(s) for s in plan or [])
+
+
+def edifice_of_round(state: State) -> int:
+    """Index (in the data file) of the edifice built in the current round's step I."""
+    return state["edifice_order"][state["round"]]
+
+
+def edifice_name(index: int) -> str:
+    """The printed name of edifice ``index``."""
+    return components().edifices[index].name

@@ -1,0 +1,269 @@
+"""Play: one game command at a time, in a fixed order — table exists → not finished → seat may
+act → version → engine → commit → broadcast.
+
+The command is computed from the table held in memory and stored by one write that appends
+the command (unique ``(table_id, seq)``), saves the state snapshot when one is due and bumps
+``version`` only if it is still the version the command was computed from; a writer that loses
+the race recomputes from the new state. On Postgres that write is one statement on the
+command path's own asyncpg pool, carrying the fan-out's NOTIFY when the backend offers one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+
+import asyncpg
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from server import metrics
+from server.clocks import table as table_clock
+from server.engine import Command, get_game
+from server.settings import Settings
+from server.store import queries
+from server.store.db import asyncpg_dsn
+
+from . import seats as seat_model
+from .cache import TableCache
+from .data import ServiceError, TableData
+from .fanout import FanOut
+from .seats import Actor
+from .writes import (
+    DRIVER_CONNECTION_ERRORS,
+    WRITE_ATTEMPTS,
+    DroppedConnection,
+    busy_is_none,
+    kept_changing,
+)
+
+SNAPSHOT_EVERY = 16  # steps between two stored copies of the whole state
+
+# Tell everyone about a new version; ``notified``: the commit itself carried the NOTIFY.
+Announce = Callable[[TableData, bool], Awaitable[None]]
+
+
+class Play:
+    """Plays game commands for seats; the only code that appends commands."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        sessions: async_sessionmaker[AsyncSession],
+        cache: TableCache,
+        fanout: FanOut,
+        announce: Announce,
+        now: Callable[[], float],
+    ) -> None:
+        self.settings = settings
+        self._sessions = sessions
+        self._engine: AsyncEngine = sessions.kw["bind"]
+        self._cache = cache
+        self._fanout = fanout
+        self._announce = announce
+        self._now = now  # what the turn clocks read as now
+        # A fan-out that can ride on the command's own statement (Postgres NOTIFY) saves
+        # the command a second round trip after its commit.
+        self.notifies_in_commit = settings.is_postgres and hasattr(fanout, "notification")
+        self._command_pool: asyncpg.Pool | None = None
+        self._pool_lock = asyncio.Lock()
+
+    async def submit(
+        self,
+        table_id: str,
+        seat: int,
+        cmd: Command,
+        client_id: str | None = None,
+        by: Actor | table_clock.Cover | None = None,
+    ) -> int:
+        """Play ``cmd`` for ``seat``; returns the table version once it is committed.
+
+        ``by`` is who sends it: a person's token hash or ``seats.BOT``; it must play ``seat``
+        at the version the command is decided on (``seats.check_plays``), else 'seat_lost'.
+        None skips that check: only for callers that are the server itself (tools, tests).
+        A ``client_id`` already committed for this seat returns that command's version again.
+        Raises ServiceError ('unknown_table', 'seat_lost', 'not_started', 'finished',
+        'not_your_turn', 'conflict') or the engine's RuleError; nothing is stored then.
+        """
+        started = time.perf_counter()
+        async with self._cache.lock(table_id):
+            for attempt in range(WRITE_ATTEMPTS):
+                outcome = await busy_is_none(
+                    self._try_submit(table_id, seat, cmd, client_id, by, attempt > 0)
+                )
+                if outcome is not None:
+                    break
+                self._cache.forget(table_id)
+            else:
+                raise kept_changing()
+        version, data = outcome
+        if data is not None:
+            metrics.record_command(time.perf_counter() - started)
+            await self._announce(data, self.notifies_in_commit)
+        return version
+
+    async def _try_submit(
+        self,
+        table_id: str,
+        seat: int,
+        cmd: Command,
+        client_id: str | None,
+        by: Actor | table_clock.Cover | None = None,
+        repeat_first: bool = False,
+    ) -> tuple[int, TableData | None] | None:
+        """One attempt: (version, new data) or (version, None) for a repeat; None if outraced.
+
+        The happy path reads nothing: the table held in memory is what the command is
+        computed from, and the one write checks that it is still the stored version (if
+        another process moved the table on, the write changes nothing, and the next attempt
+        reloads). Only a retry (``repeat_first``) or a table not held reads the database.
+
+        A repeated ``client_id`` is looked up only when the command cannot be applied or on a
+        retry: a repeat the state still accepts is refused by the unique
+        ``(table_id, seat, client_id)`` key, and the next attempt, with ``repeat_first``,
+        finds it.
+        """
+        data = self._cache.tables.get(table_id)
+        if data is None or repeat_first:
+            data = await self._cache.reload(table_id)
+        # Checked on the version the command is decided on: if a seat change elsewhere moved
+        # the table on, the write below changes nothing and the retry checks the new version.
+        cover = None
+        if isinstance(by, table_clock.Cover):
+            cover = by
+            # A timeout's bot move only on the version the timeout was seen at.
+            if data.version != cover.version:
+                raise ServiceError("moved_on", "the table moved on before the timeout", 409)
+        elif by is not None:
+            seat_model.check_plays(data, seat, by)
+        if client_id is not None and repeat_first:
+            done = await self._committed_version(table_id, seat, client_id)
+            if done is not None:
+                return done, None
+        game = get_game(data.game)
+        try:
+            _check_may_act(data, seat)
+            assert data.state is not None
+            state, events = game.apply(data.state, seat, cmd)
+        except Exception:
+            if client_id is not None and not repeat_first:
+                done = await self._committed_version(table_id, seat, client_id)
+                if done is not None:
+                    return done, None
+            raise
+        result = game.result(state)
+        status = "finished" if result is not None else "playing"
+        clock, due = table_clock.after_command(
+            data, state, seat, cmd, self._now(), self.settings.bot_delay, cover
+        )
+        seat_log = None
+        if cover is not None and cover.newly:
+            name = data.seats[seat].name
+            entry = {"type": "timed_out", "seat": seat, "name": name, "bot": None}
+            seat_log = seat_model.logged_change(data, entry)["seat_log"]
+        write = queries.CommandWrite(
+            table_id=table_id,
+            expected=data.version,
+            seq=data.seq + 1,
+            seat=seat,
+            client_id=client_id,
+            command=cmd,
+            events=[dict(ev) for ev in events],
+            status=status,
+            result=dict(result) if result is not None else None,
+            state=state if _snapshot_due(data, status, data.seq + 1) else None,
+            clock=clock,
+            due_at=None if status == "finished" else due,
+            seat_log=seat_log,
+        )
+        if not await self._append(write):
+            return None  # another process committed first: decide again on its state
+        new = replace(
+            data,
+            state=state,
+            status=status,
+            result=write.result,
+            version=write.version,
+            seq=write.seq,
+            log=data.log + tuple(events),
+            clock=clock,
+            due_at=write.due_at,
+            seat_log=data.seat_log if seat_log is None else tuple(seat_log),
+        )
+        return new.version, self._cache.remember(new)
+
+    async def _append(self, write: queries.CommandWrite) -> bool:
+        """Store one command: one statement on Postgres, one short transaction on SQLite."""
+        if self.settings.is_postgres:
+            notify = None
+            if self.notifies_in_commit:
+                notify = self._fanout.notification(write.table_id, write.version)  # type: ignore[attr-defined]
+            pool = self._command_pool or await self._open_command_pool()
+            try:
+                async with pool.acquire() as conn:
+                    return await queries.append_command_pg(conn, write, notify)
+            except DRIVER_CONNECTION_ERRORS:
+                # No ping before each use: a connection that died in the pool fails here,
+                # the pool replaces it, and the attempt is retried (nothing was committed).
+                raise DroppedConnection() from None
+        try:
+            async with self._engine.begin() as conn:
+                if not await queries.append_command(conn, write):
+                    raise _Outraced()  # leaving the block rolls the transaction back
+        except _Outraced:
+            return False
+        return True
+
+    async def _open_command_pool(self) -> asyncpg.Pool:
+        """The command path's own connections (Postgres), opened on the first command.
+
+        Plain asyncpg, apart from SQLAlchemy's pool: no greenlet hop and no checkout
+        bookkeeping per command, and a fixed set of connections that stays open, where an
+        overflowing SQLAlchemy pool would open and close one per command under load.
+        """
+        async with self._pool_lock:
+            if self._command_pool is None:
+                self._command_pool = await asyncpg.create_pool(
+                    asyncpg_dsn(self.settings.database_url),
+                    min_size=1,
+                    max_size=self.settings.db_pool_size,
+                )
+        return self._command_pool
+
+    async def close(self) -> None:
+        """Close the command path's connections (the app does this at shutdown)."""
+        pool, self._command_pool = self._command_pool, None
+        if pool is not None:
+            await pool.close()
+
+    async def _committed_version(self, table_id: str, seat: int, client_id: str) -> int | None:
+        """The version a committed command of ``seat`` with ``client_id`` made, if any."""
+        async with self._sessions() as session:
+            done = await queries.command_by_client_id(session, table_id, seat, client_id)
+        return None if done is None else done.version
+
+
+class _Outraced(Exception):
+    """The optimistic check failed: another writer moved the table on first."""
+
+
+def _snapshot_due(data: TableData, status: str, seq: int) -> bool:
+    """Whether step ``seq`` stores the whole state, or only its command.
+
+    Every SNAPSHOT_EVERY steps and at the end of the game; in between, loading a table
+    replays at most SNAPSHOT_EVERY - 1 commands onto the stored state (``apply`` is
+    deterministic), so each of those steps writes its command row and the version only.
+    """
+    return status != data.status or seq % SNAPSHOT_EVERY == 0
+
+
+def _check_may_act(data: TableData, seat: int) -> None:
+    if data.status == "open":
+        raise ServiceError("not_started", "the game has not started yet", 409)
+    if data.status == "finished" or data.state is None:
+        raise ServiceError("finished", "the game is over", 409)
+    game = get_game(data.game)
+    # A seat outside ``to_act`` may still have a command (taking a sealed plan back).
+    if seat not in game.to_act(data.state) and not game.legal(data.state, seat):
+        raise ServiceError("not_your_turn", f"seat {seat} may not act now", 409)
