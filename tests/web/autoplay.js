@@ -1,8 +1,11 @@
 // Plays one decision through the page's own prompt, the way a person would: pick an action
 // kind (preferring the listed ones), then the first option of every open step, then Confirm.
-// Returns the confirmed summary line, or null when it is not this page's turn.
+// Closes a round-end summary that holds the prompt first. Returns the confirmed summary line, or null when it is not this page's turn.
 (prefer) => {
   for (let i = 0; i < 20; i++) {
+    // A round-end summary holds the prompt until it is closed, as a person would close it.
+    const later = document.getElementById("summary-continue");
+    if (later) later.click();
     const card = document.getElementById("prompt-card");
     if (!card || !document.querySelector(".banner.mine")) return null;
     const confirm = document.getElementById("confirm");

@@ -102,6 +102,13 @@ def _favourite_step(state: State, guild: int, events: list[Event]) -> None:
     _reward_favourite(state, guild, seat, events)
 
 
+def favour_counts(state: State, guild: int) -> list[dict[str, int]]:
+    """The goods that counted for the favourite of ``guild``, for every seat holding some.
+    Goods and loaded peddlers lie open on the table, so these counts are public."""
+    counts = [{"seat": s, "n": goods_for_favour(state, s, guild)} for s in range(state["seats"])]
+    return [c for c in counts if c["n"] > 0]
+
+
 def _give_back_good(state: State, guild: int, seat: int) -> None:
     """The favourite returns one good: from stock if possible, else from a peddler."""
     good, p = good_of(guild), player(state, seat)
@@ -116,6 +123,7 @@ def _give_back_good(state: State, guild: int, seat: int) -> None:
 
 def _reward_favourite(state: State, guild: int, seat: int, events: list[Event]) -> None:
     h, p = house(state, guild), player(state, seat)
+    counts = favour_counts(state, guild)
     _give_back_good(state, guild, seat)
     tiles = h["master"]
     h["master"] = []
@@ -132,6 +140,7 @@ def _reward_favourite(state: State, guild: int, seat: int, events: list[Event]) 
         "guild": guild,
         "good": good_of(guild),
         "tiles": [tile_params(t) for t in tiles],
+        "counts": counts,
         "variant": "crest" if crest else "no_crest",
     }
     events.append(event("FavouriteChosen", text, params=params))

@@ -4,6 +4,7 @@ import { h, t } from "./i18n.js";
 import { SEAT_MARK, badge, botOffer, isMyTurn, mark, planningTag as tag } from "./pieces.js";
 import { LOG_FORMATS, describe, goodsChips, guildName, tileEl, windowCost } from "./norenberc_parts.js";
 import { choose, draft, prompt } from "./norenberc_prompts.js";
+import { summaries } from "./norenberc_summary.js";
 
 // ---- board ------------------------------------------------------------------------
 
@@ -227,5 +228,6 @@ export default {
   describe: describe,
   logPrefix: "log.",
   logFormats: LOG_FORMATS,
+  summaries: summaries,
   footnote: function (game) { return { text: t("table.reconstruction"), title: game.data_note || "" }; },
 };

@@ -4,6 +4,7 @@
 // module is ever loaded.
 import { errorText, h, has, t, translatePage } from "./i18n.js";
 import { TableConnection, api, forgetTable, recentTables, rememberTable } from "./conn.js";
+import * as panel from "./summary.js";
 
 var $ = function (id) { return document.getElementById(id); };
 
@@ -180,8 +181,8 @@ function arrowKeys(ev) {
 // What a screen reader hears (polite): the player's own turn, once, and what just happened
 // to this player; never other seats' turns or "Sending…" (the banner says those visually).
 var announced = { mine: false, log: null };
-function announce(status) {
-  var parts = [];
+function announce(status, summaryTitle) {
+  var parts = summaryTitle ? [summaryTitle] : [];
   var me = mySeat();
   var all = doc.log || [];
   if (announced.log !== null && me !== null) {
@@ -218,12 +219,16 @@ function draw() {
   if (!renderer) return loadRenderer(table.game);
   var showing = replay ? replay.view : doc.game;
   var ctx = context(showing, !!replay);
+  var sums = summariesOf(renderer);
+  var opened = !replay && panel.follow(sums);
   renderBanner(renderer, ctx);
-  if (!replay) announce(renderer.status(showing, ctx));
+  if (!replay) announce(renderer.status(showing, ctx), opened ? panel.openTitle(sums) : null);
   replaceChildren($("board"), renderer.board(showing, ctx));
   replaceChildren($("players"), renderer.players(showing, ctx));
-  replaceChildren($("prompt"), replay ? null : renderer.prompt(showing, ctx));
-  renderLog();
+  panel.draw($("summary"), sums, ctx);
+  var held = !replay && panel.holdsPrompt() && renderer.isMyTurn(showing, mySeat());
+  replaceChildren($("prompt"), replay ? null : held ? panel.holdCard(panel.openTitle(sums)) : renderer.prompt(showing, ctx));
+  renderLog(sums);
   renderScores(showing, renderer);
   renderFootnote(renderer, showing);
   renderReplayControls(table);
@@ -276,9 +281,12 @@ function renderBanner(renderer, ctx) {
 var FRESH_MS = 2500;
 var logSeen = null;
 var fresh = { from: Infinity, at: 0 };
-function renderLog() {
+function renderLog(sums) {
   var ol = $("log");
   var all = (replay && replay.log) || withSeatChanges(doc.log || []);
+  var raw = (replay && replay.log) || doc.log || [];
+  var startsAt = new Map();
+  sums.forEach(function (s) { if (raw[s.from]) startsAt.set(raw[s.from], s); });
   if (!replay) {
     if (logSeen !== null && all.length > logSeen) fresh = { from: logSeen, at: Date.now() };
     logSeen = all.length;
@@ -288,10 +296,17 @@ function renderLog() {
   ol.innerHTML = "";
   all.slice(first).forEach(function (e, i) {
     var glow = !replay && first + i >= fresh.from && elapsed < FRESH_MS;
+    var starts = startsAt.get(e);
     ol.appendChild(h("li", { class: "log-" + e.type + (glow ? " fresh" : ""),
-      style: glow ? "animation-delay: -" + elapsed + "ms" : null }, logText(e)));
+      style: glow ? "animation-delay: -" + elapsed + "ms" : null }, logText(e), starts ? [" ", panel.logButton(starts)] : null));
   });
   ol.scrollTop = ol.scrollHeight;
+}
+
+// The round-end (or council) summaries of the log shown: the live one or the replay's.
+function summariesOf(renderer) {
+  if (!renderer.summaries) return [];
+  return renderer.summaries((replay && replay.log) || doc.log || [], replay ? replay.view : doc.game);
 }
 
 // The table's seat changes (a bot standing in, a player back) placed among the game's lines.
@@ -630,6 +645,7 @@ function readToken() {
 
 function init() {
   translatePage();
+  panel.setRedraw(render);
   tableId = $("app").dataset.tableId;
   token = readToken();
   if (token && !/seat=/.test(location.hash)) history.replaceState(null, "", "#seat=" + encodeURIComponent(token));
