@@ -1,13 +1,16 @@
-"""Norenberc (2-5 players): the rules engine. Importing this package registers the game."""
+"""Norenberc (2-5 players) on the Guildhall engine; registers itself as "norenberc".
+
+Loading the game validates ``seeds/norenberc.json`` at once, so a malformed file stops the
+server when it starts (``DataError`` naming the bad entry), not in the middle of a game.
+The package follows docs/adding-a-game.md.
+"""
 
 from server.engine import register_game
 
-from .components import DataError, components
-from .game import NORENBERC, Norenberc
+from .data import DataError, components
+from .game import GAME, Norenberc
 
-# Validate the component data now, so a malformed seeds/norenberc.json stops start-up with
-# a DataError naming the bad entry instead of failing at the first table.
 components()
-register_game(NORENBERC)
+register_game(GAME)
 
-__all__ = ["NORENBERC", "DataError", "Norenberc"]
+__all__ = ["GAME", "DataError", "Norenberc"]

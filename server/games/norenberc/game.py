@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 from server.engine import Event, Result, RuleError, State, View, clone
@@ -10,6 +9,7 @@ from server.engine import planning as sealed
 
 from . import actions, citizens, flow, scoring, views
 from .commands import check_command
+from .legal import legal
 from .setup import DEFAULT_OPTIONS, MAX_SEATS, MIN_SEATS, new_state
 from .state import UNCHANGING
 
@@ -83,48 +83,6 @@ def _to_act(state: State) -> list[int]:
     return []
 
 
-def legal(state: State, seat: int) -> list[dict[str, Any]]:
-    """Every legal command of ``seat`` (see ``Norenberc.legal``)."""
-    if not isinstance(seat, int) or not 0 <= seat < state["seats"]:
-        return []
-    if state["phase"] == "planning":
-        return _legal_planning(state, seat)
-    if state["phase"] == "action" and flow.current_actor(state) == seat:
-        if state["action"]["choice"] is not None:
-            return citizens.legal_choice(state, seat)
-        return actions.legal_actions(state, seat)
-    return []
-
-
-def _legal_planning(state: State, seat: int) -> list[dict[str, Any]]:
-    p = state["planning"]
-    commands: list[dict[str, Any]] = []
-    if sealed.may_commit(p, seat):
-        commands.extend({"type": "plan", "guilds": g} for g in _plans(state, seat))
-        commands.append({"type": "pass"})
-    if sealed.may_wait(p, seat):
-        commands.append({"type": "wait"})
-    if sealed.may_retract(p, seat):
-        commands.append({"type": "retract"})
-    return commands
-
-
-def _plans(state: State, seat: int) -> list[list[int]]:
-    return [list(plan) for plan in _plans_of(len(state["houses"]), state["players"][seat]["hand"])]
-
-
-@lru_cache(maxsize=64)
-def _plans_of(guild_count: int, hand: int) -> tuple[tuple[int, ...], ...]:
-    """Every plan of at most ``hand`` guilds out of ``guild_count``: by size, then guilds."""
-    guilds = list(range(1, guild_count + 1))
-    plans = []
-    for mask in range(1, 1 << len(guilds)):
-        plan = tuple(g for i, g in enumerate(guilds) if mask >> i & 1)
-        if len(plan) <= hand:
-            plans.append(plan)
-    return tuple(sorted(plans, key=lambda plan: (len(plan), plan)))
-
-
 def _may_end_planning(state: State, seat: int) -> bool:
     """Whether a command of ``seat`` could complete the planning phase.
 
@@ -165,4 +123,4 @@ def _apply_action(state: State, seat: int, cmd: dict[str, Any], events: list[Eve
         flow.finish_action(state, seat, events)
 
 
-NORENBERC = Norenberc()
+GAME = Norenberc()

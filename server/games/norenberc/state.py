@@ -12,7 +12,7 @@ from typing import Any
 
 from server.engine import Rng, RuleError
 
-from .components import Components, components
+from .data import Components, components
 
 State = dict[str, Any]
 Goods = dict[str, int]

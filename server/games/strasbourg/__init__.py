@@ -2,6 +2,7 @@
 
 Loading the game validates ``seeds/strasbourg.json`` at once, so a malformed file stops
 the server when it starts (``DataError`` naming the bad entry), not in the middle of a game.
+The package follows docs/adding-a-game.md.
 """
 
 from server.engine import register_game

@@ -14,8 +14,8 @@ from typing import Any
 from server.engine.schema import CommandSchema, Fields, Int, ListOf, Pair, Str
 
 from .data import COLS, GUILD_KEYS, ROWS, TASK_COUNT
-from .rules import DECK
 from .setup import TASKS_DEALT
+from .state import DECK
 
 CARD = Int(min(DECK), max(DECK))
 CELL = Pair(Int(0, ROWS - 1), Int(0, COLS - 1))

@@ -18,7 +18,7 @@ from server.engine import Rng
 from server.engine import planning as pl
 
 from .data import GUILD_KEYS, components
-from .rules import DECK, STEPS, State
+from .state import DECK, STEPS, State
 
 View = dict[str, Any]
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 from server.engine import Event, event
 from server.engine import planning as pl
 
-from .actions import discard_revealed, resolve_influence
+from .choices import discard_revealed, resolve_influence
 from .data import ROUNDS
-from .rules import (
+from .state import (
     CHAPEL_STEP,
     EDIFICE_STEP,
     STEPS,

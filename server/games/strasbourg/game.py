@@ -7,12 +7,12 @@ from typing import Any
 from server.engine import Command, Event, Result, State, View, clone
 from server.engine import planning as pl
 
-from .actions import apply_choice
+from .choices import apply_choice
 from .commands import check_command
 from .flow import continue_choices
 from .influence import apply_influence
 from .legal import check, legal
-from .planning_flow import apply_keep, apply_planning
+from .planning import apply_keep, apply_planning
 from .scoring import final_result
 from .setup import default_options, new_state
 from .views import build_view

@@ -7,7 +7,7 @@ from __future__ import annotations
 from server.engine import Command, Event, event
 
 from .flow import auto_pass
-from .rules import State
+from .state import State
 
 
 def legal_influence(state: State, seat: int) -> list[Command]:

@@ -8,10 +8,10 @@ from typing import Any
 from server.engine import Command, RuleError
 from server.engine import planning as pl
 
-from .actions import legal_choice
+from .choices import legal_choice
 from .influence import legal_influence
-from .planning_flow import legal_planning, legal_tasks
-from .rules import State
+from .planning import legal_planning, legal_tasks
+from .state import State
 
 _BY_PHASE = {
     "tasks": legal_tasks,

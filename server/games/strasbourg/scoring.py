@@ -6,7 +6,7 @@ from __future__ import annotations
 from server.engine import Result
 
 from .data import GUILD_KEYS, Task, chapel_cells, components, neighbours
-from .rules import State, built_edifices, city_cells, council_count
+from .state import State, built_edifices, city_cells, council_count
 
 Cell = tuple[int, int]
 UNFULFILLED_TASK = -3

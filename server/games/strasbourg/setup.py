@@ -8,7 +8,7 @@ from server.engine import Rng, RuleError, seed_to_state
 from server.engine import planning as pl
 
 from .data import COLS, GUILD_KEYS, ROUNDS, ROWS, components
-from .rules import COUNCIL_SEATS, DECK, State, clockwise
+from .state import COUNCIL_SEATS, DECK, State, clockwise
 
 TASKS_DEALT = 5
 START_COINS = 5

@@ -16,8 +16,8 @@ from server.engine import planning as pl
 
 from .data import DATA_NOTE, ROUNDS, components
 from .legal import legal
-from .rules import DECK, STEPS, State, city_cells, council_count, step_kind
 from .scoring import final_result
+from .state import DECK, STEPS, State, city_cells, council_count, step_kind
 
 
 @cache

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from server.engine import Event, get_game
-from server.games.norenberc.components import components
+from server.games.norenberc.data import components
 
 GAME = get_game("norenberc")
 State = dict[str, Any]

@@ -7,7 +7,7 @@ from itertools import combinations
 from typing import Any
 
 from server.engine import Rng, clone
-from server.games.norenberc.components import components
+from server.games.norenberc.data import components
 from server.games.norenberc.setup import GOODS_PER_GUILD, PLAYER_COUNTS
 
 State = dict[str, Any]

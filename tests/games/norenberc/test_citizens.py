@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from server.engine import RuleError
-from server.games.norenberc.components import components
+from server.games.norenberc.data import components
 
 from .helpers import (
     GAME,

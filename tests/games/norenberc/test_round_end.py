@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from server.games.norenberc.components import components
+from server.games.norenberc.data import components
 
 from .helpers import GAME, act, craftsman, finish_round, fresh, plan_all, set_master, swap_in, types
 from .invariants import check_state

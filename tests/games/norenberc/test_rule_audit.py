@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from server.engine import Event
-from server.games.norenberc.components import components
+from server.games.norenberc.data import components
 from server.games.norenberc.scoring import Holdings, score_holdings
 
 from .helpers import (

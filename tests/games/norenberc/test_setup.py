@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from server.engine import RuleError
-from server.games.norenberc.components import components
+from server.games.norenberc.data import components
 
 from .helpers import GAME, fresh
 

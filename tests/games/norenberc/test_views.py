@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import json
 
-from server.games.norenberc.components import components
+from server.games.norenberc.data import components
 
 from .helpers import GAME, act, finish_round, fresh, plan_all
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from server.engine import Command, Event, Rng, clone, is_visible
 from server.engine import planning as pl
-from server.games.strasbourg.rules import DECK, cards_held
+from server.games.strasbourg.state import DECK, cards_held
 
 from .helpers import GAME
 

@@ -150,7 +150,7 @@ def test_templates_exist_in_every_language_with_known_formats() -> None:
 
 
 def test_council_seat_returning_a_member_names_both_seats() -> None:
-    from server.games.strasbourg.actions import place_on_council
+    from server.games.strasbourg.choices import place_on_council
 
     state = GAME.new(3, "log-council", {})
     state["council"]["bakers"] = 2

@@ -10,8 +10,8 @@ from typing import Any
 
 from server.engine import Result
 from server.games.strasbourg.data import chapel_cells, components
-from server.games.strasbourg.rules import COUNCIL_SEATS
 from server.games.strasbourg.scoring import task_fulfilled
+from server.games.strasbourg.state import COUNCIL_SEATS
 
 from .helpers import (
     GAME,

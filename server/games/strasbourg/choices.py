@@ -27,7 +27,7 @@ from typing import Any
 from server.engine import Command, Event, event
 
 from .data import components
-from .rules import (
+from .state import (
     COUNCIL_NAMES,
     State,
     action_slots,

@@ -17,7 +17,7 @@ from server.engine import Command, Event, event
 from server.engine import planning as pl
 
 from .flow import end_planning, start_round
-from .rules import State
+from .state import State
 
 
 def sub_multisets(values: list[int]) -> list[list[int]]:

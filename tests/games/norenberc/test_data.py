@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from server.games.norenberc.components import DATA_PATH, DataError, components, load
+from server.games.norenberc.data import DATA_PATH, DataError, components, load
 
 
 def _write(tmp_path: Path, doc: object) -> Path:
