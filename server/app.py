@@ -55,7 +55,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.hub = Hub()
     app.state.connection_cap = ws.ConnectionCap(settings.max_connections_per_ip)
-    app.state.creation_rate = tables.CreationRate(settings.create_rate)
     for router in (tables.router, replay.router, health.router, ws.router, *_optional_routers()):
         app.include_router(router)
     _add_error_handlers(app)

@@ -52,6 +52,19 @@ _command_seconds = Histogram(
     registry=REGISTRY,
 )
 
+_bot_seconds = Counter(
+    "guildhall_bot_seconds",
+    "Seconds bots spent deciding (wall time in their worker threads), by search.",
+    ["search"],
+    registry=REGISTRY,
+)
+_bot_decisions = Counter(
+    "guildhall_bot_decisions",
+    "Bot decisions, by how much search the process's bot budget allowed.",
+    ["search"],
+    registry=REGISTRY,
+)
+
 
 class _ViewCollector(Collector):
     """The CPU, messages and bytes that documents and patches cost, from ``STATS``."""
@@ -111,6 +124,14 @@ def record_fanout(event: str, count: int = 1) -> None:
     ``swept`` (a version found by the periodic sweep because its notification was lost)."""
     if count:
         _fanout.labels(event=event).inc(count)
+
+
+def record_bot_decision(search: str, seconds: float) -> None:
+    """One bot decision that took ``seconds``; ``search`` is ``full``, ``short`` (a search cut
+    down by the bot budget), ``none`` (no budget left: the heuristic played) or ``fixed`` (a
+    bot kind that does not search)."""
+    _bot_decisions.labels(search=search).inc()
+    _bot_seconds.labels(search=search).inc(seconds)
 
 
 def render() -> str:

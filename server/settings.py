@@ -125,6 +125,27 @@ class Settings(BaseSettings):
     create_rate: int = setting(
         "GUILDHALL_CREATE_RATE", 10, "tables one client address may create per minute", ge=1
     )
+    unjoined_per_address: int = setting(
+        "GUILDHALL_UNJOINED_PER_ADDRESS",
+        10,
+        "live tables one client address may have created that no second person has joined",
+        ge=1,
+    )
+    unjoined_tables: int = setting(
+        "GUILDHALL_UNJOINED_TABLES",
+        500,
+        "live tables no second person has joined, from all addresses together",
+        ge=1,
+    )
+    bot_tables: int = setting(
+        "GUILDHALL_BOT_TABLES", 10, "tables playing at once on which bots play every seat", ge=0
+    )
+    bot_cpu: float = setting(
+        "GUILDHALL_BOT_CPU",
+        0.5,
+        "seconds of bot search each app process may spend per second, all its tables together",
+        gt=0,
+    )
     log_format: LogFormat = setting("GUILDHALL_LOG_FORMAT", "text", "`text` or `json`")
     db_pool_size: int = setting(
         "GUILDHALL_DB_POOL_SIZE", 10, "Postgres connections kept open", ge=1

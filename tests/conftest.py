@@ -15,9 +15,16 @@ import os
 import pytest
 
 REQUIRE_ALL = os.environ.get("GUILDHALL_REQUIRE_ALL_SUITES") == "1"
-# Tests create tables from one address much faster than people do; the creation limit has its
-# own test (tests/security/test_input_limits.py), which sets it explicitly.
-os.environ.setdefault("GUILDHALL_CREATE_RATE", "1000000")
+# Tests create tables from one address much faster, and leave more of them unjoined, than
+# people do; the limits have their own tests (tests/security/test_input_limits.py and
+# test_input_caps.py), which set them explicitly.
+for _limit in (
+    "GUILDHALL_CREATE_RATE",
+    "GUILDHALL_UNJOINED_PER_ADDRESS",
+    "GUILDHALL_UNJOINED_TABLES",
+    "GUILDHALL_BOT_TABLES",
+):
+    os.environ.setdefault(_limit, "1000000")
 
 
 def _missing(marker: str) -> str | None:

@@ -4,8 +4,6 @@ finished record. Who may do what is decided in ``server.tables.seats`` (docs/sea
 from __future__ import annotations
 
 import math
-import time
-from collections import deque
 
 from fastapi import APIRouter, Request
 
@@ -29,39 +27,6 @@ from .models import (
 )
 
 ERRORS = {code: {"model": ErrorBody} for code in (400, 401, 403, 404, 409, 422, 429)}
-CREATE_WINDOW = 60.0  # seconds over which GUILDHALL_CREATE_RATE counts
-
-
-class CreationRate:
-    """Tables created per client address in the last minute (a sliding window, per process).
-
-    One address filling the database with tables nobody plays is the cheapest abuse there
-    is; a group of friends creates a handful an evening.
-    """
-
-    def __init__(self, per_minute: int) -> None:
-        self.per_minute = per_minute
-        self.recent: dict[str, deque[float]] = {}
-
-    def take(self, address: str, now: float | None = None) -> None:
-        """Count one creation; ServiceError('too_many_tables', 429) beyond the rate."""
-        now = time.monotonic() if now is None else now
-        for key in [k for k, times in self.recent.items() if now - times[-1] > CREATE_WINDOW]:
-            del self.recent[key]  # forget quiet addresses, so the map stays small
-        times = self.recent.setdefault(address, deque())
-        while times and now - times[0] > CREATE_WINDOW:
-            times.popleft()
-        if len(times) >= self.per_minute:
-            wait = int(CREATE_WINDOW - (now - times[0])) + 1
-            raise ServiceError(
-                "too_many_tables",
-                f"at most {self.per_minute} new tables a minute from one address; "
-                f"try again in {wait} s",
-                429,
-            )
-        times.append(now)
-
-
 router = APIRouter(prefix="/api/tables", tags=["tables"], responses=ERRORS)  # type: ignore[arg-type]
 
 
@@ -137,10 +102,11 @@ async def create_table(
 ) -> SeatLink:
     """Create a table; the creator gets seat 0, its secret link, and the invite link.
 
-    Refused with ``too_many_tables`` (429) beyond GUILDHALL_CREATE_RATE a minute per address.
+    Refused (``server.tables.limits``) with ``too_many_tables`` (429) beyond
+    GUILDHALL_CREATE_RATE a minute per address, ``too_many_unjoined_tables`` (429) beyond
+    GUILDHALL_UNJOINED_PER_ADDRESS live tables of the address nobody else joined, and
+    ``server_full`` (503) beyond GUILDHALL_UNJOINED_TABLES such tables in all.
     """
-    rate: CreationRate = request.app.state.creation_rate
-    rate.take(request.client.host if request.client is not None else "unknown")
     data, token = await service.create_table(
         body.game,
         body.seats,
@@ -149,6 +115,7 @@ async def create_table(
         body.name,
         public=body.public,
         clock=body.clock.config() if body.clock is not None else None,
+        address=request.client.host if request.client is not None else "unknown",
     )
     return seat_link(settings, service, data.id, 0, token)
 

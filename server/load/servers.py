@@ -38,6 +38,9 @@ def server_env(database_url: str, **extra: str) -> dict[str, str]:
         GUILDHALL_FANOUT="postgres" if database_url.startswith("postgres") else "memory",
         # A load run creates its tables from one address, far faster than any person would.
         GUILDHALL_CREATE_RATE=env.get("GUILDHALL_CREATE_RATE") or "1000000",
+        GUILDHALL_UNJOINED_PER_ADDRESS=env.get("GUILDHALL_UNJOINED_PER_ADDRESS") or "1000000",
+        GUILDHALL_UNJOINED_TABLES=env.get("GUILDHALL_UNJOINED_TABLES") or "1000000",
+        GUILDHALL_BOT_TABLES=env.get("GUILDHALL_BOT_TABLES") or "1000000",
     )
     env.update(extra)
     return env

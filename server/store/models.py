@@ -32,6 +32,7 @@ class TableRow(Base):
     """One game table. ``status`` is open → playing → finished; ``state`` is null until start."""
 
     __tablename__ = "tables"
+    __table_args__ = (sa.Index("ix_tables_creator_key", "creator_key", "created_at"),)
 
     id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
     game: Mapped[str] = mapped_column(sa.String(32))
@@ -60,6 +61,9 @@ class TableRow(Base):
     updated_at: Mapped[datetime] = mapped_column(
         sa.DateTime(timezone=True), server_default=sa.func.now()
     )
+    # A keyed hash of the address the table was created from (``server.tables.limits``): the
+    # per-address limits count by it; the address itself is never stored.
+    creator_key: Mapped[str | None] = mapped_column(sa.String(32), nullable=True)
 
 
 class SeatRow(Base):

@@ -3,6 +3,11 @@
 After every change the runner looks at ``to_act``; for each bot seat there it waits
 ``settings.bot_delay`` seconds, asks ``server.bots.decide`` in a worker thread with that seat's
 view, and submits the answer with ``TableService.submit``. One task per table at most.
+
+Searching bots share one budget per process (``GUILDHALL_BOT_CPU`` seconds of search per
+second, ``ThinkingBudget``), so that many bot tables cannot starve the people's tables of
+the CPU: when it runs low a search is cut short, and when it is spent the game's heuristic
+plays instead. A bot always plays: it thinks less, it never waits for the budget.
 """
 
 from __future__ import annotations
@@ -11,8 +16,11 @@ import asyncio
 import hashlib
 import hmac
 import logging
+import time
+from collections.abc import Callable
 
-from server.bots import decide
+from server import metrics
+from server.bots import DEFAULT_BUDGET, Budget, decide
 from server.engine import RuleError, get_game
 
 from .data import ServiceError, TableData
@@ -20,6 +28,49 @@ from .seats import BOT
 from .service import TableService
 
 log = logging.getLogger(__name__)
+
+FULL_SEARCH = 0.7  # seconds a searching bot thinks when the budget allows (bots.DEFAULT_BUDGET)
+MIN_SEARCH = 0.05  # below this much budget the heuristic plays: a search would be noise
+SEARCHING = frozenset({"mcts"})
+
+
+class ThinkingBudget:
+    """Seconds of bot thinking this process may spend: a bucket that fills at ``per_second``
+    up to ``burst`` and is charged, after each decision, with the time it really took.
+
+    ``take`` hands out at most what is in the bucket (never more than asked), so decisions
+    running at once in worker threads cannot together overdraw it by more than their
+    overruns; a decision that took longer than granted leaves the bucket in debt, and the
+    next ones get nothing until it has filled again.
+    """
+
+    def __init__(
+        self,
+        per_second: float,
+        burst: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.per_second = per_second
+        self.burst = burst if burst is not None else max(2 * per_second, FULL_SEARCH)
+        self._clock = clock
+        self.level, self._at = self.burst, clock()
+
+    def _fill(self) -> None:
+        now = self._clock()
+        self.level = min(self.burst, self.level + (now - self._at) * self.per_second)
+        self._at = now
+
+    def take(self, wanted: float) -> float:
+        """Seconds granted now for a decision that would like ``wanted`` (0 when spent)."""
+        self._fill()
+        granted = max(0.0, min(wanted, self.level))
+        self.level -= granted
+        return granted
+
+    def settle(self, granted: float, used: float) -> None:
+        """Charge the time a decision really took, against what ``take`` granted it."""
+        self._fill()
+        self.level = min(self.burst, self.level + granted - used)
 
 
 class BotRunner:
@@ -29,6 +80,7 @@ class BotRunner:
         self.service = service
         self._wanted: set[str] = set()
         self._tasks: dict[str, asyncio.Task[None]] = {}
+        self.thinking = ThinkingBudget(service.settings.bot_cpu)
         service.on_change.append(self.kick)
 
     def kick(self, data: TableData) -> None:
@@ -78,12 +130,25 @@ class BotRunner:
         if not legal:
             return
         seed = self._seed(data, seat)
+        granted, search, budget = 0.0, "fixed", None
+        if kind in SEARCHING:
+            granted = self.thinking.take(DEFAULT_BUDGET.seconds or FULL_SEARCH)
+            if granted < MIN_SEARCH:
+                search, kind = "none", "greedy"
+            else:
+                search = "full" if granted >= (DEFAULT_BUDGET.seconds or 0) else "short"
+                budget = Budget(iterations=DEFAULT_BUDGET.iterations, seconds=granted)
+        started = time.perf_counter()
         try:
-            cmd = await asyncio.to_thread(decide, kind, data.game, view, seat, seed)
+            cmd = await asyncio.to_thread(decide, kind, data.game, view, seat, seed, budget=budget)
         except Exception:
             # A failing bot must not stall the table: play its first legal command instead.
             log.exception("bot %s failed on table %s seat %s", kind, data.id, seat)
             cmd = legal[0]
+        finally:
+            used = time.perf_counter() - started
+            self.thinking.settle(granted, used)
+            metrics.record_bot_decision(search, used)
         for attempt in (cmd, legal[0]):
             try:
                 await self.service.submit(data.id, seat, attempt, by=BOT)

@@ -24,6 +24,7 @@ from server.settings import Settings
 from server.store import queries
 from server.store.models import SeatRow, TableRow
 
+from . import limits
 from . import seats as seat_model
 from .cache import TableCache
 from .data import ServiceError, TableData, hash_token, new_token, seed_hash
@@ -74,15 +75,19 @@ class Lobby:
         seed: str | None = None,
         public: bool = False,
         clock: dict[str, Any] | None = None,
+        address: str | None = None,
     ) -> tuple[TableData, str]:
         """A new open table with its creator in seat 0; returns it and seat 0's token.
 
         ``public``: listed in the lobby, its free seats open to anyone; otherwise joining
         needs the invite secret (``seats.invite_code``). ``clock``: the clock settings
         (``server.clocks.model.check_config``; default untimed), 'bad_clock' if refused.
+        ``address``: the client's, for the creation limits (``limits.check_create``); None
+        (the server's own tools) is not limited.
 
         Raises RuleError for an unknown game or options the game refuses, ServiceError for a
-        bad seat count or bot list. ``seed`` is for tests; tables get one from ``secrets``.
+        bad seat count or bot list, or a limit. ``seed`` is for tests; tables get one from
+        ``secrets``.
         """
         game = get_game(game_name)
         bots = _check_bots(bots, seats)
@@ -99,9 +104,12 @@ class Lobby:
         game.new(seats, seed, full_options)  # refuses bad options now, not at the start
         turn_clock = clock_model.new_clock(_clock_config(clock), seats)
         table_id, token = secrets.token_urlsafe(6), new_token()
+        creator = None if address is None else limits.address_key(self.settings.secret_key, address)
         async with self._cache.sqlite_lock(), self._sessions() as session:
+            if creator is not None:
+                await limits.check_create(session, self.settings, creator)
             row = _new_table_row(table_id, game_name, seats, full_options, seed, public)
-            row.clock = turn_clock
+            row.clock, row.creator_key = turn_clock, creator
             session.add(row)
             await session.flush()  # the table row first: seats reference it
             for seat in range(seats):
@@ -160,6 +168,8 @@ class Lobby:
             seen = await queries.seen_at(session, table_id)
             away = self._away(table_id, seen).get(seat)
             seat_model.check_handover(data, by, seat, away, self.settings.handover_after)
+            if data.status == "playing" and all(s.bot for s in data.seats if s.seat != seat):
+                await limits.check_bot_table(session, self.settings, table_id)
             info = data.seats[seat]
             await queries.update_seat(session, table_id, seat, bot=kind)
             clock = self._seat_clock(data, seat, kind) if data.status == "playing" else {}
@@ -204,6 +214,8 @@ class Lobby:
                 raise ServiceError(
                     "seats_open", f"seats {free} have nobody; invite or add bots", 409
                 )
+            if all(s.bot for s in data.seats):
+                await limits.check_bot_table(session, self.settings, table_id)
             state = get_game(data.game).new(len(data.seats), data.seed, data.options)
             clock, due = table_clock.started(
                 data.clock, data, state, self._now(), self.settings.bot_delay

@@ -54,11 +54,12 @@ class Deployment:
 
 
 @contextlib.contextmanager
-def deployment(kind: str, processes: int, workdir: Path) -> Iterator[Deployment]:
+def deployment(kind: str, processes: int, workdir: Path, **more_env: str) -> Iterator[Deployment]:
     env = {
         "GUILDHALL_BOT_DELAY": "0.05",
         "GUILDHALL_HANDOVER_AFTER": str(HANDOVER_AFTER),
         "GUILDHALL_RATE_LIMIT": "500",
+        **more_env,
     }
     with contextlib.ExitStack() as stack:
         if kind == "sqlite":

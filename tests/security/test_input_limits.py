@@ -1,62 +1,163 @@
-"""Abuse limits: table creation per client address, and bad tokens that cost no reloads."""
+"""Abuse limits, in one app on SQLite and Postgres: table creation per client address, tables
+nobody else joined (per address and in all), tables only bots play, the bots' thinking
+budget, and bad tokens that cost no reloads. The same limits against real servers, with
+two processes on one database: ``test_input_caps.py``."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 
-from server.api.tables import CREATE_WINDOW, CreationRate
 from server.settings import Settings
-from server.tables import ServiceError
+from server.tables import ServiceError, TableService, limits
+from server.tables.bots import ThinkingBudget
 from tests.support.play import running_app
 from tests.support.testclient import TestClient
+
+TOY = {"game": "toy", "seats": 2, "name": "Ada"}
 
 
 @pytest.fixture
 def limited(settings: Settings) -> Iterator[TestClient]:
-    with running_app(settings.model_copy(update={"create_rate": 3})) as client:
+    # Slow bots: an all-bot table must not finish while a test looks at it.
+    capped = settings.with_(
+        create_rate=3, unjoined_per_address=2, unjoined_tables=4, bot_tables=1, bot_delay=30.0
+    )
+    with running_app(capped) as client:
         yield client
 
 
+def _service(client: TestClient) -> TableService:
+    service: TableService = client.app.state.service  # type: ignore[attr-defined]
+    return service
+
+
+def _call(client: TestClient, fn: Any, *args: Any, **kwargs: Any) -> Any:
+    assert client.portal is not None
+    return client.portal.call(lambda: fn(*args, **kwargs))
+
+
+def _create(client: TestClient, address: str) -> str:
+    data, _ = _call(client, _service(client).create_table, "toy", 2, {}, [], "Ada", address=address)
+    return str(data.id)
+
+
+def _refusal(client: TestClient, address: str) -> tuple[str, int]:
+    with pytest.raises(ServiceError) as refused:
+        _create(client, address)
+    return refused.value.code, refused.value.status
+
+
+def _join(client: TestClient, table_id: str) -> None:
+    service = _service(client)
+    _call(client, service.join, table_id, "Bo", None, service.invite_code(table_id))
+
+
+async def _check_at(service: TableService, address: str, now: datetime) -> None:
+    key = limits.address_key(service.settings.secret_key, address)
+    async with service._sessions() as session:
+        await limits.check_create(session, service.settings, key, now=now)
+
+
 def test_one_address_creates_at_most_the_rate_a_minute(limited: TestClient) -> None:
-    body = {"game": "toy", "seats": 2, "name": "Ada"}
     for _ in range(3):
-        assert limited.post("/api/tables", json=body).status_code == 201
-    listed = limited.get("/api/tables").json()
-    refused = limited.post("/api/tables", json=body)
+        made = limited.post("/api/tables", json=TOY)
+        assert made.status_code == 201
+        _join(limited, made.json()["table_id"])  # joined: only the rate holds them back
+    refused = limited.post("/api/tables", json=TOY)
     assert refused.status_code == 429
     assert refused.json()["code"] == "too_many_tables"
     assert "3 new tables a minute" in refused.json()["message"]
-    assert limited.get("/api/tables").json() == listed  # nothing was created
+    assert "try again in" in refused.json()["message"]
 
 
-def test_the_window_slides_and_addresses_are_counted_apart() -> None:
-    rate = CreationRate(2)
-    rate.take("a", now=0.0)
-    rate.take("a", now=1.0)
-    with pytest.raises(ServiceError) as refused:
-        rate.take("a", now=2.0)
-    assert (refused.value.code, refused.value.status) == ("too_many_tables", 429)
-    rate.take("b", now=2.0)  # another address is not held back
-    rate.take("a", now=CREATE_WINDOW + 0.5)  # the first creation has left the window
-    with pytest.raises(ServiceError):
-        rate.take("a", now=CREATE_WINDOW + 0.6)
-    rate.take("a", now=10 * CREATE_WINDOW)
-    assert set(rate.recent) == {"a"}  # quiet addresses are forgotten
+def test_the_window_slides_and_addresses_are_counted_apart(limited: TestClient) -> None:
+    service = _service(limited)
+    for _ in range(3):
+        _join(limited, _create(limited, "198.51.100.7"))
+    assert _refusal(limited, "198.51.100.7") == ("too_many_tables", 429)
+    _join(limited, _create(limited, "198.51.100.8"))  # another address is not held back
+    later = datetime.now(UTC) + timedelta(seconds=limits.CREATE_WINDOW + 2)
+    _call(limited, _check_at, service, "198.51.100.7", later)  # the three have left the window
+    # IPv6 addresses count by their /64: one household, or one attacker, holds it whole.
+    for _ in range(3):
+        _join(limited, _create(limited, f"2001:db8:1:2::{_ + 1}"))
+    assert _refusal(limited, "2001:db8:1:2:ffff::9") == ("too_many_tables", 429)
+    _create(limited, "2001:db8:1:3::1")
+
+
+def test_tables_nobody_joined_are_capped_per_address_and_in_all(limited: TestClient) -> None:
+    service = _service(limited)
+    first = _create(limited, "203.0.113.1")
+    _create(limited, "203.0.113.1")
+    assert _refusal(limited, "203.0.113.1") == ("too_many_unjoined_tables", 429)
+    _join(limited, first)  # a friend came: that table no longer counts
+    _create(limited, "203.0.113.1")
+    # A table left alone for a day stops counting against its address.
+    idle = datetime.now(UTC) + limits.UNJOINED_IDLE + timedelta(minutes=1)
+    _call(limited, _check_at, service, "203.0.113.1", idle)
+    # In all: 2 unjoined from .1, 2 more from .2 make the server's four.
+    _create(limited, "203.0.113.2")
+    _create(limited, "203.0.113.2")
+    assert _refusal(limited, "203.0.113.3") == ("server_full", 503)
+    refused = limited.post("/api/tables", json=TOY)
+    assert (refused.status_code, refused.json()["code"]) == (503, "server_full")
+
+
+def test_at_most_the_cap_of_tables_play_with_bots_alone(limited: TestClient) -> None:
+    def all_bots() -> tuple[str, dict[str, str]]:
+        made = limited.post("/api/tables", json={**TOY, "bots": [None, "random"]}).json()
+        auth = {"Authorization": f"Bearer {made['token']}"}
+        assert (
+            limited.post(
+                f"/api/tables/{made['table_id']}/seats/0/bot", json={"kind": "random"}, headers=auth
+            ).status_code
+            == 200
+        )
+        return made["table_id"], auth
+
+    first, first_auth = all_bots()
+    assert limited.post(f"/api/tables/{first}/start", headers=first_auth).status_code == 200
+    second, second_auth = all_bots()
+    refused = limited.post(f"/api/tables/{second}/start", headers=second_auth)
+    assert (refused.status_code, refused.json()["code"]) == (503, "too_many_bot_tables")
+    assert limited.get(f"/api/tables/{second}").json()["status"] == "open"  # unchanged
+
+
+def test_the_thinking_budget_fills_at_its_rate_and_charges_what_was_used() -> None:
+    now = [0.0]
+    budget = ThinkingBudget(0.5, burst=1.0, clock=lambda: now[0])
+    assert budget.take(0.7) == pytest.approx(0.7)  # a full bucket grants a whole search
+    assert budget.take(0.7) == pytest.approx(0.3)  # then what is left
+    assert budget.take(0.7) == 0.0  # then nothing: the bot must not search
+    now[0] = 1.0
+    assert budget.take(0.7) == pytest.approx(0.5)  # one second brings half a second back
+    budget.settle(0.5, 0.8)  # it overran by 0.3: a debt
+    now[0] = 1.4
+    assert budget.take(0.7) == 0.0  # 0.2 of the 0.3 came back: still in debt
+    now[0] = 100.0
+    assert budget.take(5.0) == pytest.approx(1.0)  # never more than the burst
+    budget.settle(1.0, 0.1)  # finished early: the rest goes back
+    assert budget.take(5.0) == pytest.approx(0.9)
+    # However decisions interleave, what is granted over T seconds is at most burst + rate T.
+    spent = sum([budget.take(0.7) for now[0] in [100.0 + step / 10 for step in range(200)]], 0.0)
+    assert spent <= 1.0 + 0.5 * 19.9 + 1e-9
 
 
 def test_bad_tokens_cost_no_reload_of_the_table(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    created = client.post("/api/tables", json={"game": "toy", "seats": 2, "name": "Ada"}).json()
-    service = client.app.state.service  # type: ignore[attr-defined]
+    created = client.post("/api/tables", json=TOY).json()
+    service = _service(client)
     reloads: list[str] = []
     load = service.cache.load
 
     async def counting_load(session: object, table_id: str, row: object = None) -> object:
         reloads.append(table_id)
-        return await load(session, table_id, row)
+        return await load(session, table_id, row)  # type: ignore[arg-type]
 
     monkeypatch.setattr(service.cache, "load", counting_load)
     for i in range(20):

@@ -1,0 +1,149 @@
+"""Abuse limits on making tables and on tables that only bots play (docs/self-hosting.md).
+
+Every count is taken in the database, inside the transaction that would add the table (or
+make it all-bot), so the limits hold however many app processes share the database: on
+Postgres a transaction-scoped advisory lock makes the count and the write one step for all
+of them; on SQLite one process writes at a time anyway.
+
+- **Creation rate**: at most ``GUILDHALL_CREATE_RATE`` tables from one client address in any
+  ``CREATE_WINDOW`` seconds, counted from the tables' own rows (``creator_key``,
+  ``created_at``).
+- **Unjoined tables**: a live (open or playing) table on which no second person has taken a
+  seat costs the server a row and maybe bots, and gives nobody a game with friends. One
+  address may have ``GUILDHALL_UNJOINED_PER_ADDRESS`` of them, all addresses together
+  ``GUILDHALL_UNJOINED_TABLES``. One left alone for ``UNJOINED_IDLE`` stops counting.
+- **All-bot tables**: at most ``GUILDHALL_BOT_TABLES`` tables play at once with a bot on
+  every seat; starting one more, or handing the last person's seat of one to a bot, is
+  refused.
+
+An address is never stored: ``creator_key`` is a keyed hash of it. IPv6 addresses count by
+their /64 network, which one household (or one attacker) usually holds whole.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import ipaddress
+import math
+from datetime import UTC, datetime, timedelta
+
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from server.settings import Settings
+from server.store.models import SeatRow, TableRow
+
+from .data import ServiceError
+
+CREATE_WINDOW = 60.0  # seconds over which GUILDHALL_CREATE_RATE counts
+UNJOINED_IDLE = timedelta(hours=24)  # an unjoined table untouched this long stops counting
+LIVE = ("open", "playing")
+# Keys of Postgres advisory locks (any fixed 64-bit numbers; "ghcreate", "ghbots").
+_CREATE_LOCK = int.from_bytes(b"ghcreate", "big") & 0x7FFF_FFFF_FFFF_FFFF
+_BOT_TABLES_LOCK = int.from_bytes(b"ghbots\0\0", "big")
+
+
+def address_key(secret_key: str, address: str) -> str:
+    """What the limits count an address by: a keyed hash of it (of its /64 for IPv6)."""
+    counted = address
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        pass  # not an address (a test client's name): counted as it is
+    else:
+        if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+            counted = str(ip.ipv4_mapped)
+        elif isinstance(ip, ipaddress.IPv6Address):
+            counted = str(ipaddress.ip_network(f"{ip}/64", strict=False))
+        else:
+            counted = str(ip)
+    digest = hmac.new(secret_key.encode(), f"address:{counted}".encode(), hashlib.sha256)
+    return digest.hexdigest()[:32]
+
+
+def _utc(moment: datetime) -> datetime:
+    # SQLite gives timestamps back without a zone; they are UTC (CURRENT_TIMESTAMP).
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+async def _lock(session: AsyncSession, settings: Settings, key: int) -> None:
+    """Make this transaction the only one, in every process, past this point until it ends."""
+    if settings.is_postgres:
+        await session.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
+
+
+def _unjoined(now: datetime) -> sa.ColumnElement[bool]:
+    """Live tables, touched within UNJOINED_IDLE, where no seat but the creator's has an owner."""
+    guest = (
+        sa.select(SeatRow.seat)
+        .where(SeatRow.table_id == TableRow.id, SeatRow.seat != 0)
+        .where(SeatRow.token_hash.is_not(None))
+        .exists()
+    )
+    return sa.and_(TableRow.status.in_(LIVE), TableRow.updated_at > now - UNJOINED_IDLE, ~guest)
+
+
+async def check_create(
+    session: AsyncSession, settings: Settings, creator_key: str, now: datetime | None = None
+) -> None:
+    """May the address with ``creator_key`` create one more table now?
+
+    Call inside the creating transaction (it takes the creation lock on Postgres). Raises
+    ServiceError: 'too_many_tables' (429), 'too_many_unjoined_tables' (429), 'server_full'
+    (503).
+    """
+    now = now or datetime.now(UTC)
+    await _lock(session, settings, _CREATE_LOCK)
+    since = now - timedelta(seconds=CREATE_WINDOW)
+    recent = sa.select(sa.func.count(), sa.func.min(TableRow.created_at)).where(
+        TableRow.creator_key == creator_key, TableRow.created_at > since
+    )
+    count, oldest = (await session.execute(recent)).one()
+    if count >= settings.create_rate:
+        left = CREATE_WINDOW - (now - _utc(oldest)).total_seconds() if oldest else CREATE_WINDOW
+        raise ServiceError(
+            "too_many_tables",
+            f"at most {settings.create_rate} new tables a minute from one address; "
+            f"try again in {max(1, math.ceil(left))} s",
+            429,
+        )
+    mine = sa.func.count(sa.case((TableRow.creator_key == creator_key, 1)))
+    unjoined = sa.select(sa.func.count(), mine).where(_unjoined(now))
+    total, own = (await session.execute(unjoined)).one()
+    if own >= settings.unjoined_per_address:
+        raise ServiceError(
+            "too_many_unjoined_tables",
+            f"you already have {own} tables nobody else has joined (at most "
+            f"{settings.unjoined_per_address}); invite someone to one, or finish one, first",
+            429,
+        )
+    if total >= settings.unjoined_tables:
+        raise ServiceError(
+            "server_full",
+            f"this server holds {total} tables nobody has joined yet, its most; try again later",
+            503,
+        )
+
+
+async def check_bot_table(session: AsyncSession, settings: Settings, table_id: str) -> None:
+    """May ``table_id`` play on with a bot on every seat? Call inside the transaction that
+    makes it so (it takes the all-bot lock on Postgres). Raises
+    ServiceError('too_many_bot_tables', 503)."""
+    await _lock(session, settings, _BOT_TABLES_LOCK)
+    person = (
+        sa.select(SeatRow.seat)
+        .where(SeatRow.table_id == TableRow.id, SeatRow.bot.is_(None))
+        .exists()
+    )
+    others = sa.select(sa.func.count()).where(
+        TableRow.status == "playing", TableRow.id != table_id, ~person
+    )
+    playing = (await session.execute(others)).scalar_one()
+    if playing >= settings.bot_tables:
+        raise ServiceError(
+            "too_many_bot_tables",
+            f"{playing} tables are already played by bots alone, this server's most; "
+            "keep a person on a seat, or try again later",
+            503,
+        )
