@@ -4,11 +4,12 @@ finished record. Who may do what is decided in ``server.tables.seats`` (docs/sea
 from __future__ import annotations
 
 import math
+import time
 
 from fastapi import APIRouter, Request
 
 from server.clocks import table as table_clock
-from server.tables import ServiceError, TableData, TableService
+from server.tables import TableData, TableService
 
 from .deps import AppSettings, Service, Token
 from .models import (

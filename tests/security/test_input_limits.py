@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 
 from server.settings import Settings
 from server.tables import ServiceError, TableService, limits
@@ -147,30 +148,60 @@ def test_the_thinking_budget_fills_at_its_rate_and_charges_what_was_used() -> No
     assert spent <= 1.0 + 0.5 * 19.9 + 1e-9
 
 
-def test_bad_tokens_cost_no_reload_of_the_table(
+def test_a_flood_of_bad_tokens_costs_one_query_each_and_no_table_load(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     created = client.post("/api/tables", json=TOY).json()
+    table_id = created["table_id"]
     service = _service(client)
-    reloads: list[str] = []
+    service.cache.tables.pop(table_id, None)  # not held: the first asker loads it, once
+    loads: list[str] = []
     load = service.cache.load
 
-    async def counting_load(session: object, table_id: str, row: object = None) -> object:
-        reloads.append(table_id)
-        return await load(session, table_id, row)  # type: ignore[arg-type]
+    async def counting_load(session: Any, table_id: str, row: Any = None) -> Any:
+        loads.append(table_id)
+        return await load(session, table_id, row)
 
     monkeypatch.setattr(service.cache, "load", counting_load)
-    for i in range(20):
-        res = client.post(
-            f"/api/tables/{created['table_id']}/start", headers={"Authorization": f"Bearer bad{i}"}
-        )
-        assert res.json()["code"] == "bad_token"
-    assert reloads == []
-    # A token made by a join elsewhere (the version moved) is still found.
-    joined = client.post(
-        f"/api/tables/{created['table_id']}/join", json={"name": "Bo", "invite": created["invite"]}
-    ).json()
-    service.cache.forget(created["table_id"])
+    selects: list[str] = []
+
+    def note(_conn: Any, _cursor: Any, statement: str, parameters: Any, *_args: Any) -> None:
+        # This table's reads only: the app's own sweeps (clocks, fan-out) read on their own.
+        if statement.lstrip().upper().startswith("SELECT") and table_id in str(parameters):
+            selects.append(statement)
+
+    engine = service._sessions.kw["bind"].sync_engine
+    sa.event.listen(engine, "before_cursor_execute", note)
+    try:
+        base = f"/api/tables/{table_id}"
+        routes = [
+            ("POST", f"{base}/start", None),
+            ("POST", f"{base}/seats/1/bot", {"kind": "random"}),
+            ("POST", f"{base}/seats/0/reclaim", None),
+            ("GET", f"{base}/me", None),
+        ]
+        asked = 0
+        for i in range(25):
+            for method, path, body in routes:
+                auth = {"Authorization": f"Bearer bad-{i}-{len(path)}"}
+                res = client.request(method, path, json=body, headers=auth)
+                assert (res.status_code, res.json()["code"]) == (403, "bad_token")
+                asked += 1
+        with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+            for i in range(25):
+                ws.send_json({"type": "hello", "token": f"bad-{i}"})
+                assert ws.receive_json()["code"] == "bad_token"
+                asked += 1
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", note)
+    # The first request loaded the table; every one after it cost one version query.
+    assert loads == [table_id]
+    first_load = 3  # the table row, its seats, its commands
+    assert len(selects) == asked + first_load, selects[:8]
+    assert all("version" in q for q in selects[first_load + 1 :])
+    # A token made by a join (the version moved) is still found.
+    joined = client.post(f"{base}/join", json={"name": "Bo", "invite": created["invite"]}).json()
+    service.cache.tables.pop(table_id, None)
     assert client.portal is not None
-    access = client.portal.call(service.authenticate, created["table_id"], joined["token"])
+    access = client.portal.call(service.authenticate, table_id, joined["token"])
     assert access.seat == 1 and access.plays
