@@ -40,7 +40,10 @@ COPY seeds ./seeds
 COPY web ./web
 # Editable: the code finds alembic.ini, migrations/, seeds/ and web/ beside it in /app.
 # No network here: the build backend (setuptools) comes from the locked layer above.
+# Compiled once here: the app runs with PYTHONDONTWRITEBYTECODE as a user who cannot write
+# /app, so without it every start would compile the whole server again.
 RUN pip install --no-deps --no-build-isolation -e . \
+    && python -m compileall -q server migrations \
     && mkdir -p /app/data \
     && chown 10001:10001 /app/data
 

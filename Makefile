@@ -15,11 +15,12 @@ DEV_IN := $(RUNTIME_IN) requirements/tools.in --extra dev
 # pytest-xdist workers for `make test` and `make soak` (one per CPU; JOBS=0 runs in-process)
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # pytest's "no tests collected" (exit 5) counts as a failure
-PYTEST = rc=0; $(PY) -m pytest -n $(JOBS) $(1) || rc=$$?; \
+PYTEST = $(PY) -m compileall -q -j0 server tests migrations >/dev/null; \
+	rc=0; $(PY) -m pytest -n $(JOBS) $(1) || rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests - treating as failure"; exit 1; fi; \
 	exit $$rc
 
-.PHONY: serve test test-fast soak bench lint format migrate clean lock upgrade
+.PHONY: serve test test-cpu test-fast soak bench lint format migrate clean lock upgrade
 
 # The installers (pip, uv) by hash into .venv: nothing but python3 and make is needed.
 $(UV): requirements/tools.txt
@@ -28,8 +29,11 @@ $(UV): requirements/tools.txt
 	touch $(UV)
 
 # Exactly the locked set (sync removes anything else), then the project itself, editable.
+# Bytecode is compiled here: where PYTHONDONTWRITEBYTECODE is set (some CI machines set it)
+# every Python process would otherwise compile all it imports again, about 3 CPU seconds
+# for the app alone, and the suite starts well over a hundred of them.
 $(STAMP): $(UV) requirements/dev.txt pyproject.toml setup.py
-	$(UV) pip sync -q --python $(PY) requirements/dev.txt
+	$(UV) pip sync -q --compile-bytecode --python $(PY) requirements/dev.txt
 	$(UV) pip install -q --python $(PY) --no-deps --no-build-isolation -e .
 	touch $(STAMP)
 
@@ -60,6 +64,10 @@ test: $(STAMP)
 ## soak: the soak tier only: thousands of new random games (GUILDHALL_SOAK_SCALE multiplies)
 soak: $(STAMP)
 	@$(call PYTEST,-m soak $(PYTEST_ARGS))
+
+## test-cpu: the whole suite, then the CPU seconds each file and test cost (tests/support/cpu_report.py)
+test-cpu: $(STAMP)
+	@$(call PYTEST,-p tests.support.cpu_report $(PYTEST_ARGS))
 
 test-fast: $(STAMP)
 	$(PY) -m pytest -m "not slow and not browser and not postgres" -q

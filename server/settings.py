@@ -229,8 +229,15 @@ class Settings(BaseSettings):
         return self
 
     def with_(self, **changes: object) -> Settings:
-        """A copy with some fields changed, validated again (tests and ``serve`` use it)."""
-        return type(self)(**{**self.model_dump(), **changes})
+        """A copy with some fields changed, validated again (tests and ``serve`` use it).
+
+        A ``public_url`` that was only derived from the address is derived again from the
+        new one, so ``guildhall serve --port 8123`` hands out links to port 8123.
+        """
+        values = {**self.model_dump(), **changes}
+        if "public_url" not in changes and self.public_url == f"http://{self.host}:{self.port}":
+            values["public_url"] = ""
+        return type(self)(**values)
 
     @property
     def is_postgres(self) -> bool:

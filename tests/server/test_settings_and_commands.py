@@ -48,6 +48,13 @@ def test_settings_come_from_the_environment(tmp_path: Path) -> None:
         load_settings({**env, "GUILDHALL_FANOUT": "carrier-pigeon"})
 
 
+def test_links_follow_the_serve_address_unless_public_url_is_set() -> None:
+    derived = load_settings({"SECRET_KEY": "k"}).with_(port=8123)
+    assert derived.public_url == "http://127.0.0.1:8123"
+    chosen = load_settings({"SECRET_KEY": "k", "PUBLIC_URL": "https://games.example.org"})
+    assert chosen.with_(host="0.0.0.0", port=8123).public_url == "https://games.example.org"
+
+
 def test_without_secret_key_one_is_made_once_beside_the_database(tmp_path: Path) -> None:
     env = {"DATABASE_URL": f"sqlite:///{tmp_path}/data/g.db"}
     first, second = load_settings(env), load_settings(env)
