@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from server.engine import Rng, RuleError, seed_to_state
 from server.engine.planning import check_planning_option
 
-from .state import State, comps, good_of, house, master_value, rng_shuffle
+from .state import (
+    HouseState,
+    NorenbercState,
+    PlayerState,
+    State,
+    comps,
+    good_of,
+    house,
+    master_value,
+    rng_shuffle,
+)
 
 MIN_SEATS, MAX_SEATS = 2, 5
 START_TALERS = 25
@@ -35,7 +45,7 @@ def check_options(options: dict[str, Any]) -> dict[str, Any]:
     return merged
 
 
-def _new_player(guilds: int) -> dict[str, Any]:
+def _new_player(guilds: int) -> PlayerState:
     return {
         "talers": START_TALERS,
         "goods": {good_of(g): 1 for g in range(1, guilds + 1)},
@@ -50,7 +60,7 @@ def _new_player(guilds: int) -> dict[str, Any]:
     }
 
 
-def _new_house(state: State, guild: int) -> dict[str, Any]:
+def _new_house(state: State, guild: int) -> HouseState:
     tiles = list(comps().craftsmen[guild])
     rng_shuffle(state, tiles)
     # The two-tile stack in position 4: the top tile is the round-4 master.
@@ -78,7 +88,7 @@ def new_state(seats: int, seed: str, options: dict[str, Any]) -> State:
         raise RuleError("bad_seats", f"Norenberc needs 2-5 players, got {seats!r}")
     opts = check_options(options)
     guild_count, citizen_count = PLAYER_COUNTS[seats]
-    state: State = {
+    typed: NorenbercState = {
         "seats": seats,
         "options": opts,
         "rng": Rng(seed_to_state(str(seed))).state,
@@ -98,6 +108,7 @@ def new_state(seats: int, seed: str, options: dict[str, Any]) -> State:
         "called": [],
         "action": None,
     }
+    state = cast(State, typed)  # the same dict: the rule code reads it as plain JSON
     if opts["promo"]:
         # The duchess may not move the prestige crest to the previous round's guild.
         state["prestige_previous"] = None

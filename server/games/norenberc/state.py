@@ -1,14 +1,17 @@
-"""Small helpers over the plain-data game state (see ``setup.new_state`` for its shape).
+"""The state's shape (``NorenbercState`` and its parts, the command shapes) and small helpers
+over it.
 
-The state is JSON data only. Houses are a list in guild order (``houses[g - 1]``),
-players a list indexed by seat. Goods are dicts keyed by the good's name holding only
-positive counts.
+The state is JSON data only: the ``TypedDict``s below describe it for mypy (``setup.new_state``
+builds the state as a ``NorenbercState`` literal) and ``tests/games/test_state_shapes.py``
+checks every state of whole games against them; at run time they are plain dicts. Houses are
+a list in guild order (``houses[g - 1]``), players a list indexed by seat. Goods are dicts
+keyed by the good's name holding only positive counts.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, Literal, NotRequired, TypedDict
 
 from server.engine import Rng, RuleError
 
@@ -16,6 +19,138 @@ from .data import Components, components
 
 State = dict[str, Any]
 Goods = dict[str, int]
+
+
+class PlayerState(TypedDict):
+    talers: int  # hidden from the other seats until the game is over
+    goods: Goods
+    hand: int  # agents in hand
+    card: int  # 1 while an agent stands on a revealed card waiting to act
+    disc: str
+    craftsmen: list[str]  # tile ids
+    citizens: list[str]
+    peddlers: dict[str, str | None]  # peddler tile id -> good on it
+    crests: dict[str, int]  # guild (as a string key) -> guild crests
+    prestige: int
+
+
+class HouseState(TypedDict):
+    master: list[str]
+    queue: list[list[str]]  # craftsman stacks in positions 1-3
+    guests: list[str | None]  # windows 0-3
+    store: Goods
+    roof: list[int]  # per seat
+    crests: int
+    judges: list[str]
+    _rest: NotRequired[list[str]]  # only while dealing: the tiles that go into the deck
+
+
+class ChoiceState(TypedDict):
+    seat: int
+    citizen: str
+    tile: str
+    to_front: bool
+
+
+class ActionState(TypedDict):
+    guild: int  # the called guild
+    cards: list[int]  # seats that revealed a card there
+    acted: list[int]
+    choice: dict[str, Any] | None  # an open citizen choice (``ChoiceState`` and its fields)
+
+
+class NorenbercState(TypedDict):
+    seats: int
+    options: dict[str, Any]
+    rng: int
+    round: int
+    turn: int
+    phase: Literal["planning", "action", "over"]
+    order: list[int]  # play order
+    prestige_guild: int | None
+    prestige_crest: bool
+    prestige_left: int
+    deck: list[str]  # the guest deck (hidden)
+    box: list[str]  # tiles that left the game (openly)
+    houses: list[HouseState]
+    players: list[PlayerState]
+    planning: dict[str, Any] | None  # ``server.engine.planning``'s record; plans are guild lists
+    plans: list[list[int]] | None  # this turn's sealed plans once planning ended
+    called: list[int]
+    action: ActionState | None
+    prestige_previous: NotRequired[int | None]  # promo only: the duchess's restriction
+
+
+# The command shapes (``commands.COMMANDS`` checks the exact JSON types at run time).
+class PlanCommand(TypedDict):
+    type: Literal["plan"]
+    guilds: list[int]
+
+
+class BareCommand(TypedDict):
+    type: Literal["pass", "wait", "retract", "nothing", "decline"]
+
+
+class SellCommand(TypedDict):
+    type: Literal["sell"]
+    count: int
+    total: NotRequired[int]
+
+
+class BuyCommand(TypedDict):
+    type: Literal["buy"]
+    goods: Goods
+    total: NotRequired[int]
+
+
+class HireCommand(TypedDict):
+    type: Literal["hire"]
+    window: int
+    payment: Goods
+    to_front: bool
+    tile: NotRequired[str]
+
+
+class StealCommand(TypedDict):
+    type: Literal["steal"]
+    victim: int
+    goods: Goods
+    paid: NotRequired[int]
+
+
+class BailiffCommand(TypedDict):
+    type: Literal["bailiff"]
+    tiles: list[str]
+
+
+class PeddlerCommand(TypedDict):
+    type: Literal["peddler_good"]
+    good: str
+
+
+class GuildCommand(TypedDict):
+    type: Literal["judge_house", "duchess"]
+    guild: int
+
+
+class HistorianCommand(TypedDict):
+    type: Literal["historian"]
+    give: int
+    take: int
+
+
+NorenbercCommand = (
+    PlanCommand
+    | BareCommand
+    | SellCommand
+    | BuyCommand
+    | HireCommand
+    | StealCommand
+    | BailiffCommand
+    | PeddlerCommand
+    | GuildCommand
+    | HistorianCommand
+)
 
 AGENTS_PER_PLAYER = 8
 LAST_ROUND = 4

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from server.engine import Rng, RuleError, seed_to_state
 from server.engine import planning as pl
 
 from .data import COLS, GUILD_KEYS, ROUNDS, ROWS, components
-from .state import COUNCIL_SEATS, DECK, State, clockwise
+from .state import COUNCIL_SEATS, DECK, PlayerState, State, StrasbourgState, clockwise
 
 TASKS_DEALT = 5
 START_COINS = 5
@@ -29,7 +29,7 @@ def check_options(options: dict[str, Any] | None) -> dict[str, Any]:
     return merged
 
 
-def _new_player(deck: list[int], offer: list[int]) -> dict[str, Any]:
+def _new_player(deck: list[int], offer: list[int]) -> PlayerState:
     return {
         "deck": deck,
         "hand": [],
@@ -68,7 +68,7 @@ def new_state(seats: int, seed: str, options: dict[str, Any] | None) -> State:
     council: dict[str, int | None] = dict.fromkeys(COUNCIL_SEATS)
     council["nobility"], council["church"] = start, (start + 1) % seats
     order = clockwise(start, seats)
-    return {
+    state: StrasbourgState = {
         "game": "strasbourg",
         "seats": seats,
         "options": opts,
@@ -90,3 +90,4 @@ def new_state(seats: int, seed: str, options: dict[str, Any] | None) -> State:
         "ranking": [],
         "choices": [],
     }
+    return cast(State, state)  # the same dict: the rule code reads it as plain JSON

@@ -1,12 +1,134 @@
-"""Small shared facts about Strasbourg's turn structure: steps, council seats, seat order."""
+"""The state's shape (``StrasbourgState`` and its parts, the command shapes) and small shared
+facts about the turn structure: steps, council seats, seat order.
+
+The ``TypedDict``s describe the plain JSON state for mypy (``setup.new_state`` builds it as a
+``StrasbourgState`` literal); ``tests/games/test_state_shapes.py`` checks every state of whole
+games against them. At run time they are plain dicts.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from .data import GUILD_KEYS, components
 
 State = dict[str, Any]
+
+
+class PlayerState(TypedDict):
+    deck: list[int]  # influence cards still to draw, top first (hidden, also from the owner)
+    hand: list[int]  # drawn this round, not yet stacked (the owner's)
+    building: list[list[int]]  # stacks being built (the owner's)
+    stopped: bool
+    stacks: list[list[int]]  # sealed stacks on the table (values hidden, sizes public)
+    coins: int
+    goods: dict[str, int]  # guild key -> goods
+    privileges: int
+    prestige: int
+    offer: list[int]  # task cards offered at setup (the owner's)
+    tasks: list[int]  # task cards kept (the owner's)
+    out: int  # cards out of the game
+    spent: list[int]  # values turned over in earlier steps (public)
+
+
+class InfluenceState(TypedDict):
+    start: int
+    queue: list[int]  # who decides next, first first
+    revealed: list[list[int] | None]  # per seat, the stack it turned over
+    passed: list[bool]
+
+
+class ChoiceState(TypedDict):
+    seat: int
+    kind: str  # build, apprentice, sell, return, chapel, edifice
+    guild: str | None
+    role: str | None
+
+
+class StrasbourgState(TypedDict):
+    game: Literal["strasbourg"]
+    seats: int
+    options: dict[str, Any]
+    rng: int
+    phase: Literal["tasks", "planning", "influence", "choice", "over"]
+    round: int  # 0-based
+    step: int  # 0 = A … 8 = I
+    cards: list[int]  # round-card order
+    edifice_order: list[int]
+    start: int
+    council: dict[str, int | None]  # council seat -> the seat on it
+    city: list[list[int | None]]  # rows of cells: the seat whose member is there
+    built: list[list[int]]  # [row, col, edifice index]
+    chapels: list[int]  # chapel sites taken
+    players: list[PlayerState]
+    planning: dict[str, Any] | None  # ``server.engine.planning``'s record
+    influence: InfluenceState | None
+    ranking: list[int]
+    choices: list[ChoiceState]
+
+
+# The command shapes (``commands.COMMANDS`` checks the exact JSON types at run time).
+class KeepCommand(TypedDict):
+    type: Literal["keep"]
+    tasks: list[int]
+
+
+class BareCommand(TypedDict):
+    type: Literal[
+        "draw",
+        "stop",
+        "wait",
+        "seal",
+        "retract",
+        "pass",
+        "privilege",
+        "decline",
+        "take_good",
+        "done",
+        "return_none",
+    ]
+
+
+class StackCommand(TypedDict):
+    type: Literal["stack"]
+    cards: list[int]
+
+
+class RevealCommand(TypedDict):
+    type: Literal["reveal"]
+    stack: int
+
+
+class CellCommand(TypedDict):
+    type: Literal["build", "edifice"]
+    cell: list[int]  # [row, col]
+
+
+class SellCommand(TypedDict):
+    type: Literal["sell"]
+    guild: str
+
+
+class ReturnCardCommand(TypedDict):
+    type: Literal["return_card"]
+    card: int
+
+
+class ChapelCommand(TypedDict):
+    type: Literal["chapel"]
+    site: int
+
+
+StrasbourgCommand = (
+    KeepCommand
+    | BareCommand
+    | StackCommand
+    | RevealCommand
+    | CellCommand
+    | SellCommand
+    | ReturnCardCommand
+    | ChapelCommand
+)
 
 STEPS = "ABCDEFGHI"
 COUNCIL_SEATS = ("nobility", "church", "merchants", *GUILD_KEYS)
