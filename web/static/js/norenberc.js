@@ -47,30 +47,30 @@ function house(g, game, ctx) {
       prestige ? h("span", { class: "prestige", title: t("prestige.here") }, "♛") : null,
       called ? h("span", { class: "called-tag" }, t("house.called")) : null),
     called ? actorsHere(game.action, ctx) : null,
-    h("div", { class: "roof", title: t("house.roof") },
+    h("div", { class: "roof", title: t("house.roof"), "data-watch": "roof-" + g.guild },
       h("span", { class: "label" }, t("house.roof")),
       g.roof.map(function (n, seat) {
         return n ? h("span", { class: "roof-agents p" + seat, title: ctx.seatName(seat) + ": " + n },
           SEAT_MARK[seat] + "×" + n) : null;
       })),
-    h("div", { class: "master-row" },
+    h("div", { class: "master-row", "data-watch": "master-" + g.guild },
       h("span", { class: "label" }, t("house.master")),
       g.master.length ? g.master.map(function (tl) { return tileEl(tl, "master"); }) : h("span", { class: "muted" }, t("none")),
       h("span", { class: "price", title: t("house.price_hint") }, g.price === null ? "—" : t("house.price", { p: g.price }))),
-    h("div", { class: "queue" },
+    h("div", { class: "queue", "data-watch": "queue-" + g.guild },
       h("span", { class: "label" }, t("house.queue")),
       g.queue.map(function (stack) {
         return h("span", { class: "stack" + (stack.length > 1 ? " double" : ""), title: stack.length > 1 ? t("house.stack") : null }, stack.map(function (tl) { return tileEl(tl, "small" + (isDraftTile(tl) ? " picked" : "")); }));
       })),
     h("ol", { class: "guests", "aria-label": t("house.guests") },
       g.guests.map(function (tl, i) {
-        return h("li", { class: "window" + (isDraftWindow(g, i + 1, game) ? " picked" : "") },
+        return h("li", { class: "window" + (isDraftWindow(g, i + 1, game) ? " picked" : ""), "data-watch": "window-" + g.guild + "-" + i },
           h("span", { class: "wcost" }, windowCost(i + 1)), tileEl(tl, isDraftTile(tl) ? "picked" : ""),
           hireShortcut(g, i + 1, game, ctx));
       })),
-    h("div", { class: "store" },
+    h("div", { class: "store", "data-watch": "store-" + g.guild },
       h("span", { class: "label" }, t("house.storehouse")), goodsChips(g.storehouse)),
-    h("div", { class: "crests" },
+    h("div", { class: "crests", "data-watch": "crests-" + g.guild },
       h("span", { title: t("house.crests_left") }, t("house.crests", { n: g.crests_left })),
       g.judges ? h("span", { class: "judge", title: t("power.chief_judge") }, t("house.judges", { n: g.judges })) : null));
 }
@@ -157,18 +157,18 @@ function playerCard(p, game, ctx) {
       planningTag(p, game)),
     h("dl", null,
       h("dt", null, t("player.talers")),
-      h("dd", { class: "talers", id: me ? "my-talers" : null },
+      h("dd", { class: "talers", id: me ? "my-talers" : null, "data-watch": "talers-" + p.seat },
         p.talers === null ? h("span", { class: "muted", title: t("player.hidden") }, t("player.hidden")) : p.talers),
       h("dt", null, t("player.agents")),
       h("dd", null, t("player.agents_detail", { hand: p.agents.hand, roof: p.agents.roof, supply: p.agents.supply }),
         " ", h("span", { class: "disc disc-" + p.disc, title: t("disc." + p.disc) }, p.disc === "moon" ? "☾ " + t("disc.moon") : "♟ " + t("disc.agent"))),
       h("dt", null, t("player.goods")),
-      h("dd", { class: "pgoods" }, goodsChips(p.goods)),
+      h("dd", { class: "pgoods", "data-watch": "goods-" + p.seat }, goodsChips(p.goods)),
       // Empty holdings take no room: five players' areas must fit beside the board.
-      p.craftsmen.length ? [h("dt", null, t("player.craftsmen")), h("dd", null, craftsmenByGuild(p, game))] : null,
+      p.craftsmen.length ? [h("dt", null, t("player.craftsmen")), h("dd", { "data-watch": "craftsmen-" + p.seat }, craftsmenByGuild(p, game))] : null,
       p.citizens.length ? [h("dt", null, t("player.citizens")),
-        h("dd", null, p.citizens.map(function (c) { return tileEl(c, "small"); }))] : null,
-      hasCrests(p) ? [h("dt", null, t("player.crests")), h("dd", null, crestsText(p))] : null,
+        h("dd", { "data-watch": "citizens-" + p.seat }, p.citizens.map(function (c) { return tileEl(c, "small"); }))] : null,
+      hasCrests(p) ? [h("dt", null, t("player.crests")), h("dd", { "data-watch": "pcrests-" + p.seat }, crestsText(p))] : null,
       game.phase === "action" && p.cards !== null ? [h("dt", null, t("player.cards")), h("dd", null, cardsText(p))] : null));
 }
 

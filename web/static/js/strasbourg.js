@@ -142,8 +142,8 @@ function city(game, ctx) {
       var cls = "sb-cell " + (g ? "sb-g-" + g : "sb-space") + (cmd ? " can" : "") + (chosen ? " picked" : "");
       cells.push(cmd
         ? h("button", { type: "button", class: cls, id: "cell-" + r + "-" + c, "aria-label": label, "aria-pressed": String(!!chosen),
-            "data-focus": "cell-" + key, onclick: function () { pick(ctx, cmd); } }, body)
-        : h("div", { class: cls, id: "cell-" + r + "-" + c, role: "img", "aria-label": label, title: label }, body));
+            "data-focus": "cell-" + key, "data-watch": "cell-" + key, onclick: function () { pick(ctx, cmd); } }, body)
+        : h("div", { class: cls, id: "cell-" + r + "-" + c, role: "img", "aria-label": label, title: label, "data-watch": "cell-" + key }, body));
     });
   });
   var rows = grid.length, cols = grid[0].length;
@@ -157,7 +157,7 @@ function city(game, ctx) {
     return cmd
       ? h("button", { type: "button", class: cls, style: style, id: "chapel-" + i, "data-focus": "chapel-" + i, "aria-label": label, title: label,
           onclick: function () { pick(ctx, cmd); } }, "✝")
-      : h("span", { class: cls, style: style, title: label, role: "img", "aria-label": label }, built ? "✝" : "");
+      : h("span", { class: cls, style: style, title: label, role: "img", "aria-label": label, "data-watch": "chapel-" + i }, built ? "✝" : "");
   });
   return h("figure", { class: "sb-city card" },
     h("figcaption", null, t("sb.city"), h("span", { class: "muted" }, " · " + t("sb.city_hint"))),
@@ -190,7 +190,7 @@ function council(game, ctx) {
     h("h2", null, t("sb.council")),
     h("ul", null, COUNCIL.map(function (key) {
       var who = game.council[key];
-      return h("li", { class: "sb-seat" + (GUILDS.indexOf(key) >= 0 ? " sb-g-" + key : " sb-seat-" + key), id: "council-" + key },
+      return h("li", { class: "sb-seat" + (GUILDS.indexOf(key) >= 0 ? " sb-g-" + key : " sb-seat-" + key), id: "council-" + key, "data-watch": "council-" + key },
         h("span", { class: "sb-seat-name" }, t("sb.council." + key)),
         who === null ? h("span", { class: "muted" }, t("sb.empty")) : badge(who, game, ctx));
     })));
@@ -304,16 +304,16 @@ function playerCard(p, game, ctx) {
       acting ? h("span", { class: "ptag acting-tag" }, t("player.acting")) : null,
       planningTag(p, game)),
     h("dl", null,
-      h("dt", null, t("sb.prestige")), h("dd", { class: "sb-prestige" }, p.prestige),
+      h("dt", null, t("sb.prestige")), h("dd", { class: "sb-prestige", "data-watch": "prestige-" + p.seat }, p.prestige),
       h("dt", null, t("sb.coins")), h("dd", { id: meSeat ? "my-coins" : null }, me ? me.coins : hidden()),
       h("dt", null, t("sb.goods")), h("dd", null, me ? goodsChips(me.goods) : hidden()),
       h("dt", null, t("sb.privileges")), h("dd", null, me ? me.privileges : hidden()),
-      h("dt", null, t("sb.members")), h("dd", null, t("sb.members_detail", { city: p.city_members, council: p.council_members })),
+      h("dt", null, t("sb.members")), h("dd", { "data-watch": "members-" + p.seat }, t("sb.members_detail", { city: p.city_members, council: p.council_members })),
       h("dt", null, t("sb.influence")), h("dd", null, t("sb.cards_left", { n: p.cards_left }),
         me ? " · " + t("sb.deck_n", { n: me.deck }) : null,
         p.spent.length ? h("span", { class: "muted", title: t("sb.spent_hint") }, " · " + t("sb.spent", { cards: p.spent.join(" ") })) : null),
-      h("dt", null, t("sb.stacks")), h("dd", { class: "sb-stacks" }, stacksText(p, me, game)),
-      p.revealed ? [h("dt", null, t("sb.revealed")), h("dd", { class: "sb-revealed" }, p.revealed.map(function (v) { return cardChip(v, "up"); }), " = " + sum(p.revealed))] : null,
+      h("dt", null, t("sb.stacks")), h("dd", { class: "sb-stacks", "data-watch": "stacks-" + p.seat }, stacksText(p, me, game)),
+      p.revealed ? [h("dt", null, t("sb.revealed")), h("dd", { class: "sb-revealed", "data-watch": "revealed-" + p.seat }, p.revealed.map(function (v) { return cardChip(v, "up"); }), " = " + sum(p.revealed))] : null,
       p.passed ? [h("dt", null, t("sb.this_step")), h("dd", null, t("sb.passed"))] : null,
       me ? [h("dt", null, t("sb.tasks")), h("dd", null, me.tasks.length ? h("ul", { class: "sb-tasks" }, me.tasks.map(taskItem)) : h("span", { class: "muted" }, t("none")))]
         : [h("dt", null, t("sb.tasks")), h("dd", null, hidden())]));

@@ -5,6 +5,7 @@
 import { errorText, h, has, t, translatePage } from "./i18n.js";
 import { TableConnection, api, forgetTable, recentTables, rememberTable } from "./conn.js";
 import * as panel from "./summary.js";
+import * as follow from "./follow.js";
 
 var $ = function (id) { return document.getElementById(id); };
 
@@ -180,8 +181,8 @@ function arrowKeys(ev) {
 
 // What a screen reader hears (polite): the player's own turn, once, and what just happened
 // to this player; never other seats' turns or "Sending…" (the banner says those visually).
-var announced = { mine: false, log: null };
-function announce(status, summaryTitle) {
+var announced = { turn: null, log: null };
+function announce(status, summaryTitle, since) {
   var parts = summaryTitle ? [summaryTitle] : [];
   var me = mySeat();
   var all = doc.log || [];
@@ -193,8 +194,17 @@ function announce(status, summaryTitle) {
   }
   announced.log = all.length;
   var mine = !!status.mine;
-  if (mine && !announced.mine) parts.push(status.text);
-  announced.mine = mine;
+  // A turn is told once: a new list of legal commands is a new turn, even when the turn
+  // comes straight back to this player (nothing is told while a command is in flight).
+  var turn = mine ? JSON.stringify((doc.game && doc.game.legal) || []) : null;
+  if (mine && turn !== announced.turn && !(conn && conn.busy())) {
+    announced.turn = turn;
+    parts.push(status.text);
+    // What the others did since this player's last move, as the digest card shows it.
+    var told = since.slice(-follow.DIGEST_LINES);
+    if (told.length) parts.push(t("digest.title") + " " + told.map(logText).join("; "));
+  }
+  if (!mine) announced.turn = null;
   if (parts.length) $("announce").textContent = parts.join(". ");
 }
 
@@ -221,12 +231,16 @@ function draw() {
   var ctx = context(showing, !!replay);
   var sums = summariesOf(renderer);
   var opened = !replay && panel.follow(sums);
+  var mine = !replay && renderer.isMyTurn(showing, mySeat());
+  var since = mine ? follow.digest(doc.log || [], mySeat()) : [];
   renderBanner(renderer, ctx);
-  if (!replay) announce(renderer.status(showing, ctx), opened ? panel.openTitle(sums) : null);
+  if (!replay) announce(renderer.status(showing, ctx), opened ? panel.openTitle(sums) : null, since);
   replaceChildren($("board"), renderer.board(showing, ctx));
   replaceChildren($("players"), renderer.players(showing, ctx));
+  markChanges();
   panel.draw($("summary"), sums, ctx);
-  var held = !replay && panel.holdsPrompt() && renderer.isMyTurn(showing, mySeat());
+  var held = mine && panel.holdsPrompt();
+  replaceChildren($("digest"), held ? null : follow.digestCard(since, logText));
   replaceChildren($("prompt"), replay ? null : held ? panel.holdCard(panel.openTitle(sums)) : renderer.prompt(showing, ctx));
   renderLog(sums);
   renderScores(showing, renderer);
@@ -301,6 +315,17 @@ function renderLog(sums) {
       style: glow ? "animation-delay: -" + elapsed + "ms" : null }, logText(e), starts ? [" ", panel.logButton(starts)] : null));
   });
   ol.scrollTop = ol.scrollHeight;
+}
+
+// Places another player's move changed glow (follow.js); a replay jumps, so nothing glows.
+var drawnLog = null;
+function markChanges() {
+  if (replay) { follow.reset(); drawnLog = null; return; }
+  var log = doc.log || [];
+  var me = mySeat();
+  var others = drawnLog !== null && log.slice(drawnLog).some(function (e) { return !(e.params && e.params.seat === me); });
+  drawnLog = log.length;
+  follow.mark($("layout"), others);
 }
 
 // The round-end (or council) summaries of the log shown: the live one or the replay's.
@@ -646,6 +671,7 @@ function readToken() {
 function init() {
   translatePage();
   panel.setRedraw(render);
+  follow.setRedraw(render);
   tableId = $("app").dataset.tableId;
   token = readToken();
   if (token && !/seat=/.test(location.hash)) history.replaceState(null, "", "#seat=" + encodeURIComponent(token));
@@ -658,6 +684,7 @@ function init() {
   });
   document.addEventListener("keydown", replayKeys);
   document.addEventListener("keydown", arrowKeys);
+  document.addEventListener("keydown", function (ev) { if (ev.key === "Escape") follow.skip(); });
   $("skip-to-move").addEventListener("click", function (ev) {
     ev.preventDefault();
     focusPrompt();

@@ -1,0 +1,88 @@
+// What just happened: the places on the board that another player's move changed glow for a
+// few seconds, and at the player's turn a short digest says what the others did since the
+// player's own last move. Both read only what the page already shows (the board as drawn,
+// the public log).
+import { h, t } from "./i18n.js";
+
+export var HIGHLIGHT_MS = 4000;
+export var DIGEST_LINES = 6;
+
+var before = null; // data-watch key -> what the place showed at the last draw
+var changedAt = {}; // data-watch key -> when another player's move changed it
+var expiry = null;
+var rerender = function () {};
+
+export function setRedraw(fn) { rerender = fn; }
+
+// What a watched place shows: its spoken label when it has one (a city space names its
+// occupant), else its text without the buttons in it (a "Hire" button is not a change).
+function signature(el) {
+  var label = el.getAttribute("aria-label");
+  if (label) return label;
+  var out = "";
+  var walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (var node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (!node.parentElement.closest("button, .ptag")) out += node.nodeValue;
+  }
+  return out;
+}
+
+// After a draw: note the places that changed, when others moved since the last draw, and
+// mark every place changed lately (the glow continues where it was across redraws).
+export function mark(root, othersMoved) {
+  var now = Date.now();
+  var shown = {};
+  var places = root.querySelectorAll("[data-watch]");
+  places.forEach(function (el) { shown[el.getAttribute("data-watch")] = signature(el); });
+  if (before && othersMoved) {
+    Object.keys(shown).forEach(function (k) { if (before[k] !== shown[k]) changedAt[k] = now; });
+  }
+  before = shown;
+  var next = null;
+  places.forEach(function (el) {
+    var at = changedAt[el.getAttribute("data-watch")];
+    if (!at || now - at >= HIGHLIGHT_MS) return;
+    el.classList.add("changed");
+    el.style.animationDelay = "-" + (now - at) + "ms";
+    next = next === null ? at : Math.min(next, at);
+  });
+  // Redraw when the oldest glow ends, so no mark outlives it (reduced motion has no fade).
+  clearTimeout(expiry);
+  if (next !== null) expiry = setTimeout(rerender, next + HIGHLIGHT_MS - now + 20);
+}
+
+// Escape ends every glow at once.
+export function skip() {
+  if (!Object.keys(changedAt).length) return;
+  changedAt = {};
+  rerender();
+}
+
+// Forget what the board showed (a replay, another game view): nothing glows for the jump.
+export function reset() { before = null; changedAt = {}; }
+
+// The others' log entries since the player's own last one (an entry naming the player as
+// its seat), the latest DIGEST_LINES of them; entries that name nobody are kept (a guild
+// called, a round begun) only between others' moves.
+export function digest(log, me) {
+  if (me === null) return [];
+  var last = -1;
+  for (var i = log.length - 1; i >= 0; i--) {
+    var p = log[i].params;
+    if (p && p.seat === me) { last = i; break; }
+  }
+  if (last < 0) return [];
+  return log.slice(last + 1).filter(function (e) {
+    var p = e.params || {};
+    return typeof p.seat === "number" && p.seat !== me;
+  });
+}
+
+export function digestCard(entries, text) {
+  if (!entries.length) return null;
+  var shown = entries.slice(-DIGEST_LINES);
+  return h("div", { class: "digest", id: "digest-card" },
+    h("h2", { class: "digest-title" }, t("digest.title")),
+    h("ul", null, shown.map(function (e) { return h("li", null, text(e)); })),
+    entries.length > shown.length ? h("p", { class: "muted" }, t("digest.more", { n: entries.length - shown.length })) : null);
+}
