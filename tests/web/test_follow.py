@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from server.engine import log_entry
+from server.engine import Event, log_entry
 
 from .conftest import ARTIFACTS, ServerThread
 from .fake_table import FakeTable, pages_app
@@ -40,7 +40,7 @@ def open_page(new_page: Any, server: ServerThread, fake: FakeTable, **options: A
     return page
 
 
-def play_until_a_bot_moves_goods(page: Any, fake: FakeTable) -> list[dict[str, Any]]:
+def play_until_a_bot_moves_goods(page: Any, fake: FakeTable) -> list[Event]:
     """Ada plays through her prompts until the bots' moves after hers include goods that
     changed hands; returns the events of that last round trip."""
     for _ in range(60):
