@@ -68,13 +68,13 @@ def test_others_changes_glow_where_they_happen_and_the_digest_tells_them(
             seat = e["params"]["seat"]
             assert "changed" in (page.get_attribute(f"[data-watch=goods-{seat}]", "class") or "")
     # The digest: the others' lines since Ada's own last one, the latest six.
-    log = [log_entry(e) for e in fake.events if e["to"] is None or 0 in e["to"]]
-    mine = max(i for i, e in enumerate(log) if e["params"].get("seat") == 0)
-    others = [e for e in log[mine + 1 :] if e["params"].get("seat") not in (None, 0)]
+    log = [log_entry(ev) for ev in fake.events if ev["to"] is None or 0 in ev["to"]]
+    mine = max(i for i, entry in enumerate(log) if entry["params"].get("seat") == 0)
+    others = [entry for entry in log[mine + 1 :] if entry["params"].get("seat") not in (None, 0)]
     items = page.locator("#digest-card li").all_text_contents()
     assert len(items) == min(6, len(others)) > 0
-    for item, e in zip(items, others[-6:], strict=True):
-        assert NAMES[e["params"]["seat"]] in item
+    for item, entry in zip(items, others[-6:], strict=True):
+        assert NAMES[entry["params"]["seat"]] in item
     assert "Since your last move:" in (page.text_content("#announce") or "")
     page.screenshot(path=str(ARTIFACTS / f"follow-changed-{width}.png"), full_page=True)
     # The glow ends by itself.
