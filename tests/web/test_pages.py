@@ -197,6 +197,23 @@ async def test_replay_steps_end_at_the_final_spectator_view() -> None:
     assert "GameEnded" in types and "PlanSealed" not in types  # a spectator's log only
 
 
+async def test_a_finished_games_replay_shows_every_seat_and_where_each_round_began() -> None:
+    record, _ = finished_record()
+    async with await replay_client(record) as client:
+        first = (await client.get("/api/tables/t1/replay/1")).json()
+    spectator = first["view"]["players"]
+    assert [p["talers"] for p in spectator] == [None, None, None]  # hidden from a spectator
+    for seat, own in enumerate(first["seat_views"]):
+        assert own["seat"] == seat and isinstance(own["players"][seat]["talers"], int)
+    rounds = first["rounds"]
+    assert [r["round"] for r in rounds] == [1, 2, 3, 4]
+    starts = [r["step"] for r in rounds]
+    assert starts[0] == 0 and starts == sorted(starts)
+    async with await replay_client(record) as client:
+        begun = (await client.get(f"/api/tables/t1/replay/{rounds[2]['step']}")).json()
+    assert begun["view"]["round"] == 3 and begun["log"][-1]["type"] == "RoundStarted"
+
+
 async def test_replay_of_an_unfinished_game_is_refused() -> None:
     async with await replay_client(None) as client:
         res = await client.get("/api/tables/t2/replay/0")
@@ -260,7 +277,7 @@ async def test_a_table_page_loads_only_its_own_games_module_style_and_strings() 
     assert f'href="/static/{pages.ASSET_VERSION}/css/strasbourg.css"' in stras
     # every module the page imports is preloaded at once, and no module of the other game
     preloaded = set(re.findall(r'rel="modulepreload" href="([^"]+)"', stras))
-    wanted = {"conn", "i18n", "patch", "pieces", "strasbourg", "summary"}
+    wanted = {"conn", "follow", "i18n", "patch", "pieces", "strasbourg", "summary"}
     assert preloaded == {f"{js}/{name}.js" for name in wanted}
     assert '"sb.log.' in stras
     assert 'data-game=""' in unknown and ".css" not in unknown.replace("guildhall.css", "")
