@@ -98,7 +98,7 @@ export function draw(el, list, ctx) {
   el.onfocusin = keep;
   [
     h("div", { class: "summary-head" },
-      h("h2", { id: "summary-title", tabindex: "-1" }, s.title),
+      h("h2", { id: "summary-title", tabindex: "-1", "data-focus": "summary-title" }, s.title),
       h("button", { type: "button", class: "small-btn", id: "summary-close", "data-focus": "summary-close", onclick: close },
         t("summary.close"))),
     h("div", { class: "summary-body" }, s.body(ctx)),
