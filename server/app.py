@@ -101,7 +101,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     tracker = TableTracker()
     service.on_change.append(tracker.changed)
     bots = BotRunner(service)
-    clocks = ClockKeeper(service)
+    clocks = ClockKeeper(service, bots)
     listeners = getattr(fanout, "listeners", None)
     if listeners is not None:
         listeners.every_table.append(clocks.heard)

@@ -29,6 +29,7 @@ from typing import Any
 from server.engine import RuleError, get_game
 from server.store import queries
 from server.tables import seats as seat_model
+from server.tables.bots import BotRunner
 from server.tables.data import ServiceError, TableData
 from server.tables.service import TableService
 
@@ -40,33 +41,51 @@ log = logging.getLogger(__name__)
 # How long a timer may sleep before it looks again anyway (a clock set back, a lost notice).
 LONGEST_SLEEP = 30.0
 MIN_GAP = 0.2  # seconds between the starts of two sweeps at the least
+# Seconds another process waits past a table's due moment before it fires it itself: the
+# process that stored the table's last change fires it on time, so two seldom both think.
+HEAD_START = 1.0
 
 
 class ClockKeeper:
     """Fires due clocks of every table, from this process."""
 
-    def __init__(self, service: TableService, decide: Callable[..., Any] | None = None) -> None:
+    def __init__(
+        self,
+        service: TableService,
+        bots: BotRunner | None = None,
+        decide: Callable[..., Any] | None = None,
+    ) -> None:
         self.service = service
+        self.bots = bots  # whose thinking budget the keeper's bots share
         self.settings = service.settings
         self._decide = decide
         self._soonest: float | None = None  # the soonest due_at this process knows of
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._firing: set[str] = set()
+        self._fire_tasks: set[asyncio.Task[None]] = set()
+        self._known: dict[str, float] = {}  # tables this process changed: their due_at
+        self._notice = False
         self.fired = 0  # covered decisions and hand-overs this process stored
+        self.bot_moves = 0  # bot moves this process stored
         service.on_change.append(self.changed)
 
     # ---------------------------------------------------------------- arming
 
     def changed(self, data: TableData) -> None:
-        """A change this process made or heard of: re-arm if it is due sooner."""
-        if data.due_at is not None and (self._soonest is None or data.due_at < self._soonest):
-            self._soonest = data.due_at
-            self._wake.set()
+        """A change this process stored: arm the timer for the table's next due moment."""
+        if data.status != "playing" or data.due_at is None:
+            self._known.pop(data.id, None)
+            return
+        self._known[data.id] = data.due_at
+        self._wake.set()
 
-    def heard(self, _table_id: str, _version: int) -> None:
-        """A fan-out notice from another process: look at the database again now."""
-        self._soonest = None
+    def heard(self, table_id: str, version: int) -> None:
+        """A fan-out notice: unless this process holds that version already (its own change,
+        which ``changed`` arms), another process changed the table: sweep soon."""
+        if self.service.at_version(table_id, version) is not None:
+            return
+        self._notice = True
         self._wake.set()
 
     async def start(self) -> None:
@@ -81,40 +100,90 @@ class ClockKeeper:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+        for task in list(self._fire_tasks):
+            task.cancel()
+        await asyncio.gather(*self._fire_tasks, return_exceptions=True)
+
+    def _next_wake(self, now: float, next_sweep: float, notice_sweep: float) -> float:
+        """Seconds until the timer must look again: the soonest of this process's own
+        tables, the soonest other table (after the head start), the next sweep."""
+        # A table being fired is looked at again when its firing ends (``fire`` wakes us).
+        times = [next_sweep, *(d for t, d in self._known.items() if t not in self._firing)]
+        if self._notice:
+            times.append(notice_sweep)
+        if self._soonest is not None:
+            times.append(self._soonest + HEAD_START)
+        return max(0.0, min(times) - now)
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
+        last_sweep = loop.time()
         while True:
             now = self.service.now()
-            wait = self.settings.clock_sweep
-            if self._soonest is not None:
-                wait = min(wait, max(0.0, self._soonest - now))
+            next_sweep = now + max(0.0, last_sweep + self.settings.clock_sweep - loop.time())
+            notice_sweep = now + max(0.0, last_sweep + MIN_GAP - loop.time())
             self._wake.clear()
+            wait = min(self._next_wake(now, next_sweep, notice_sweep), LONGEST_SLEEP)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=min(wait, LONGEST_SLEEP))
-            started = loop.time()
-            try:
-                await self.sweep()
-            except Exception:
-                log.exception("clock sweep failed")
+                await asyncio.wait_for(self._wake.wait(), timeout=wait)
+            now = self.service.now()
+            for table_id, due in list(self._known.items()):
+                if due <= now and table_id not in self._firing:
+                    del self._known[table_id]
+                    self._spawn(table_id)
+            sweep_due = loop.time() - last_sweep >= self.settings.clock_sweep
+            other_due = self._soonest is not None and self._soonest + HEAD_START <= now
             # Notices can come by the hundred a second under load: one sweep per MIN_GAP.
-            await asyncio.sleep(max(0.0, MIN_GAP - (loop.time() - started)))
+            if (sweep_due or other_due or self._notice) and loop.time() - last_sweep >= MIN_GAP:
+                self._notice = False
+                last_sweep = loop.time()
+                try:
+                    await self.sweep(wait=False)
+                except Exception:
+                    log.exception("clock sweep failed")
+
+    def _spawn(self, table_id: str) -> asyncio.Task[None] | None:
+        if table_id in self._firing:
+            return None
+        task = asyncio.get_running_loop().create_task(self._fire_logged(table_id))
+        self._fire_tasks.add(task)
+        task.add_done_callback(self._fire_tasks.discard)
+        return task
+
+    async def _fire_logged(self, table_id: str) -> None:
+        try:
+            await self.fire(table_id)
+        except Exception:
+            log.exception("clock of table %s failed to fire", table_id)
 
     # ---------------------------------------------------------------- sweeping
 
-    async def sweep(self) -> int:
-        """Fire every table due by now; returns how many tables were looked at. Notes the
-        moment in the beat row, and re-arms for the soonest deadline still ahead."""
+    async def sweep(self, wait: bool = True) -> int:
+        """Fire every table due by now; returns how many were fired. Notes the moment in the
+        beat row, and re-arms for the soonest deadline still ahead.
+
+        A table this process did not change itself is fired ``HEAD_START`` seconds late:
+        the process that stored its last change fires it on time, unless it is gone.
+        ``wait``: return once every table fired (else the firing goes on in tasks).
+        """
         now = self.service.now()
         async with self.service._sessions() as session:
             due = await queries.due_tables(session, now)
             await queries.beat(session, now)
             await session.commit()
-        for table_id in due:
-            await self.fire(table_id)
-        async with self.service._sessions() as session:
-            self._soonest = await queries.next_due(session)
-        return len(due)
+            self._soonest = await queries.next_due(session, now)
+        tasks = []
+        for table_id, due_at in due:
+            if table_id in self._firing:
+                continue  # its firing looks at the table again before it ends
+            if table_id in self._known or due_at <= now - HEAD_START:
+                self._known.pop(table_id, None)
+                task = self._spawn(table_id)
+                if task is not None:
+                    tasks.append(task)
+        if wait:
+            await asyncio.gather(*tasks)
+        return len(tasks)
 
     async def fire(self, table_id: str) -> None:
         """Do what ``table_id``'s clock says is due now (nothing if it is not)."""
@@ -129,6 +198,7 @@ class ClockKeeper:
                     return
         finally:
             self._firing.discard(table_id)
+            self._wake.set()  # a change made meanwhile may be due: the timer looks again
 
     async def _fire_once(self, data: TableData) -> bool:
         now = self.service.now()
@@ -136,10 +206,10 @@ class ClockKeeper:
             return False
         if data.due_at > now:
             return False
-        humans, _bots = table_clock.split_to_act(data, data.state)
+        humans, bots = table_clock.split_to_act(data, data.state)
         late = model.timed_out(data.clock, sorted(humans), now)
         if not late:
-            return False
+            return await self._bot_turn(data, bots, now)
         seat = late[0]
         clock, newly, hand_over = model.cover(data.clock, seat)
         try:
@@ -159,6 +229,36 @@ class ClockKeeper:
         self.fired += 1
         return True
 
+    async def _bot_turn(self, data: TableData, bots: set[int], now: float) -> bool:
+        """Play the first bot seat whose move is due, claimed by the table version."""
+        delay = self.settings.bot_delay
+        ready = [
+            seat
+            for seat in sorted(bots)
+            if (since := data.clock["seats"][seat]["since"] if data.clock else None) is not None
+            and since + delay <= now
+        ]
+        if not ready:
+            return False
+        seat = ready[0]
+        kind = data.seats[seat].bot
+        assert kind is not None
+        message = f"{data.id}:{data.version}:{seat}".encode()
+        seed = hmac.new(self.settings.secret_key.encode(), message, hashlib.sha256).hexdigest()
+        cmd = await self._decide_for(data, seat, kind, seed)
+        turn = table_clock.BotTurn(seat=seat, version=data.version)
+        try:
+            await self.service.submit(data.id, seat, cmd, by=turn)
+        except ServiceError as exc:
+            if exc.code in ("moved_on", "conflict", "seat_lost"):
+                return True  # another process played it, or the seat changed: look again
+            raise
+        except RuleError:
+            log.warning("bot %s refused on table %s seat %s", kind, data.id, seat)
+            return False
+        self.bot_moves += 1
+        return True
+
     async def _hand_over(self, data: TableData, seat: int, clock: model.Clock) -> None:
         kind = self.settings.clock_bot
         info = data.seats[seat]
@@ -172,6 +272,19 @@ class ClockKeeper:
 
     async def _bot_command(self, data: TableData, seat: int) -> dict[str, Any]:
         """The cover bot's command for ``seat``, from that seat's own view only."""
+        message = f"{data.id}:{data.version}:{seat}:cover".encode()
+        key = self.settings.secret_key.encode()
+        seed = hmac.new(key, message, hashlib.sha256).hexdigest()
+        return await self._decide_for(data, seat, self.settings.clock_bot, seed)
+
+    async def _decide_for(self, data: TableData, seat: int, kind: str, seed: str) -> dict[str, Any]:
+        """Bot ``kind``'s command for ``seat`` from that seat's view; its first legal command
+        if the bot fails (a failing bot must not stall the table)."""
+        if self._decide is None and self.bots is not None:
+            cmd = await self.bots.think(data, seat, kind, seed)
+            if cmd is None:
+                raise RuleError("no_legal", f"seat {seat} has nothing to play")
+            return cmd
         decide = self._decide
         if decide is None:
             from server.bots import decide as bot_decide  # loads the search; on first use
@@ -182,15 +295,10 @@ class ClockKeeper:
         legal = view.get("legal") or []
         if not legal:
             raise RuleError("no_legal", f"seat {seat} has nothing to play")
-        message = f"{data.id}:{data.version}:{seat}:cover".encode()
-        key = self.settings.secret_key.encode()
-        seed = hmac.new(key, message, hashlib.sha256).hexdigest()
         try:
-            cmd: dict[str, Any] = await asyncio.to_thread(
-                decide, self.settings.clock_bot, data.game, view, seat, seed
-            )
+            cmd: dict[str, Any] = await asyncio.to_thread(decide, kind, data.game, view, seat, seed)
         except Exception:
-            log.exception("cover bot failed on table %s seat %s", data.id, seat)
+            log.exception("bot %s failed on table %s seat %s", kind, data.id, seat)
             cmd = legal[0]
         return cmd
 

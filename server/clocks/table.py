@@ -21,6 +21,16 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
+class BotTurn:
+    """A bot seat's move, claimed by the table version it was decided on: of the processes
+    that see it due, only the one whose write finds the table still at ``version`` stores it
+    (exactly one bot move per turn)."""
+
+    seat: int
+    version: int
+
+
+@dataclass(frozen=True)
 class Cover:
     """The clock as an actor: a bot plays ``seat``'s decision because its time ran out.
 

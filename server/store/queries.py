@@ -268,20 +268,25 @@ def _json(value: Any) -> str:
 # -------------------------------------------------------------------- the clocks' sweep
 
 
-async def due_tables(session: AsyncSession, now: float, limit: int = 100) -> list[str]:
-    """Playing tables whose clock wants something done by ``now``, soonest first."""
+async def due_tables(
+    session: AsyncSession, now: float, limit: int = 100
+) -> list[tuple[str, float]]:
+    """(id, due_at) of playing tables whose clock wants something by ``now``, soonest first."""
     query = (
-        sa.select(TableRow.id)
+        sa.select(TableRow.id, TableRow.due_at)
         .where(TableRow.due_at <= now, TableRow.status == "playing")
         .order_by(TableRow.due_at)
         .limit(limit)
     )
-    return list((await session.execute(query)).scalars())
+    rows = (await session.execute(query)).all()
+    return [(table_id, float(due)) for table_id, due in rows if due is not None]
 
 
-async def next_due(session: AsyncSession) -> float | None:
-    """The soonest ``due_at`` of any playing table (None: nothing is waited for)."""
-    query = sa.select(sa.func.min(TableRow.due_at)).where(TableRow.status == "playing")
+async def next_due(session: AsyncSession, after: float) -> float | None:
+    """The soonest ``due_at`` after ``after`` of any playing table (None: none)."""
+    query = sa.select(sa.func.min(TableRow.due_at)).where(
+        TableRow.status == "playing", TableRow.due_at > after
+    )
     value = (await session.execute(query)).scalar_one_or_none()
     return None if value is None else float(value)
 

@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 from server import metrics
 from server.bots import DEFAULT_BUDGET, Budget, decide
-from server.engine import RuleError, get_game
+from server.engine import Command, RuleError, get_game
 
 from .data import ServiceError, TableData
 from .seats import BOT
@@ -85,8 +85,8 @@ class BotRunner:
 
     def kick(self, data: TableData) -> None:
         """Note that ``data.id`` changed; start its bot task unless one is running."""
-        if data.status != "playing" or not data.seat_kinds():
-            return
+        if data.status != "playing" or not data.seat_kinds() or data.clock is not None:
+            return  # a table with a clock: any process's clock keeper plays its bots
         self._wanted.add(data.id)
         task = self._tasks.get(data.id)
         if task is None or task.done():
@@ -124,12 +124,33 @@ class BotRunner:
         return {seat: kind for seat, kind in data.seat_kinds().items() if seat in to_act}
 
     async def _play(self, data: TableData, seat: int, kind: str) -> None:
+        cmd = await self.think(data, seat, kind)
+        if cmd is None:
+            return
+        assert data.state is not None
+        legal = get_game(data.game).legal(data.state, seat)
+        for attempt in (cmd, legal[0]):
+            try:
+                await self.service.submit(data.id, seat, attempt, by=BOT)
+                return
+            except (RuleError, ServiceError) as exc:
+                # Usually the table moved on while the bot thought (the next change wakes it
+                # again); if the bot chose badly, its first legal command is tried once.
+                log.info("bot %s on table %s seat %s: %r", kind, data.id, seat, exc)
+
+    async def think(
+        self, data: TableData, seat: int, kind: str, seed: str | None = None
+    ) -> Command | None:
+        """Bot ``kind``'s command for ``seat`` from that seat's own view, within this
+        process's thinking budget (None: the seat has nothing to play). A failing bot plays
+        its first legal command: it must not stall the table. The clock keeper asks here too.
+        """
         assert data.state is not None
         view = get_game(data.game).view(data.state, seat)
         legal = view.get("legal") or []
         if not legal:
-            return
-        seed = self._seed(data, seat)
+            return None
+        seed = seed or self._seed(data, seat)
         granted, search, budget = 0.0, "fixed", None
         if kind in SEARCHING:
             granted = self.thinking.take(DEFAULT_BUDGET.seconds or FULL_SEARCH)
@@ -149,14 +170,7 @@ class BotRunner:
             used = time.perf_counter() - started
             self.thinking.settle(granted, used)
             metrics.record_bot_decision(search, used)
-        for attempt in (cmd, legal[0]):
-            try:
-                await self.service.submit(data.id, seat, attempt, by=BOT)
-                return
-            except (RuleError, ServiceError) as exc:
-                # Usually the table moved on while the bot thought (the next change wakes it
-                # again); if the bot chose badly, its first legal command is tried once.
-                log.info("bot %s on table %s seat %s: %r", kind, data.id, seat, exc)
+        return cmd
 
     def _seed(self, data: TableData, seat: int) -> str:
         """A per-decision seed that tells the bot nothing about the table's secret seed."""

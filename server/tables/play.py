@@ -75,7 +75,7 @@ class Play:
         seat: int,
         cmd: Command,
         client_id: str | None = None,
-        by: Actor | table_clock.Cover | None = None,
+        by: Actor | table_clock.Cover | table_clock.BotTurn | None = None,
     ) -> int:
         """Play ``cmd`` for ``seat``; returns the table version once it is committed.
 
@@ -109,7 +109,7 @@ class Play:
         seat: int,
         cmd: Command,
         client_id: str | None,
-        by: Actor | table_clock.Cover | None = None,
+        by: Actor | table_clock.Cover | table_clock.BotTurn | None = None,
         repeat_first: bool = False,
     ) -> tuple[int, TableData | None] | None:
         """One attempt: (version, new data) or (version, None) for a repeat; None if outraced.
@@ -130,11 +130,14 @@ class Play:
         # Checked on the version the command is decided on: if a seat change elsewhere moved
         # the table on, the write below changes nothing and the retry checks the new version.
         cover = None
-        if isinstance(by, table_clock.Cover):
-            cover = by
-            # A timeout's bot move only on the version the timeout was seen at.
-            if data.version != cover.version:
-                raise ServiceError("moved_on", "the table moved on before the timeout", 409)
+        if isinstance(by, table_clock.Cover | table_clock.BotTurn):
+            # Claimed work (a timeout, a bot's turn): only on the version it was seen at.
+            if data.version != by.version:
+                raise ServiceError("moved_on", "the table moved on before this move", 409)
+            if isinstance(by, table_clock.Cover):
+                cover = by
+            else:
+                seat_model.check_plays(data, seat, seat_model.BOT)
         elif by is not None:
             seat_model.check_plays(data, seat, by)
         if client_id is not None and repeat_first:

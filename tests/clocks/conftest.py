@@ -39,7 +39,7 @@ class Process:
         self.service = TableService(settings, make_sessionmaker(self.engine), MemoryFanOut())
         self.service.now = now
         self.bots = BotRunner(self.service)
-        self.keeper = ClockKeeper(self.service)
+        self.keeper = ClockKeeper(self.service, self.bots)
 
     async def settle(self) -> None:
         """Let every bot task this process started finish (bot_delay is 0 here)."""

@@ -151,10 +151,10 @@ async def summary(server: ServerProcess, table_id: str) -> dict[str, Any]:
 
 
 def unchanging(table: dict[str, Any], bots_play: bool = False) -> dict[str, Any]:
-    """A summary without what moves by itself (presence, time away; with ``bots_play`` the
-    version, which the bots' moves advance)."""
+    """A summary without what moves by itself (presence, time away, the server's time; with
+    ``bots_play`` the version and the clock, which the bots' moves advance)."""
     seats = [{k: s[k] for k in ("seat", "name", "bot", "stand_in")} for s in table["seats"]]
-    moving = {"seats", "version"} if bots_play else {"seats"}
+    moving = {"seats", "server_time"} | ({"version", "clock"} if bots_play else set())
     return {**{k: v for k, v in table.items() if k not in moving}, "seats": seats}
 
 

@@ -51,3 +51,85 @@ export function presetOf(clock) {
   })[0];
   return found ? found.id : "untimed";
 }
+
+// ---- the table page: every running clock, counting down ------------------------------
+// Deadlines are absolute (the server's seconds since the epoch); the page counts from the
+// server's own time, learnt from the table summary's server_time, so a client clock that is
+// minutes off shows the same countdown as everybody else's.
+
+var offset = 0; // the server's time minus this browser's, in seconds
+var ticker = null;
+var shown = null; // {clock, seats, el}
+
+export function learnServerTime(serverTime, sentAt, receivedAt) {
+  if (typeof serverTime !== "number" || !serverTime) return;
+  var middle = (sentAt + receivedAt) / 2000; // the answer was made about half-way
+  offset = serverTime - middle;
+}
+
+function serverNow() {
+  return Date.now() / 1000 + offset;
+}
+
+export function fetchServerTime(tableId) {
+  var sentAt = Date.now();
+  return fetch("/api/tables/" + encodeURIComponent(tableId)).then(function (res) {
+    return res.ok ? res.json() : null;
+  }).then(function (summary) {
+    if (summary) learnServerTime(summary.server_time, sentAt, Date.now());
+  }).catch(function () { /* the next fetch tries again */ });
+}
+
+// "4:05", "0:09", "1 d 3 h": what is left of ``seconds``.
+export function countdown(seconds) {
+  seconds = Math.max(0, Math.ceil(seconds));
+  if (seconds >= 86400) {
+    return t("clock.left_days", { d: Math.floor(seconds / 86400), h: Math.floor(seconds % 86400 / 3600) });
+  }
+  var hours = Math.floor(seconds / 3600), minutes = Math.floor(seconds % 3600 / 60), secs = seconds % 60;
+  var two = function (n) { return (n < 10 ? "0" : "") + n; };
+  return hours ? hours + ":" + two(minutes) + ":" + two(secs) : minutes + ":" + two(secs);
+}
+
+function chips() {
+  var clock = shown.clock, seats = shown.seats, now = serverNow();
+  return clock.seats.map(function (entry, seat) {
+    if (!entry.running) return null;
+    var info = seats[seat] || {};
+    var name = info.name || t("seat.n", { n: seat + 1 });
+    var left = entry.deadline - now;
+    var low = clock.mode === "live" ? left <= 10 : left <= 3600;
+    return h("li", { class: "clock-chip" + (low ? " low" : "") + (entry.covered ? " covered" : ""),
+      "data-seat": seat },
+      h("span", { class: "clock-name" }, name), " ",
+      h("span", { class: "clock-time", "data-deadline": entry.deadline },
+        entry.covered ? t("clock.bot_playing") : countdown(left)));
+  }).filter(Boolean);
+}
+
+function tick() {
+  if (!shown || !shown.el.isConnected) return;
+  var list = shown.el.querySelector("ol");
+  if (!list) return;
+  list.innerHTML = "";
+  chips().forEach(function (chip) { list.appendChild(chip); });
+}
+
+// Draw the clocks of ``table`` (the document's table part) into ``el``; the countdown
+// then ticks by itself until the next call.
+export function renderClocks(el, table) {
+  var clock = table && table.clock;
+  if (!clock || clock.mode === "untimed" || table.status !== "playing") {
+    el.hidden = true;
+    el.innerHTML = "";
+    shown = null;
+    return;
+  }
+  el.hidden = false;
+  shown = { clock: clock, seats: table.seats || [], el: el };
+  el.innerHTML = "";
+  el.appendChild(h("span", { class: "clock-mode" }, clockLabel(clock)));
+  el.appendChild(h("ol", { class: "clock-list", "aria-label": t("clock.running") }));
+  tick();
+  if (!ticker) ticker = setInterval(tick, 250);
+}
