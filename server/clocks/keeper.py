@@ -281,10 +281,10 @@ class ClockKeeper:
         """Bot ``kind``'s command for ``seat`` from that seat's view; its first legal command
         if the bot fails (a failing bot must not stall the table)."""
         if self._decide is None and self.bots is not None:
-            cmd = await self.bots.think(data, seat, kind, seed)
-            if cmd is None:
+            thought = await self.bots.think(data, seat, kind, seed)
+            if thought is None:
                 raise RuleError("no_legal", f"seat {seat} has nothing to play")
-            return cmd
+            return thought
         decide = self._decide
         if decide is None:
             from server.bots import decide as bot_decide  # loads the search; on first use

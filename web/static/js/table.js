@@ -4,6 +4,7 @@
 // module is ever loaded.
 import { errorText, h, has, t, translatePage } from "./i18n.js";
 import { TableConnection, api, forgetTable, recentTables, rememberTable } from "./conn.js";
+import { fetchServerTime, renderClocks } from "./clocks.js";
 import * as panel from "./summary.js";
 import * as follow from "./follow.js";
 
@@ -225,6 +226,7 @@ function draw() {
   if (mySeat() === 0 && table.status === "playing") startAwayPoll();
   $("waiting-room").hidden = true;
   $("layout").hidden = false;
+  renderClocks($("clocks"), replay ? {} : table);
   var renderer = renderers[table.game];
   if (!renderer) return loadRenderer(table.game);
   var showing = replay ? replay.view : doc.game;
@@ -676,6 +678,8 @@ function init() {
   token = readToken();
   if (token && !/seat=/.test(location.hash)) history.replaceState(null, "", "#seat=" + encodeURIComponent(token));
   loadMine();
+  fetchServerTime(tableId);
+  setInterval(function () { fetchServerTime(tableId); }, 60000);
   renderSoundToggle();
   $("sound-toggle").addEventListener("click", function () {
     soundOn = !soundOn;
