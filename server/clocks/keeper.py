@@ -66,7 +66,7 @@ class ClockKeeper:
         self._fire_tasks: set[asyncio.Task[None]] = set()
         self._known: dict[str, float] = {}  # tables this process changed: their due_at
         self._notice = False
-        self.fired = 0  # covered decisions and hand-overs this process stored
+        self.fired = 0  # timeouts this process fired (covered decisions and hand-overs)
         self.bot_moves = 0  # bot moves this process stored
         service.on_change.append(self.changed)
 
@@ -226,7 +226,8 @@ class ClockKeeper:
         except RuleError:
             log.warning("cover bot's command refused on table %s seat %s", data.id, seat)
             return False
-        self.fired += 1
+        if newly or hand_over:
+            self.fired += 1  # a covered decision's later steps are the same timeout
         return True
 
     async def _bot_turn(self, data: TableData, bots: set[int], now: float) -> bool:
