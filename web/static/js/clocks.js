@@ -35,6 +35,7 @@ export function span(seconds) {
 // The table's clock in one line (the lobby's list, the created table, the table page).
 export function clockLabel(clock) {
   var c = (clock && (clock.config || clock)) || { mode: "untimed" };
+  if (c.mode === "live" && !c.bank) return t("clock.live_no_bank", { plan: span(c.plan), action: span(c.action) });
   if (c.mode === "live") {
     return t("clock.live", { plan: span(c.plan), action: span(c.action), bank: span(c.bank),
       increment: span(c.increment) });
