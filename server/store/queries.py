@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 from sqlalchemy.orm import defer
 
@@ -305,8 +306,11 @@ async def beat(session: AsyncSession, now: float) -> float | None:
         await session.execute(sa.select(ClockBeat.at).where(ClockBeat.id == 1))
     ).scalar_one_or_none()
     if before is None:
-        session.add(ClockBeat(id=1, at=now))
-        await session.flush()
+        try:
+            async with session.begin_nested():  # two processes starting on a new database
+                session.add(ClockBeat(id=1, at=now))
+        except IntegrityError:
+            return now  # the other one wrote the first beat: no downtime for this one
         return None
     moved = await session.execute(
         sa.update(ClockBeat).where(ClockBeat.id == 1, ClockBeat.at == before).values(at=now)

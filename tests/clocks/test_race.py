@@ -7,6 +7,7 @@ import asyncio
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 
 from server.settings import Settings
 
@@ -88,5 +89,23 @@ async def test_a_timeout_seen_by_a_process_holding_an_old_version_does_nothing(
         assert await other.keeper._fire_once(stale) is True  # its write found nothing
         assert [row.seat for row in await commands(process, table_id)] == [1, 0]
         assert (await other.service.get_stored(table_id)).seat_log == ()
+    finally:
+        await other.close()
+
+
+async def test_two_processes_starting_on_a_new_database_write_one_beat(
+    process: Process, settings: Settings, now: FakeTime
+) -> None:
+    other = Process(settings, now)
+    try:
+        extended = await asyncio.gather(
+            process.keeper.extend_after_downtime(), other.keeper.extend_after_downtime()
+        )
+        assert extended == [0, 0]  # the first start ever: no downtime to give back
+        async with process.service._sessions() as session:
+            from server.store.models import ClockBeat
+
+            beats = (await session.execute(sa.select(ClockBeat))).scalars().all()
+        assert [(b.id, b.at) for b in beats] == [(1, T0)]
     finally:
         await other.close()
