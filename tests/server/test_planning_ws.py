@@ -105,9 +105,11 @@ def test_bots_play_their_seats_from_their_own_view_only(
     seen: list[tuple[int, dict[str, Any]]] = []
     real_decide = server.bots.decide
 
-    def spying_decide(kind: str, game: str, view: dict[str, Any], seat: int, seed: str) -> Any:
+    def spying_decide(
+        kind: str, game: str, view: dict[str, Any], seat: int, seed: str, **options: Any
+    ) -> Any:
         seen.append((seat, json.loads(json.dumps(view))))
-        return real_decide(kind, game, view, seat, seed)
+        return real_decide(kind, game, view, seat, seed, **options)
 
     monkeypatch.setattr(server.tables.bots, "decide", spying_decide)
     table_id, tokens = set_up_table(client, "toy", 3, bots=[None, "random", "random"])
