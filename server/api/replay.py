@@ -3,10 +3,17 @@
 The steps come from ``server.engine.replay`` over the table's record; finished games never
 change, so the steps (and their states) of the most recently asked-for tables are kept in
 memory. The game is over, so each step also carries every seat's own view.
+
+Replaying applies every command of the game and builds a view per step, so it runs in a
+worker thread, once per table however many ask at the same moment, and one at a time per
+app: whoever asks for many finished tables in turn costs one core at most, never the event
+loop that serves the live tables. A table not finished costs one version query
+(``TableService.record``).
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
@@ -77,7 +84,46 @@ def replay_steps(record: dict[str, Any]) -> list[dict[str, Any]]:
     return replay_game(record).steps
 
 
-_replays: OrderedDict[str, Replayed] = OrderedDict()
+_replays: OrderedDict[str, Replayed] = OrderedDict()  # finished games: alike in every app
+
+
+class _Builds:
+    """Replays being built in one app (its event loop): one per table, one at a time."""
+
+    def __init__(self) -> None:
+        self.running: dict[str, asyncio.Future[Replayed]] = {}
+        self.one_at_a_time = asyncio.Lock()
+
+    def done(self, table_id: str, build: asyncio.Future[Replayed]) -> None:
+        self.running.pop(table_id, None)
+        if not build.cancelled():
+            build.exception()  # retrieved here too, in case every asker has gone
+
+
+async def _replayed(request: Request, table_id: str) -> Replayed:
+    made = _replays.get(table_id)
+    if made is not None:
+        _replays.move_to_end(table_id)
+        return made
+    builds = getattr(request.app.state, "replay_builds", None)
+    if builds is None:
+        builds = request.app.state.replay_builds = _Builds()
+    building = builds.running.get(table_id)
+    if building is None:
+        building = asyncio.ensure_future(_build(request, builds, table_id))
+        builds.running[table_id] = building
+        building.add_done_callback(lambda done: builds.done(table_id, done))
+    return await asyncio.shield(building)
+
+
+async def _build(request: Request, builds: _Builds, table_id: str) -> Replayed:
+    record = await request.app.state.service.record(table_id)  # not_finished before the end
+    async with builds.one_at_a_time:
+        made = await asyncio.to_thread(replay_game, record)
+    _replays[table_id] = made
+    while len(_replays) > REPLAY_CACHE_TABLES:
+        _replays.popitem(last=False)
+    return made
 
 
 @router.get("/api/tables/{table_id}/replay/{step}", tags=["tables"])
@@ -87,13 +133,7 @@ async def replay_step(table_id: str, step: int, request: Request) -> dict[str, A
 
     Returns ``{step, steps, command, view, log, seat_views, rounds}`` (``command`` is the
     step's ``{seat, cmd}``, null at step 0; ``rounds`` lists ``{round, step}``, the step at
-    which each round began). Errors: ``not_finished`` (409) before the end, ``not_found``
+    which each round began). Errors: ``not_finished`` (409) before the end, ``unknown_table``
     (404) for an unknown table, ``bad_step`` (404) outside ``0..steps``.
     """
-    if table_id not in _replays:
-        record = await request.app.state.service.record(table_id)
-        _replays[table_id] = replay_game(record)
-        while len(_replays) > REPLAY_CACHE_TABLES:
-            _replays.popitem(last=False)
-    _replays.move_to_end(table_id)
-    return _replays[table_id].answer(step)
+    return (await _replayed(request, table_id)).answer(step)

@@ -90,7 +90,13 @@ class TableService:
         return seat_model.invite_code(self.settings.secret_key, table_id)
 
     async def record(self, table_id: str) -> dict[str, Any]:
-        """What ``guildhall verify`` replays. Raises ServiceError('not_finished') till the end."""
+        """What ``guildhall verify`` replays. Raises ServiceError('not_finished') till the end.
+
+        A table not finished costs one version query (from the copy held here): asking for
+        a live table's record, or its replay, again and again never loads its commands.
+        """
+        if (await self.cache.get_stored(table_id)).status != "finished":
+            raise ServiceError("not_finished", "the record is published once the game ends", 409)
         async with self._sessions() as session:
             data = await self.cache.load(session, table_id)
             rows = await queries.command_rows(session, table_id)

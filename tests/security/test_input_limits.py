@@ -205,3 +205,36 @@ def test_a_flood_of_bad_tokens_costs_one_query_each_and_no_table_load(
     assert client.portal is not None
     access = client.portal.call(service.authenticate, table_id, joined["token"])
     assert access.seat == 1 and access.plays
+
+
+def test_a_live_tables_record_and_replay_are_refused_for_one_version_query_each(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    created = client.post("/api/tables", json=TOY).json()
+    table_id = created["table_id"]
+    service = _service(client)
+    loads: list[str] = []
+    load = service.cache.load
+
+    async def counting_load(session: Any, table_id: str, row: Any = None) -> Any:
+        loads.append(table_id)
+        return await load(session, table_id, row)
+
+    monkeypatch.setattr(service.cache, "load", counting_load)
+    selects: list[str] = []
+
+    def note(_conn: Any, _cursor: Any, statement: str, parameters: Any, *_args: Any) -> None:
+        if statement.lstrip().upper().startswith("SELECT") and table_id in str(parameters):
+            selects.append(statement)
+
+    engine = service._sessions.kw["bind"].sync_engine
+    sa.event.listen(engine, "before_cursor_execute", note)
+    try:
+        for n in range(20):
+            for path in (f"/api/tables/{table_id}/record", f"/api/tables/{table_id}/replay/{n}"):
+                res = client.get(path)
+                assert (res.status_code, res.json()["code"]) == (409, "not_finished")
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", note)
+    assert loads == [] and len(selects) == 40
+    assert all("version" in q and "commands" not in q for q in selects)

@@ -4,8 +4,11 @@ spectator may. Every refused request leaves the table as it was."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from typing import Any
 
+import httpx
 import pytest
 
 from tests.security.seat_actors import (
@@ -13,6 +16,7 @@ from tests.security.seat_actors import (
     Deployment,
     Person,
     Socket,
+    close_all,
     create,
     deployment,
     summary,
@@ -142,3 +146,106 @@ async def test_an_outsider_socket_reads_only_the_spectator_document_and_plays_no
     outsiders = [c for c in after.commands if c["client_id"] and c["client_id"].startswith("o")]
     assert outsiders == [] and after.commands[: len(before.commands)] == before.commands
     await seated.close()
+
+
+def _leaves(value: Any, path: str = "") -> dict[str, Any]:
+    """Every leaf of a JSON value by its path (an empty list or object is a leaf too)."""
+    if isinstance(value, dict) and value:
+        return {p: v for k, item in value.items() for p, v in _leaves(item, f"{path}/{k}").items()}
+    if isinstance(value, list) and value:
+        return {
+            p: v for i, item in enumerate(value) for p, v in _leaves(item, f"{path}/{i}").items()
+        }
+    return {path: value}
+
+
+MISSING = object()
+
+
+async def _seated_table(dep: Deployment, game: str) -> tuple[str, list[Person], list[Socket]]:
+    """A started 3-seat table of people only, with a socket per seat, two moves in (each
+    leaves something sealed or private behind: a plan, a kept card)."""
+    creator = Person("Anna")
+    body = {"game": game, "seats": 3, "name": "Anna"}
+    made = await creator.call(dep.server(0), "POST", "/api/tables", body, token=None)
+    assert made.status == 201, made.body
+    table_id = made.body["table_id"]
+    creator.token, creator.invite = made.body["token"], made.body["invite"]
+    people = [creator]
+    for name in ("Bea", "Cy"):
+        person = Person(name, invite=creator.invite)
+        assert (await person.join(dep.server(len(people)), table_id)).status == 201
+        people.append(person)
+    started = await creator.call(dep.server(0), "POST", f"/api/tables/{table_id}/start")
+    assert started.status == 200, started.body
+    sockets = [await Socket(dep.server(n), table_id, p.token).open() for n, p in enumerate(people)]
+    for n in range(2):
+        mover = next(s for s in sockets if s.legal)
+        await mover.command(f"move{n}", mover.legal[0])
+        assert (await mover.reply(f"move{n}"))["type"] == "ack"
+    return table_id, people, sockets
+
+
+@pytest.mark.parametrize("game", ["norenberc", "strasbourg"])
+async def test_a_spectator_knows_no_more_of_any_seat_than_the_other_players_do(
+    dep: Deployment, game: str
+) -> None:
+    table_id, people, sockets = await _seated_table(dep, game)
+    watchers = [await Socket(server, table_id, None).open() for server in dep.servers]
+    version = max(s.version for s in sockets)
+    for socket in [*sockets, *watchers]:
+        await socket.send({"type": "snapshot_request"})
+        await socket.wait(lambda s=socket: s.version >= version and s.doc is not None)
+    seat_leaves = [_leaves(s.doc["game"]) for s in sockets if s.doc]
+    for watcher in watchers:
+        assert watcher.doc is not None and watcher.doc["you"] == {"seat": None}
+        for path, value in _leaves(watcher.doc["game"]).items():
+            seen = [leaves.get(path, MISSING) for leaves in seat_leaves]
+            # What every player sees, a spectator sees alike; what only one seat sees (its
+            # own hand, money, sealed plan), the spectator sees as the other seats do.
+            outsiders = [v for v in seen if seen.count(v) >= len(seen) - 1]
+            assert value in outsiders or value in (None, [], {}), (path, value, seen)
+        # The log: only entries every seat was shown.
+        for entry in watcher.doc["log"]:
+            assert all(entry in s.doc["log"] for s in sockets if s.doc), entry
+        text = json.dumps(watcher.doc)
+        stored = dep.stored(table_id)
+        secrets = [stored.seed, *(p.token for p in people), people[0].invite]
+        assert not [s for s in secrets if s and s in text]
+    await close_all([*sockets, *watchers])
+
+
+async def test_an_outsider_gets_no_record_replay_or_secret_from_the_side_routes(
+    dep: Deployment,
+) -> None:
+    table_id, people, sockets = await _seated_table(dep, "norenberc")
+    other_id, other = await create(dep.server(0), name="Olga")
+    before = dep.stored(table_id)
+    outsider = Person("Eve")
+    for server in dep.servers:
+        for path in (
+            f"/api/tables/{table_id}/record",
+            f"/api/tables/{table_id}/replay/0",
+            f"/api/tables/{table_id}/replay/1",
+        ):
+            reply = await outsider.call(server, "GET", path, token=None)
+            assert (reply.status, reply.code) == (409, "not_finished"), (path, reply.body)
+        # A token of another table is nobody at this one (and the reverse).
+        for table, token in ((table_id, other.token), (other_id, people[1].token)):
+            reply = await outsider.call(server, "GET", f"/api/tables/{table}/me", token=token)
+            assert (reply.status, reply.code) == (403, "bad_token")
+        # The lobby lists neither private table; the metrics name no table, seat or secret.
+        listed = await outsider.call(server, "GET", "/api/tables", token=None)
+        assert table_id not in json.dumps(listed.body) and other_id not in json.dumps(listed.body)
+        async with httpx.AsyncClient(base_url=server.url, timeout=15) as client:
+            metrics = (await client.get("/metrics")).text
+        secrets = [table_id, other_id, before.seed, *(p.token for p in people), people[0].invite]
+        assert not [s for s in [*secrets, "Anna", "Bea", "Olga"] if s and s in metrics]
+    # A spectator asking for a snapshot many times changes nothing.
+    watcher = await Socket(dep.server(1), table_id, None).open()
+    for _ in range(5):
+        await watcher.send({"type": "snapshot_request"})
+    await watcher.send({"type": "ping"})
+    await watcher.wait(lambda: any(m["type"] == "pong" for m in watcher.messages))
+    assert dep.stored(table_id).commands == before.commands
+    await close_all([*sockets, watcher])

@@ -148,3 +148,28 @@ async def test_a_seated_player_acts_and_reads_as_their_own_seat_only(dep: Deploy
     assert all(s.seats_seen == {2} for s in sockets), [s.seats_seen for s in sockets]
     assert not any(s.closed for s in sockets)
     await close_all([*sockets, *others])
+
+
+async def test_a_seated_player_reads_only_their_own_seat_through_the_side_routes(
+    dep: Deployment,
+) -> None:
+    table_id, anna, bea, rex = await seated(dep, start=True)
+    base = f"/api/tables/{table_id}"
+    for server in dep.servers:
+        me = await rex.call(server, "GET", f"{base}/me")
+        assert me.status == 200 and me.body["seat"] == 2 and me.body["creator"] is False
+        assert str(anna.token) not in str(me.body) and str(bea.token) not in str(me.body)
+        # The record and the replay, which hold every seat's sealed plans, wait for the end.
+        for path in (f"{base}/record", f"{base}/replay/0"):
+            reply = await rex.call(server, "GET", path)
+            assert (reply.status, reply.code) == (409, "not_finished"), (path, reply.body)
+    # Rex's sockets, asked for snapshots and reconnected with an old ``since``, only ever
+    # hold seat 2's document.
+    sockets = await open_sockets(dep, table_id, rex.token)
+    for socket in sockets:
+        await socket.send({"type": "hello", "token": rex.token, "since": 1})
+        await socket.send({"type": "snapshot_request"})
+        await socket.send({"type": "ping"})
+        await socket.wait(lambda s=socket: any(m["type"] == "pong" for m in s.messages))
+    assert all(s.seats_seen == {2} for s in sockets), [s.seats_seen for s in sockets]
+    await close_all(sockets)
