@@ -169,7 +169,8 @@ function playerCard(p, game, ctx) {
       p.citizens.length ? [h("dt", null, t("player.citizens")),
         h("dd", { "data-watch": "citizens-" + p.seat }, p.citizens.map(function (c) { return tileEl(c, "small"); }))] : null,
       hasCrests(p) ? [h("dt", null, t("player.crests")), h("dd", { "data-watch": "pcrests-" + p.seat }, crestsText(p))] : null,
-      game.phase === "action" && p.cards !== null ? [h("dt", null, t("player.cards")), h("dd", null, cardsText(p))] : null));
+      game.phase === "action" && p.cards !== null ? [h("dt", null, t("player.cards")), h("dd", null, cardsText(p))] : null,
+      p.plan && p.plan.length ? [h("dt", null, t("player.plan")), h("dd", { class: "plan" }, p.plan.map(guildName).join(", "))] : null));
 }
 
 function cardsText(p) {
@@ -212,6 +213,15 @@ function status(game, ctx) {
   return { text: where + t("status.act_wait", { name: ctx.seatName(a.actor), guild: guild }), mine: false };
 }
 
+// A finished game's replay: each seat's talers and sealed plan from that seat's own view.
+function reveal(view, seatViews) {
+  var out = Object.assign({}, view, { players: view.players.map(function (p, s) {
+    var own = seatViews[s] && seatViews[s].players[s];
+    return Object.assign({}, p, { talers: own ? own.talers : p.talers, plan: seatViews[s] ? seatViews[s].my_plan : null });
+  }) });
+  return out;
+}
+
 function result(game) {
   return game && game.result;
 }
@@ -229,5 +239,6 @@ export default {
   logPrefix: "log.",
   logFormats: LOG_FORMATS,
   summaries: summaries,
+  reveal: reveal,
   footnote: function (game) { return { text: t("table.reconstruction"), title: game.data_note || "" }; },
 };

@@ -50,6 +50,11 @@ var LOG_FORMATS = {
   brackets: function (value, params) { return brackets(value); },
   ranking: function (value, params, seatName) { return value.map(function (s, i) { return seatName(s) + " " + params.totals[i]; }).join(", "); },
   stack_sizes: function (value, params, seatName) { return value.map(function (sizes, s) { return seatName(s) + " " + brackets(sizes); }).join("; "); },
+  coins: function (value, params) { return t("sb.coins_n", { n: value }); },
+  cards: function (value, params) { return t("sb.cards_n", { n: value }); },
+  stacks: function (value, params) { return t("sb.stacks_n", { n: value }); },
+  unrevealed: function (value, params) { return t("sb.unrevealed_n", { n: value }); },
+  stack_cards: function (value, params) { return value.map(function (n) { return t("sb.cards_n", { n: n }); }).join(", "); },
 };
 
 // ---- the draft the player is assembling: the listed command picked, or the cards of a stack
@@ -290,7 +295,7 @@ function stacksText(p, mine, game) {
 
 function playerCard(p, game, ctx) {
   var meSeat = ctx.mySeat === p.seat;
-  var me = meSeat ? game.me : null;
+  var me = meSeat ? game.me : p.screen || null; // p.screen: a finished game's replay shows all
   var acting = game.to_act.indexOf(p.seat) >= 0;
   var seatInfo = (ctx.table && ctx.table.seats && ctx.table.seats[p.seat]) || {};
   // A fresh element each time: a DOM node can stand in one place only.
@@ -522,10 +527,13 @@ function describe(cmd, ctx, game) {
     case "reveal": return t("sb.cmd.reveal", { n: cmd.stack + 1 });
     case "pass": return t("sb.pass");
     case "privilege": return t("sb.privilege");
-    case "build": return t("sb.cmd.build", { cell: cellName(cmd.cell), p: price(cmd.cell) });
+    case "build": return t("sb.cmd.build", { cell: cellName(cmd.cell), p: price(cmd.cell), n: price(cmd.cell) });
     case "decline": return t("sb.cmd.decline");
     case "take_good": return t("sb.cmd.take_good");
-    case "sell": return t("sb.cmd.sell", { good: goodName(cmd.guild, 1), v: game && game.board ? game.board.guilds[cmd.guild].good_value : "" });
+    case "sell": {
+      var v = game && game.board ? game.board.guilds[cmd.guild].good_value : "";
+      return t("sb.cmd.sell", { good: goodName(cmd.guild, 1), v: v, n: v });
+    }
     case "done": return t("sb.cmd.done");
     case "return_card": return t("sb.cmd.return_card", { v: cmd.card });
     case "return_none": return t("sb.cmd.return_none");
@@ -557,6 +565,14 @@ function status(game, ctx) {
 
 function result(game) { return game && game.result; }
 
+// A finished game's replay: each seat's own screen (coins, goods, privileges, tasks, deck,
+// stacks) from that seat's own view.
+function reveal(view, seatViews) {
+  return Object.assign({}, view, { players: view.players.map(function (p, s) {
+    return Object.assign({}, p, { screen: seatViews[s] ? seatViews[s].me : null });
+  }) });
+}
+
 // The renderer table.js draws a Strasbourg table with (docs/ui.md).
 export default {
   board: board,
@@ -571,4 +587,5 @@ export default {
   logFormats: LOG_FORMATS,
   footnote: footnote,
   summaries: summaries,
+  reveal: reveal,
 };

@@ -247,6 +247,7 @@ function draw() {
   renderLog(sums);
   renderScores(showing, renderer);
   renderFootnote(renderer, showing);
+  renderFairness(table);
   renderReplayControls(table);
   updateTurnSignal(renderer);
 }
@@ -308,10 +309,15 @@ function renderLog(sums) {
     logSeen = all.length;
   }
   var elapsed = Date.now() - fresh.at;
-  var first = Math.max(0, all.length - 200);
   ol.innerHTML = "";
-  all.slice(first).forEach(function (e, i) {
-    var glow = !replay && first + i >= fresh.from && elapsed < FRESH_MS;
+  var heading = null; // the round whose header was put last
+  all.forEach(function (e, i) {
+    var glow = !replay && i >= fresh.from && elapsed < FRESH_MS;
+    var round = e.type === "RoundStarted" && e.params && e.params.round ? e.params.round : i === 0 ? 1 : heading;
+    if (round !== heading) {
+      heading = round;
+      ol.appendChild(h("li", { class: "log-head" }, h("h3", null, t("log.round_head", { round: round }))));
+    }
     var starts = startsAt.get(e);
     ol.appendChild(h("li", { class: "log-" + e.type + (glow ? " fresh" : ""),
       style: glow ? "animation-delay: -" + elapsed + "ms" : null }, logText(e), starts ? [" ", panel.logButton(starts)] : null));
@@ -352,6 +358,24 @@ function seatChangeLine(change) {
   var name = change.name || t("seat.n", { n: change.seat + 1 });
   var kind = change.bot ? t("bot." + change.bot) : "";
   return { type: "seat_change", text: t("seatlog." + change.type, { name: name, kind: kind }) };
+}
+
+function renderFairness(table) {
+  var el = $("fairness");
+  var hash = table.seed_sha256;
+  el.hidden = !hash;
+  if (!hash) return;
+  var key = JSON.stringify([hash, table.status]);
+  if (el.dataset.key === key) return;
+  el.dataset.key = key;
+  var file = "guildhall-" + tableId + ".json";
+  replaceChildren(el, [
+    h("h2", { id: "fairness-title" }, t("fair.title")),
+    h("p", null, t("fair.seed"), " ", h("code", { class: "hash", id: "seed-hash" }, hash)),
+    h("p", { class: "muted" }, t(table.status === "finished" ? "fair.revealed" : "fair.hidden")),
+    table.status === "finished" ? h("p", null, h("a", { id: "record-download", href: "/api/tables/" + tableId + "/record", download: file }, t("fair.download"))) : null,
+    table.status === "finished" ? h("p", null, t("fair.verify"), " ", h("code", { id: "verify-command" }, "guildhall verify " + file)) : null,
+  ]);
 }
 
 function renderScores(game, renderer) {
@@ -555,6 +579,7 @@ function renderReplayControls(table) {
       h("button", { type: "button", id: "replay-next", "data-focus": "replay-next", onclick: go(replay.step + 1), "aria-label": t("replay.next") }, "▶"),
       h("button", { type: "button", "data-focus": "replay-last", onclick: go(n), "aria-label": t("replay.last") }, "»"),
       h("button", { type: "button", id: "replay-stop", "data-focus": "replay-stop", onclick: stopReplay }, t("replay.stop"))),
+    replay.rounds.length ? jumpControls(n) : null,
     replay.command ? h("p", { class: "muted", id: "replay-command" }, replay.command) : null,
   ]);
 }
@@ -566,12 +591,45 @@ function startReplay() {
 // One step of the finished game as a spectator saw it (GET …/replay/{k}, see pages.py).
 function showStep(k) {
   api("GET", "/api/tables/" + tableId + "/replay/" + k).then(function (res) {
-    replay = { step: res.step, steps: res.steps, view: res.view, log: res.log, command: null };
+    replay = { step: res.step, steps: res.steps, view: revealed(res), log: res.log, command: null, rounds: res.rounds || [] };
     if (res.command) {
       replay.command = seatName(res.command.seat) + ": " + describeCommand(res.command.cmd);
     }
     render();
   }).catch(showNotice);
+}
+
+// The game is over: the replay shows every seat's own holdings (money, plans, stacks,
+// tasks), merged into the spectator's view by the game's renderer.
+function revealed(res) {
+  var renderer = renderers[doc.table.game];
+  return renderer.reveal && res.seat_views ? renderer.reveal(res.view, res.seat_views) : res.view;
+}
+
+// The round being shown: the last round that began at or before the step.
+function roundAt(step) {
+  var found = null;
+  replay.rounds.forEach(function (r) { if (r.step <= step) found = r; });
+  return found;
+}
+
+function jumpControls(n) {
+  var current = roundAt(replay.step);
+  var select = h("select", { id: "replay-round", "data-focus": "replay-round",
+    onchange: function () { showStep(Number(select.value)); } },
+    replay.rounds.map(function (r) {
+      return h("option", { value: String(r.step), selected: current && current.step === r.step }, t("replay.round", { round: r.round }));
+    }));
+  var input = h("input", { type: "number", id: "replay-goto", min: "0", max: String(n), value: String(replay.step),
+    "data-focus": "replay-goto", inputmode: "numeric" });
+  return h("form", { class: "button-row replay-jump", onsubmit: function (ev) {
+    ev.preventDefault();
+    var k = Math.max(0, Math.min(n, Math.round(Number(input.value) || 0)));
+    showStep(k);
+  } },
+    h("label", null, t("replay.jump_round"), " ", select),
+    h("label", null, t("replay.jump_step"), " ", input),
+    h("button", { type: "submit", id: "replay-go" }, t("replay.go")));
 }
 
 function describeCommand(cmd) {

@@ -1,0 +1,108 @@
+"""The whole game after the game: the log keeps every entry, with a header where each round
+begins; the replay shows every seat's holdings and jumps to a round or a step; the page
+shows the seed's SHA-256 from the first move and, at the end, the record and how to check
+it. Screenshots: ``artifacts/after-*.png``.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from server.api.replay import Replayed, replay_game
+
+from .conftest import ARTIFACTS, ServerThread
+from .fake_table import FakeTable, pages_app
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def pages_server() -> Iterator[ServerThread]:
+    with ServerThread(pages_app()) as server:
+        yield server
+
+
+def finished(game: str, seed: str) -> FakeTable:
+    fake = FakeTable(seats=3, seed=seed, game=game)
+    fake.run_bots()
+    rng = random.Random(seed)
+    while fake.game.result(fake.state) is None:
+        fake.play(0, rng.choice(fake.game.legal(fake.state, 0)))
+    return fake
+
+
+def open_finished(new_page: Any, server: ServerThread, fake: FakeTable, width: int) -> Any:
+    page = new_page(viewport={"width": width, "height": 900})
+    fake.serve(page, 0)
+    replayed: list[Replayed] = []
+
+    def answer(route: Any) -> None:
+        replayed[:] = replayed or [replay_game(fake.record())]
+        route.fulfill(json=replayed[0].answer(int(route.request.url.rsplit("/", 1)[1])))
+
+    page.route(re.compile(r".*/api/tables/fake/replay/\d+$"), answer)
+    page.goto(f"{server.url}/t/fake#seat=tok0")
+    page.wait_for_selector("#score-table")
+    return page
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_after_a_norenberc_game_everything_can_be_looked_at(
+    new_page: Any, pages_server: ServerThread, width: int
+) -> None:
+    fake = finished("norenberc", "after-noren")
+    page = open_finished(new_page, pages_server, fake, width)
+    doc = fake.doc(0)
+    # Every entry, with a header per round.
+    assert page.locator("#log li:not(.log-head)").count() == len(doc["log"]) > 200
+    heads = page.locator("#log li.log-head").all_text_contents()
+    assert heads == ["Round 1", "Round 2", "Round 3", "Round 4"]
+    # The seed's hash, the record and the command that checks it.
+    assert page.text_content("#seed-hash") == doc["table"]["seed_sha256"]
+    assert page.get_attribute("#record-download", "href") == "/api/tables/fake/record"
+    assert page.text_content("#verify-command") == "guildhall verify guildhall-fake.json"
+    # The replay shows every seat's talers, and jumps to a round and to a step.
+    page.click("#replay-start")
+    page.wait_for_selector("#replay-step")
+    for seat in range(3):
+        assert page.inner_text(f"#player-{seat} .talers").isdigit()
+    replayed = replay_game(fake.record())
+    third = replayed.rounds[2]["step"]
+    page.select_option("#replay-round", str(third))
+    page.wait_for_selector(f"#replay-step:has-text('Step {third} of')")
+    assert "Round 3" in page.inner_text("#board .summary")
+    page.fill("#replay-goto", "7")
+    page.click("#replay-go")
+    page.wait_for_selector("#replay-step:has-text('Step 7 of')")
+    assert page.input_value("#replay-round") == "0"
+    plans = replayed.answer(7)["seat_views"]
+    for seat, own in enumerate(plans):
+        if own["my_plan"]:
+            assert page.locator(f"#player-{seat} .plan").count() == 1
+    page.screenshot(path=str(ARTIFACTS / f"after-norenberc-{width}.png"), full_page=True)
+
+
+def test_after_a_strasbourg_game_the_replay_shows_every_screen(
+    new_page: Any, pages_server: ServerThread
+) -> None:
+    fake = finished("strasbourg", "after-stras")
+    page = open_finished(new_page, pages_server, fake, 1280)
+    heads = page.locator("#log li.log-head").all_text_contents()
+    assert heads == [f"Round {n}" for n in range(1, 6)]
+    page.click("#replay-start")
+    page.wait_for_selector("#replay-step")
+    replayed = replay_game(fake.record())
+    page.select_option("#replay-round", str(replayed.rounds[1]["step"]))
+    page.wait_for_selector(f"#replay-step:has-text('Step {replayed.rounds[1]['step']} of')")
+    assert page.locator(".sb-hidden").count() == 0  # nobody's coins, goods or tasks hidden
+    coins = [
+        own["me"]["coins"] for own in replayed.answer(replayed.rounds[1]["step"])["seat_views"]
+    ]
+    for seat, n in enumerate(coins):
+        assert page.inner_text(f"#player-{seat} dl").split("Coins")[1].split()[0] == str(n)
+    page.screenshot(path=str(ARTIFACTS / "after-strasbourg-1280.png"), full_page=True)
