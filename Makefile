@@ -12,11 +12,13 @@ LOCK := $(UV) pip compile --quiet --universal --python-version 3.11 --generate-h
 RUNTIME_IN := pyproject.toml requirements/build.in
 DEV_IN := $(RUNTIME_IN) requirements/tools.in --extra dev
 
-# pytest-xdist workers for `make test` and `make soak` (one per CPU; JOBS=0 runs in-process)
+# pytest-xdist workers for `make test` and `make soak` (one per CPU; JOBS=0 runs in-process).
+# A module's tests stay on one worker (loadscope), so a module's servers, browsers and the
+# runtime-only venv are made once per run, not once per worker.
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # pytest's "no tests collected" (exit 5) counts as a failure
 PYTEST = $(PY) -m compileall -q -j0 server tests migrations >/dev/null; \
-	rc=0; $(PY) -m pytest -n $(JOBS) $(1) || rc=$$?; \
+	rc=0; $(PY) -m pytest -n $(JOBS) $(if $(filter 0,$(JOBS)),,--dist loadscope) $(1) || rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests - treating as failure"; exit 1; fi; \
 	exit $$rc
 

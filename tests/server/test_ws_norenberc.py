@@ -45,10 +45,9 @@ def _play_some(players: dict[int, WsClient], client: TestClient, table_id: str, 
         assert ws.outcome(ws.command(cmd))["type"] == "ack"
 
 
-@pytest.mark.parametrize(
-    "seats",
-    [2, 3, pytest.param(4, marks=pytest.mark.slow), pytest.param(5, marks=pytest.mark.slow)],
-)
+# The fewest and the most seats: the server path is the same for every count, and the
+# engine's play-outs (tests/games/norenberc) cover each count's rules.
+@pytest.mark.parametrize("seats", [2, pytest.param(5, marks=pytest.mark.slow)])
 def test_whole_norenberc_game_over_the_websocket(
     settings: Settings, seats: int, tmp_path: Path
 ) -> None:
