@@ -232,7 +232,9 @@ function draw() {
   var showing = replay ? replay.view : doc.game;
   var ctx = context(showing, !!replay);
   var sums = summariesOf(renderer);
-  var opened = !replay && panel.follow(sums);
+  // Only a document from the socket counts: the table row polled before it (no game, an
+  // empty log) would make every summary already in the log look as if it had just arrived.
+  var opened = !replay && !!doc.game && panel.follow(sums);
   var mine = !replay && renderer.isMyTurn(showing, mySeat());
   var since = mine ? follow.digest(doc.log || [], mySeat()) : [];
   renderBanner(renderer, ctx);
