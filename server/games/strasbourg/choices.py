@@ -32,6 +32,7 @@ from .state import (
     State,
     action_slots,
     built_edifices,
+    counted,
     edifice_name,
     edifice_of_round,
     rank,
@@ -229,7 +230,7 @@ def _build(state: State, seat: int, cmd: Command, choice: dict[str, Any]) -> lis
     return [
         event(
             "MemberPlaced",
-            f"{{s{seat}}} placed a member on {guild} space ({r},{c}) for {price} coins",
+            f"{{s{seat}}} placed a member on {guild} space ({r},{c}) for {counted(price, 'coin')}",
             params={"seat": seat, "guild": choice["guild"], "r": r, "c": c, "price": price},
         )
     ]
@@ -257,7 +258,7 @@ def _sell(state: State, seat: int, cmd: Command, choice: dict[str, Any]) -> list
     return [
         event(
             "GoodSold",
-            f"{{s{seat}}} sold a {guild.good} for {guild.good_value} coins",
+            f"{{s{seat}}} sold a {guild.good} for {counted(guild.good_value, 'coin')}",
             params={"seat": seat, "guild": guild.key, "value": guild.good_value},
         )
     ]

@@ -18,6 +18,7 @@ from .state import (
     State,
     clockwise,
     council_count,
+    counted,
 )
 
 
@@ -166,7 +167,7 @@ def council_phase(state: State) -> list[Event]:
             events.append(
                 event(
                     "StacksDiscarded",
-                    f"{{s{seat}}} discarded {unused} unrevealed card(s)",
+                    f"{{s{seat}}} discarded {counted(unused, 'unrevealed card')}",
                     params={"seat": seat, "count": unused},
                 )
             )

@@ -17,7 +17,7 @@ from server.engine import Command, Event, event
 from server.engine import planning as pl
 
 from .flow import end_planning, start_round
-from .state import State
+from .state import State, counted
 
 
 def sub_multisets(values: list[int]) -> list[list[int]]:
@@ -100,7 +100,7 @@ def _stop(state: State, seat: int, cmd: Command) -> list[Event]:
     events = [
         event(
             "DrawingStopped",
-            f"you stopped drawing with {len(player['hand'])} card(s)",
+            f"you stopped drawing with {counted(len(player['hand']), 'card')}",
             to=[seat],
             params={"held": len(player["hand"])},
         )
@@ -138,7 +138,8 @@ def _seal(state: State, seat: int, cmd: Command) -> list[Event]:
     events = [
         event(
             "StacksSealed",
-            f"{{s{seat}}} put down {len(stacks)} stack(s) of {sizes} card(s)",
+            f"{{s{seat}}} put down {counted(len(stacks), 'stack')}"
+            f" ({', '.join(counted(n, 'card') for n in sizes)})",
             params={"seat": seat, "count": len(stacks), "sizes": sizes},
         )
     ]

@@ -228,3 +228,8 @@ def edifice_of_round(state: State) -> int:
 def edifice_name(index: int) -> str:
     """The printed name of edifice ``index``."""
     return components().edifices[index].name
+
+
+def counted(n: int, noun: str) -> str:
+    """``n`` things in words as a person writes them in a log line: "1 card", "3 cards"."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

@@ -53,8 +53,19 @@ def _english(value: Any, fmt: str, params: dict[str, Any]) -> str:
             f"{{s{s}}} {total}" for s, total in zip(value, params["totals"], strict=True)
         ),
         "stack_sizes": lambda: "; ".join(f"{{s{s}}} {_brackets(v)}" for s, v in enumerate(value)),
+        "coins": lambda: _counted("sb.coins_n", value),
+        "cards": lambda: _counted("sb.cards_n", value),
+        "stacks": lambda: _counted("sb.stacks_n", value),
+        "unrevealed": lambda: _counted("sb.unrevealed_n", value),
+        "stack_cards": lambda: ", ".join(_counted("sb.cards_n", n) for n in value),
     }
     return str(out[fmt]())
+
+
+def _counted(key: str, n: int) -> str:
+    """A count in words, as i18n.js's t() writes it: the ``.one`` form for exactly 1."""
+    en = DICTS["en"]
+    return (en[f"{key}.one"] if n == 1 and f"{key}.one" in en else en[key]).replace("{n}", str(n))
 
 
 def _key(ev: Event) -> str:

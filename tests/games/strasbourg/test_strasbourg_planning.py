@@ -36,7 +36,7 @@ def test_the_rulebook_planning_example_splits_five_cards_into_four_stacks() -> N
     assert GAME.legal(state, 0) == [{"type": "seal"}]
     state, events = play(state, 0, {"type": "seal"})
     assert pl.plan_of(state["planning"], 0) == [[2, 3], [5], [2], [6]]
-    assert "4 stack(s) of [2, 1, 1, 1]" in events[0]["text"]
+    assert "4 stacks (2 cards, 1 card, 1 card, 1 card)" in events[0]["text"]
     assert GAME.view(state, 2)["players"][0]["stacks"] == [2, 1, 1, 1]
     assert GAME.view(state, 0)["me"]["stacks"] == [[2, 3], [5], [2], [6]]
 
