@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from .conftest import ARTIFACTS
 from .fake_table import FakeTable
@@ -262,6 +263,18 @@ def tip_box(page: Any, selector: str) -> tuple[float, float, float, float] | Non
 
     A pseudo element has no DOM rect; the DevTools protocol lays out its box.
     """
+    # The page may redraw between two calls (a clock tick, a change's glow ending), which
+    # retires the node ids: ask again, a bounded number of times.
+    for _ in range(4):
+        try:
+            return _tip_box_once(page, selector)
+        except PlaywrightError as error:
+            if "Could not find node" not in str(error):
+                raise
+    return _tip_box_once(page, selector)
+
+
+def _tip_box_once(page: Any, selector: str) -> tuple[float, float, float, float] | None:
     cdp = page.context.new_cdp_session(page)
     try:
         root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
