@@ -137,9 +137,17 @@ class PostgresFanOut:
 
     async def _open_listener(self) -> None:
         conn = await asyncpg.connect(self._dsn)
-        conn.add_termination_listener(self._on_listener_lost)
-        await conn.add_listener(self._channel, self._on_notification)
-        self._listen_conn = conn
+        try:
+            conn.add_termination_listener(self._on_listener_lost)
+            await conn.add_listener(self._channel, self._on_notification)
+        except BaseException:
+            # Cancelled by stop() (or failed) between connecting and listening: nobody else
+            # holds this connection, so it is closed here or it leaks.
+            conn.terminate()
+            raise
+        lost, self._listen_conn = self._listen_conn, conn
+        if lost is not None and lost is not conn:
+            lost.terminate()  # the dead one it replaces; terminate() never waits
 
     async def _open_notifier(self) -> None:
         conn = await asyncpg.connect(self._dsn)

@@ -211,3 +211,36 @@ async def test_the_sweep_runs_by_itself() -> None:
         finally:
             await fanout.stop()
             await admin.close()
+
+
+@pytest.mark.postgres
+async def test_stop_while_reconnecting_closes_the_connection_being_opened(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """stop() can cancel a reconnect after it connected but before it listens; that
+    connection belongs to nobody yet, so the fan-out must close it (once left open,
+    asyncpg warned of it at teardown)."""
+    opened: list[asyncpg.Connection] = []
+    listening = asyncio.Event()
+    real_connect = asyncpg.connect
+
+    async def connect(*args, **kwargs):  # type: ignore[no-untyped-def]
+        conn = await real_connect(*args, **kwargs)
+        opened.append(conn)
+        return conn
+
+    async def never_listens(self, *_args) -> None:  # type: ignore[no-untyped-def]
+        listening.set()
+        await asyncio.Event().wait()
+
+    with fresh_database("gh_fanout") as url:
+        fan = PostgresFanOut(url)
+        await fan.start()
+        monkeypatch.setattr(asyncpg, "connect", connect)
+        monkeypatch.setattr(asyncpg.Connection, "add_listener", never_listens)
+        assert fan._listen_conn is not None
+        fan._on_listener_lost(fan._listen_conn)
+        async with asyncio.timeout(10):
+            await listening.wait()
+        await fan.stop()
+    assert len(opened) == 1 and opened[0].is_closed()
