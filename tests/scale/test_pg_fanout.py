@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from typing import Any
 
 import asyncpg
 import pytest
@@ -224,12 +225,12 @@ async def test_stop_while_reconnecting_closes_the_connection_being_opened(
     listening = asyncio.Event()
     real_connect = asyncpg.connect
 
-    async def connect(*args, **kwargs):  # type: ignore[no-untyped-def]
+    async def connect(*args: Any, **kwargs: Any) -> asyncpg.Connection:
         conn = await real_connect(*args, **kwargs)
         opened.append(conn)
         return conn
 
-    async def never_listens(self, *_args) -> None:  # type: ignore[no-untyped-def]
+    async def never_listens(self: asyncpg.Connection, *_args: Any) -> None:
         listening.set()
         await asyncio.Event().wait()
 
