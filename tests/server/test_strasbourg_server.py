@@ -56,7 +56,16 @@ def _wait_for_change(ws: WsClient) -> None:
     ws.read_until(lambda m: m["type"] in ("patch", "snapshot"))
 
 
-@pytest.mark.parametrize("planning", ["simultaneous", "ordered"])
+# Each store once and each planning mode once: the game is the same code on both stores
+# (tests/server/test_storage.py checks the stores themselves on every path).
+@pytest.mark.parametrize(
+    ("empty_database_url", "planning"),
+    [
+        pytest.param("sqlite", "simultaneous", id="sqlite-simultaneous"),
+        pytest.param("postgres", "ordered", id="postgres-ordered", marks=pytest.mark.postgres),
+    ],
+    indirect=["empty_database_url"],
+)
 def test_a_person_plays_a_whole_strasbourg_game_against_server_bots(
     settings: Settings, planning: str
 ) -> None:
