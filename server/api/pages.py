@@ -15,11 +15,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, Request
+import rcssmin
+import rjsmin
+from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
+from server.engine.registry import game_names
 from server.resources import ROOT
 from server.tables import ServiceError
 
@@ -134,6 +137,27 @@ def page_strings(lang: str, game: str | None = None) -> dict[str, str]:
     return {key: text for key, text in languages()[lang].items() if key not in others}
 
 
+# The dictionaries get their own version (the strings change apart from the scripts) and
+# their own URL per language and scope: the page loads ``/strings/<version>/<lang>/<scope>.js``
+# (``scope`` is the table's game, or ``site`` for the lobby), kept a year like a static
+# file, instead of carrying some 20 KB of strings in every page it serves.
+STRINGS_VERSION = _tree_version(I18N_DIR)
+SITE_SCOPE = "site"
+
+
+def strings_url(lang: str, game: str | None) -> str:
+    return f"/strings/{STRINGS_VERSION}/{lang}/{game or SITE_SCOPE}.js"
+
+
+@lru_cache(maxsize=64)
+def strings_script(lang: str, scope: str) -> bytes:
+    """A classic script that leaves the dictionary on ``globalThis.ghStrings`` for i18n.js
+    (a data block would need the page itself; the policy allows no inline script)."""
+    strings = page_strings(lang, None if scope == SITE_SCOPE else scope)
+    text = json.dumps(strings, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    return f"globalThis.ghStrings={text};\n".encode()
+
+
 # Read and check the dictionaries at import: a broken one stops the server at start-up
 # with the file and keys named, rather than on some player's first page.
 languages()
@@ -159,6 +183,7 @@ def _context(request: Request, game: str | None = None, **extra: Any) -> dict[st
             "table.js", *([f"{game}.js"] if game in _game_modules() else [])
         )[1:],
         "strings": page_strings(lang, game),
+        "strings_url": strings_url(lang, game),
         "languages": sorted(languages()),
         **extra,
     }
@@ -209,6 +234,56 @@ async def static_file(path: str, request: Request) -> Response:
     version, _, rest = path.partition("/")
     if VERSION_SEGMENT.fullmatch(version) and rest:
         path = rest
-    response = await STATIC_FILES.get_response(path, request.scope)
-    response.headers["Cache-Control"] = IMMUTABLE if version == ASSET_VERSION else "no-cache"
-    return response
+    cache = IMMUTABLE if version == ASSET_VERSION else "no-cache"
+    small = minified(path) if path.endswith((".js", ".css")) else None
+    if small is None:
+        response = await STATIC_FILES.get_response(path, request.scope)
+        response.headers["Cache-Control"] = cache
+        return response
+    body, media_type, etag = small
+    headers = {"Cache-Control": cache, "ETag": etag}
+    if etag in request.headers.get("if-none-match", ""):
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type=media_type, headers=headers)
+
+
+@lru_cache(maxsize=64)
+def minified(path: str) -> tuple[bytes, str, str] | None:
+    """(body, media type, ETag) of a script or style sheet under ``web/static`` with its
+    comments and layout taken out (rjsmin, rcssmin), made once per process: a quarter less
+    on the wire after gzip. None for anything that is not such a file inside the folder.
+
+    The files on disk stay as written; only what is served is minified (names are kept, so
+    a browser's debugger still reads it).
+    """
+    try:
+        file = (STATIC_DIR / path).resolve()
+        if not file.is_relative_to(STATIC_DIR.resolve()) or not file.is_file():
+            return None
+        text = file.read_text(encoding="utf-8")
+    except (OSError, ValueError):  # a NUL byte or an undecodable file: StaticFiles says 404
+        return None
+    if file.suffix == ".js":
+        body, media_type = rjsmin.jsmin(text).encode(), "text/javascript; charset=utf-8"
+    else:
+        body, media_type = rcssmin.cssmin(text).encode(), "text/css; charset=utf-8"
+    return body, media_type, '"' + hashlib.sha256(body).hexdigest()[:16] + '"'
+
+
+@router.get("/strings/{version}/{lang}/{scope}.js", include_in_schema=False)
+async def strings_file(version: str, lang: str, scope: str) -> Response:
+    """One language's dictionary for the lobby (``site``) or one game's tables; 404 for a
+    language or game that is not shipped. Versioned like ``/static``: the current version
+    is kept a year, any other is served fresh and revalidated."""
+    if lang not in languages() or not (scope == SITE_SCOPE or scope in game_names()):
+        raise HTTPException(status_code=404, detail="Not Found")
+    body = strings_script(lang, scope)
+    etag = '"' + hashlib.sha256(body).hexdigest()[:16] + '"'
+    return Response(
+        body,
+        media_type="text/javascript; charset=utf-8",
+        headers={
+            "Cache-Control": IMMUTABLE if version == STRINGS_VERSION else "no-cache",
+            "ETag": etag,
+        },
+    )

@@ -47,13 +47,28 @@ def test_the_policy_allows_only_the_apps_own_scripts_and_styles() -> None:
     assert "'unsafe-eval'" not in CONTENT_SECURITY_POLICY
 
 
-@pytest.mark.parametrize(
-    "path", ["/", "/t/abc123", "/static/js/i18n.js", "/static/css/guildhall.css", "/nowhere"]
-)
-def test_pages_static_files_and_errors_carry_the_headers(client: TestClient, path: str) -> None:
+@pytest.mark.parametrize("path", ["/", "/t/abc123", "/static/img/crest.svg", "/nowhere"])
+def test_pages_images_and_errors_carry_the_headers(client: TestClient, path: str) -> None:
+    """Anything a browser may show as a document (a page, an SVG opened on its own, an
+    error) carries the whole policy."""
     res = client.get(path)
     assert_browser_headers(res)
     assert policy(res.headers["content-security-policy"])["script-src"] == ["'self'"]
+
+
+@pytest.mark.parametrize(
+    "path", ["/static/js/i18n.js", "/static/css/guildhall.css", "/strings/0123456789ab/en/site.js"]
+)
+def test_scripts_and_styles_carry_only_what_a_subresource_needs(
+    client: TestClient, path: str
+) -> None:
+    """A script or style sheet is never a document (nosniff keeps it from being taken for
+    one), so the document-only headers are left off the dozen files of every page."""
+    res = client.get(path)
+    assert res.status_code == 200
+    assert res.headers["x-content-type-options"] == "nosniff"
+    assert res.headers["referrer-policy"] == "no-referrer"
+    assert "content-security-policy" not in res.headers and "x-frame-options" not in res.headers
 
 
 def test_api_answers_are_never_cached_above_all_those_with_a_token(client: TestClient) -> None:
@@ -82,7 +97,7 @@ def test_templates_hold_no_inline_script_style_or_handler() -> None:
         text = template.read_text(encoding="utf-8")
         for tag in re.findall(r"<script\b[^>]*>", text):
             # A script either loads a file of ours or is a JSON data block (never executed).
-            ours = re.search(r'src="(/static/|\{\{ static\()', tag)
+            ours = re.search(r'src="(/static/|\{\{ static\(|\{\{ strings_url \}\})', tag)
             assert ours or 'type="application/json"' in tag, (template, tag)
         assert "<style" not in text, template
         assert not re.search(r"\sstyle=", text), template

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import socket
@@ -71,6 +72,27 @@ class ServerThread:
         self.thread.join(timeout=10)
         for name in ("", "uvicorn"):
             logging.getLogger(name).removeHandler(self.errors)
+
+
+@contextlib.contextmanager
+def live_app(folder: Path, **settings: Any) -> Iterator[ServerThread]:
+    """The whole app on a fresh, migrated SQLite file in ``folder``, served by uvicorn.
+
+    ``settings`` are the Settings fields the test cares about (bot delay, clocks, ...).
+    """
+    from server.app import create_app
+    from server.settings import Settings
+    from server.store.migrate import upgrade
+
+    url = f"sqlite+aiosqlite:///{folder / 'guildhall.db'}"
+    # Alembic runs its own event loop; Playwright's sync API may already run one in this thread.
+    migrating = threading.Thread(target=upgrade, args=(url,))
+    migrating.start()
+    migrating.join()
+    settings.setdefault("secret_key", "web-test")
+    settings.setdefault("rate_limit", 1000.0)
+    with ServerThread(create_app(Settings(database_url=url, **settings))) as server:
+        yield server
 
 
 @pytest.fixture(scope="module")

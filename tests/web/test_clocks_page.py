@@ -4,14 +4,13 @@ player taking the seat back. Screenshots at 1366 and 390 px go to tests/web/arti
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 
-from .conftest import ARTIFACTS, ServerThread
+from .conftest import ARTIFACTS, ServerThread, live_app
 
 pytestmark = pytest.mark.browser
 DESKTOP = {"width": 1366, "height": 900}
@@ -21,24 +20,12 @@ CLOCK = {"mode": "live", "plan": 5, "action": 5, "bank": 0, "increment": 0}
 
 @pytest.fixture(scope="module")
 def clock_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
-    from server.app import create_app
-    from server.settings import Settings
-    from server.store.migrate import upgrade
-
-    folder = tmp_path_factory.mktemp("clock-db")
-    url = f"sqlite+aiosqlite:///{folder / 'guildhall.db'}"
-    migrating = threading.Thread(target=upgrade, args=(url,))
-    migrating.start()
-    migrating.join()
-    settings = Settings(
-        database_url=url,
-        secret_key="clock-test",
+    with live_app(
+        tmp_path_factory.mktemp("clock-db"),
         bot_delay=0.2,
-        rate_limit=1000.0,
         clock_bot="random",
         clock_sweep=0.5,
-    )
-    with ServerThread(create_app(settings)) as server:
+    ) as server:
         yield server
 
 

@@ -24,11 +24,40 @@ async def client() -> AsyncIterator[httpx.AsyncClient]:
         yield c
 
 
-async def test_lobby_page_inlines_the_english_strings_by_default(client: httpx.AsyncClient) -> None:
+def strings_of(page: str) -> str:
+    """The URL of the dictionary script a page loads (one per page, before its modules)."""
+    (url,) = re.findall(r'<script defer src="(/strings/[^"]+)"></script>', page)
+    assert page.index(url) < page.index('type="module"')  # it runs before the modules
+    return url
+
+
+async def test_lobby_page_loads_the_english_strings_by_default(client: httpx.AsyncClient) -> None:
     res = await client.get("/")
     assert res.status_code == 200
     assert '<html lang="en">' in res.text
-    assert '"lobby.create_button": "Create table"' in res.text
+    url = strings_of(res.text)
+    assert url == f"/strings/{pages.STRINGS_VERSION}/en/site.js"
+    script = await client.get(url)
+    assert script.headers["content-type"].startswith("text/javascript")
+    assert script.headers["cache-control"] == "public, max-age=31536000, immutable"
+    assert script.text.startswith("globalThis.ghStrings={")
+    assert json.loads(script.text[len("globalThis.ghStrings=") : -2])["lobby.create_button"] == (
+        "Create table"
+    )
+    # The page itself no longer carries the dictionary.
+    assert '"lobby.create_button":' not in res.text and len(res.content) < 8000
+
+
+async def test_the_strings_of_an_unknown_language_or_game_are_not_found(
+    client: httpx.AsyncClient,
+) -> None:
+    v = pages.STRINGS_VERSION
+    for path in (f"/strings/{v}/xx/site.js", f"/strings/{v}/en/chess.js", f"/strings/{v}/en/..js"):
+        assert (await client.get(path)).status_code == 404, path
+    old = await client.get("/strings/0123456789ab/hu/norenberc.js")
+    assert old.status_code == 200 and old.headers["cache-control"] == "no-cache"
+    again = await client.get(old.url, headers={"If-None-Match": old.headers["etag"]})
+    assert again.status_code in (200, 304)
 
 
 async def test_table_page_carries_its_table_id_and_no_token(client: httpx.AsyncClient) -> None:
@@ -273,16 +302,20 @@ async def test_a_table_page_loads_only_its_own_games_module_style_and_strings() 
         lobby = (await client.get("/")).text
     js = f"/static/{pages.ASSET_VERSION}/js"
     assert f'href="{js}/norenberc.js"' in noren and "strasbourg" not in noren.lower()
-    assert '"sb.' not in noren and '"sb.' not in lobby
+    scripts = {}
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        for name, page in (("noren", noren), ("stras", stras), ("lobby", lobby)):
+            scripts[name] = (await client.get(strings_of(page))).text
+    assert '"sb.' not in scripts["noren"] and '"sb.' not in scripts["lobby"]
     assert f'href="/static/{pages.ASSET_VERSION}/css/strasbourg.css"' in stras
     # every module the page imports is preloaded at once, and no module of the other game
     preloaded = set(re.findall(r'rel="modulepreload" href="([^"]+)"', stras))
     wanted = {"clocks", "conn", "follow", "i18n", "patch", "pieces", "strasbourg", "summary"}
     assert preloaded == {f"{js}/{name}.js" for name in wanted}
-    assert '"sb.log.' in stras
+    assert '"sb.log.' in scripts["stras"]
     assert 'data-game=""' in unknown and ".css" not in unknown.replace("guildhall.css", "")
     for page in (noren, stras, unknown, lobby):
-        assert "<script>" not in page  # no inline script: data blocks and modules only
+        assert "<script>" not in page  # no inline script: files of ours only
 
 
 async def test_versioned_static_urls_are_kept_a_year_and_bare_ones_revalidated(
@@ -336,3 +369,30 @@ async def test_pages_and_static_files_are_gzipped_but_private_api_answers_are_no
         assert "content-encoding" not in (await c.get("/api/tables/x", headers=gzip)).headers
         plain = await c.get("/", headers={"Accept-Encoding": "identity"})
         assert "content-encoding" not in plain.headers  # only when asked for
+
+
+async def test_scripts_and_styles_are_served_minified_with_every_import_and_export(
+    client: httpx.AsyncClient,
+) -> None:
+    files = sorted(pages.STATIC_DIR.glob("js/*.js")) + sorted(pages.STATIC_DIR.glob("css/*.css"))
+    assert len(files) > 10
+    for file in files:
+        path = file.relative_to(pages.STATIC_DIR).as_posix()
+        source = file.read_text(encoding="utf-8")
+        served = await client.get(f"/static/{pages.ASSET_VERSION}/{path}")
+        assert served.status_code == 200, path
+        assert len(served.content) < 0.9 * len(source.encode()), path
+        assert "\n//" not in served.text, path  # no comment lines left
+        if file.suffix == ".js":
+            assert served.headers["content-type"].startswith("text/javascript")
+            names = re.findall(r"^export (?:function|const|let|var) (\w+)", source, re.M)
+            imports = re.findall(r'from "(\./[a-z0-9_]+\.js)"', source)
+            for name in names:
+                assert re.search(rf"export (function|const|let|var) {name}\b", served.text), name
+            for module in imports:
+                assert f'"{module}"' in served.text, (path, module)
+        else:
+            assert served.headers["content-type"].startswith("text/css")
+    # NUL bytes and paths out of the folder are still refused.
+    assert (await client.get(f"/static/{pages.ASSET_VERSION}/js/%00.js")).status_code == 404
+    assert (await client.get(f"/static/{pages.ASSET_VERSION}/../server/app.py")).status_code == 404

@@ -1,22 +1,13 @@
 // UI strings: one dictionary per language (web/i18n/<lang>.json, plus the table's own
-// game's strings), carried by the page as a JSON data block (#gh-strings: the
-// Content-Security-Policy allows no inline script). t("key", {n: 3}) fills {n}; a missing
-// key shows the key itself so it is noticed, never an empty label. With n === 1, "key.one"
-// is used when the dictionary has it ("1 card" beside "{n} cards"); languages without a
-// singular form repeat the text.
+// game's strings), left on globalThis.ghStrings by /strings/<version>/<lang>/<scope>.js, a
+// deferred classic script the page lists before its modules (so it runs first) and the
+// browser keeps a year. t("key", {n: 3}) fills {n}; a missing key shows the key itself so
+// it is noticed, never an empty label. With n === 1, "key.one" is used when the dictionary
+// has it ("1 card" beside "{n} cards"); languages without a singular form repeat the text.
 
 const own = Object.prototype.hasOwnProperty;
 
-function readStrings() {
-  const block = document.getElementById("gh-strings");
-  try {
-    return block ? JSON.parse(block.textContent) : {};
-  } catch (err) {
-    return {};
-  }
-}
-
-const STRINGS = readStrings();
+const STRINGS = globalThis.ghStrings || {};
 
 // The page's language code (the server sets <html lang>).
 export const LANG = document.documentElement.lang || "en";

@@ -4,7 +4,7 @@
 // module is ever loaded.
 import { errorText, h, has, t, translatePage } from "./i18n.js";
 import { TableConnection, api, forgetTable, recentTables, rememberTable } from "./conn.js";
-import { fetchServerTime, renderClocks } from "./clocks.js";
+import { fetchServerTime, learnServerTime, renderClocks } from "./clocks.js";
 import * as panel from "./summary.js";
 import * as follow from "./follow.js";
 
@@ -530,8 +530,10 @@ function showNotice(err) {
 
 // The table row may change (joins, start) before the websocket document does.
 function pollTable() {
+  var sentAt = Date.now();
   api("GET", "/api/tables/" + tableId).then(function (table) {
     table = table.table || table;
+    learnServerTime(table.server_time, sentAt, Date.now());
     summary = table;
     if (!doc) doc = { table: table, you: { seat: null }, game: null, log: [] };
     else if (doc.table.status === "open") doc.table = Object.assign({}, doc.table, table);
@@ -738,7 +740,7 @@ function init() {
   token = readToken();
   if (token && !/seat=/.test(location.hash)) history.replaceState(null, "", "#seat=" + encodeURIComponent(token));
   loadMine();
-  fetchServerTime(tableId);
+  // The first table poll (below, once the game's module is here) learns the server's time.
   setInterval(function () { fetchServerTime(tableId); }, 60000);
   renderSoundToggle();
   $("sound-toggle").addEventListener("click", function () {
