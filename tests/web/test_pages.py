@@ -396,3 +396,22 @@ async def test_scripts_and_styles_are_served_minified_with_every_import_and_expo
     # NUL bytes and paths out of the folder are still refused.
     assert (await client.get(f"/static/{pages.ASSET_VERSION}/js/%00.js")).status_code == 404
     assert (await client.get(f"/static/{pages.ASSET_VERSION}/../server/app.py")).status_code == 404
+
+
+def test_each_language_marks_every_guild_with_its_own_letters() -> None:
+    """Guild marks are read, not decoded: distinct in each language, and in English not the
+    data file's M/K for Smiths/Bakers."""
+    guilds = ["smiths", "vintners", "shoemakers", "butchers", "bakers"]
+    for code, strings in pages.languages().items():
+        marks = [strings[f"sb.guild_letter.{g}"] for g in guilds]
+        assert len(set(marks)) == len(marks), (code, marks)
+        for g, mark in zip(guilds, marks, strict=True):
+            assert strings[f"sb.guild.{g}"].lower().startswith(mark.lower()[0]), (code, g, mark)
+    english = pages.languages()["en"]
+    assert english["sb.guild_letter.smiths"] != "M" and english["sb.guild_letter.bakers"] != "K"
+
+
+def test_the_cancel_button_says_cancel_in_every_language() -> None:
+    words = {"en": "Cancel", "hu": "Mégse", "nl": "Annuleren", "de": "Abbrechen"}
+    for code, word in words.items():
+        assert pages.languages()[code]["prompt.cancel"] == word

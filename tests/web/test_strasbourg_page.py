@@ -154,6 +154,9 @@ class Player:
             page.click("#reveal-0")
             kind = "reveal"
         elif cells.count():
+            # Board places are picked by pointer; the keyboard has the same options in the
+            # prompt, so the cells stay out of the tab order.
+            assert cells.first.get_attribute("tabindex") == "-1"
             cells.first.click()
             assert page.locator("#board button.sb-cell.picked").count() == 1
             self.board_clicks += 1
@@ -176,6 +179,8 @@ def test_a_person_plays_a_whole_strasbourg_game_in_the_browser(
     note = page.inner_text("#footnote")
     assert "reconstruction" in note and "seeds/strasbourg.json" in note
     assert page.locator("#sb-grid .sb-cell").count() == 54
+    marks = set(page.locator("#sb-grid .sb-letter").all_inner_texts()) - {""}
+    assert marks == {"Sm", "Vi", "Sh", "Bu", "Ba"}, marks
     assert page.locator("#council-nobility").count() == 1
     assert page.locator(".sb-roundcard.current").count() == 1
     # Others' secrets are shown as hidden; one's own coins are shown.

@@ -1,7 +1,7 @@
 // Norenberc: the board, the players' areas and the status line; the prompts are in
 // norenberc_prompts.js and the shared pieces in norenberc_parts.js.
 import { h, t } from "./i18n.js";
-import { SEAT_MARK, badge, botOffer, isMyTurn, mark, planningTag as tag } from "./pieces.js";
+import { SEAT_MARK, badge, boardPick, botOffer, isMyTurn, mark, offline, planningTag as tag } from "./pieces.js";
 import { LOG_FORMATS, describe, goodsChips, guildName, tileEl, windowCost } from "./norenberc_parts.js";
 import { choose, draft, prompt } from "./norenberc_prompts.js";
 import { summaries } from "./norenberc_summary.js";
@@ -151,7 +151,7 @@ function playerCard(p, game, ctx) {
     id: "player-" + p.seat },
     h("header", null, badge(p.seat, game, ctx),
       me ? h("span", { class: "you" }, t("player.you")) : null,
-      seatInfo.bot || seatInfo.connected ? null : h("span", { class: "offline-tag" }, t("player.offline")),
+      offline(p.seat, seatInfo, ctx) ? h("span", { class: "offline-tag" }, t("player.offline")) : null,
       botOffer(p.seat, seatInfo, game, ctx),
       acting ? h("span", { class: "ptag acting-tag" }, t("player.acting")) : null,
       planningTag(p, game)),

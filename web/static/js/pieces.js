@@ -139,3 +139,23 @@ export function botOffer(seat, seatInfo, game, ctx) {
     h("button", { type: "button", class: "small-btn", "data-focus": "bot-no-" + seat,
       onclick: () => { botOfferOpen = null; ctx.rerender(); } }, t("prompt.cancel")));
 }
+
+// A place on the board that a listed command takes (a city space, a chapel site, a guest
+// window, a good): a real button, so a pointer and a screen reader in browse mode can use it,
+// kept out of the tab order because the prompt offers the same commands as its options and
+// a keyboard should meet each choice once. It is marked by a dashed ring and a corner mark
+// (a filled one when picked), not by colour alone; places without a command stay inert.
+export function boardPick(tag, attrs, selected, onpick, body) {
+  const cls = (attrs.class || "") + " board-pick" + (selected ? " picked" : "");
+  return h(tag, Object.assign({ type: tag === "button" ? "button" : null, role: tag === "button" ? null : "button",
+    tabindex: "-1", "aria-pressed": String(!!selected), "data-focus": attrs.id ? "pick-" + attrs.id : null },
+  attrs, { class: cls, onclick: onpick }), body);
+}
+
+// Whether a seat card says "offline": a person's seat whose page is not connected. Never the
+// viewer's own seat (this page is the player, whatever the table row polled before the
+// socket said), never a bot's, and not before the table's seats are known.
+export function offline(seat, seatInfo, ctx) {
+  if (!ctx.table || seat === ctx.mySeat || seatInfo.bot) return false;
+  return !seatInfo.connected;
+}

@@ -3,7 +3,7 @@
 // commands (or assembles a stack from drawn cards) and sends it on Confirm. No rule lives here.
 import { h, has, t } from "./i18n.js";
 import * as pieces from "./pieces.js";
-import { Draft, SEAT_MARK, badge, botOffer, isMyTurn, ofType, same } from "./pieces.js";
+import { Draft, SEAT_MARK, badge, botOffer, isMyTurn, ofType, offline, same } from "./pieces.js";
 
 var GUILDS = ["smiths", "vintners", "shoemakers", "butchers", "bakers"];
 var COUNCIL = ["nobility", "church", "merchants"].concat(GUILDS);
@@ -12,6 +12,9 @@ var STEP_LETTERS = "ABCDEFGHI";
 // ---- small pieces -----------------------------------------------------------------
 
 function guildName(g) { return t("sb.guild." + g); }
+// The guild's mark in the page's language, from the dictionary: the data file's letters
+// (M V S B K) only encode the grid, and "M" or "K" would not say Smiths or Bakers to a reader.
+function guildLetter(g) { return t("sb.guild_letter." + g); }
 function goodName(g, n) { return t(n === 1 ? "sb.good." + g : "sb.goods." + g); }
 function guildOfLetter(game, letter) {
   var found = null;
@@ -23,8 +26,7 @@ function guildOfLetter(game, letter) {
 function cellName(cell) { return t("sb.cell", { r: cell[0], c: cell[1] }); }
 function sum(a) { return a.reduce(function (x, y) { return x + y; }, 0); }
 function guildTag(g, game) {
-  var letter = game.board.guilds[g] ? game.board.guilds[g].letter : "?";
-  return h("span", { class: "sb-gtag sb-g-" + g }, h("b", { "aria-hidden": "true" }, letter), " ", guildName(g));
+  return h("span", { class: "sb-gtag sb-g-" + g }, h("b", { class: "sb-mark", "aria-hidden": "true" }, guildLetter(g)), " ", guildName(g));
 }
 function cardChip(v, extra) {
   return h("span", { class: "sb-card" + (extra ? " " + extra : ""), title: t("sb.card_value", { v: v }) }, v);
@@ -128,6 +130,7 @@ function city(game, ctx) {
   var edifices = {};
   game.city.edifices.forEach(function (e) { edifices[e.cell.join(",")] = e; });
   var clickable = ctx.readOnly ? {} : cellCommands(game);
+  var placing = Object.keys(clickable).length > 0 || (!ctx.readOnly && ofType(game.legal || [], "chapel").length > 0);
   var cells = [];
   grid.forEach(function (row, r) {
     row.split("").forEach(function (letter, c) {
@@ -139,15 +142,17 @@ function city(game, ctx) {
         (price !== null ? ", " + t("sb.price", { p: price }) : "") +
         (who !== null ? ", " + ctx.seatName(who) : "") + (ed ? ", " + edificeName(ed) : "");
       var body = [
-        h("span", { class: "sb-letter", "aria-hidden": "true" }, g ? letter : ""),
+        h("span", { class: "sb-letter", "aria-hidden": "true" }, g ? guildLetter(g) : ""),
         price !== null ? h("span", { class: "sb-price", "aria-hidden": "true" }, price) : null,
         who !== null ? h("span", { class: "sb-member p" + who, "aria-hidden": "true" }, SEAT_MARK[who]) : null,
         ed ? h("span", { class: "sb-edifice", "aria-hidden": "true" }, edificeName(ed)) : null,
       ];
-      var cls = "sb-cell " + (g ? "sb-g-" + g : "sb-space") + (cmd ? " can" : "") + (chosen ? " picked" : "");
+      var cls = "sb-cell " + (g ? "sb-g-" + g : "sb-space") + (cmd ? " can" : "");
+      // A legal place is a button out of the tab order: the prompt's options are the
+      // keyboard's way to the same commands, so Tab does not pass every cell twice.
       cells.push(cmd
-        ? h("button", { type: "button", class: cls, id: "cell-" + r + "-" + c, "aria-label": label, "aria-pressed": String(!!chosen),
-            "data-focus": "cell-" + key, "data-watch": "cell-" + key, onclick: function () { pick(ctx, cmd); } }, body)
+        ? pieces.boardPick("button", { class: cls, id: "cell-" + r + "-" + c, "aria-label": label + " — " + describe(cmd, ctx, game),
+            title: describe(cmd, ctx, game), "data-watch": "cell-" + key }, chosen, function () { pick(ctx, cmd); }, body)
         : h("div", { class: cls, id: "cell-" + r + "-" + c, role: "img", "aria-label": label, title: label, "data-watch": "cell-" + key }, body));
     });
   });
@@ -158,10 +163,10 @@ function city(game, ctx) {
     var chosen = cmd && draft.cmd && same(draft.cmd, cmd);
     var style = "left:" + ((site[1] + 1) / cols * 100) + "%;top:" + ((site[0] + 1) / rows * 100) + "%";
     var label = built ? t("sb.chapel_built", { n: i + 1 }) : t("sb.chapel_site", { n: i + 1 });
-    var cls = "sb-chapel" + (built ? " built" : "") + (cmd ? " can" : "") + (chosen ? " picked" : "");
+    var cls = "sb-chapel" + (built ? " built" : "") + (cmd ? " can" : "");
     return cmd
-      ? h("button", { type: "button", class: cls, style: style, id: "chapel-" + i, "data-focus": "chapel-" + i, "aria-label": label, title: label,
-          onclick: function () { pick(ctx, cmd); } }, "✝")
+      ? pieces.boardPick("button", { class: cls, style: style, id: "chapel-" + i, "aria-label": label + " — " + describe(cmd, ctx, game),
+          title: describe(cmd, ctx, game), "data-watch": "chapel-" + i }, chosen, function () { pick(ctx, cmd); }, "✝")
       : h("span", { class: cls, style: style, title: label, role: "img", "aria-label": label, "data-watch": "chapel-" + i }, built ? "✝" : "");
   });
   return h("figure", { class: "sb-city card" },
@@ -171,7 +176,7 @@ function city(game, ctx) {
       h("div", { class: "sb-axis sb-cols", "aria-hidden": "true" }, numbers(cols)),
       h("div", { class: "sb-axis sb-rows", "aria-hidden": "true" }, numbers(rows)),
       h("div", { class: "sb-grid-wrap" },
-        h("div", { class: "sb-grid", id: "sb-grid" }, cells),
+        h("div", { class: "sb-grid" + (placing ? " choosing" : ""), id: "sb-grid" }, cells),
         h("div", { class: "sb-chapels" }, sites))),
     legend(game));
 }
@@ -303,7 +308,7 @@ function playerCard(p, game, ctx) {
   return h("article", { class: "player p" + p.seat + (meSeat ? " me" : "") + (acting ? " acting" : ""), id: "player-" + p.seat },
     h("header", null, badge(p.seat, game, ctx),
       meSeat ? h("span", { class: "you" }, t("player.you")) : null,
-      seatInfo.bot || seatInfo.connected || !ctx.table ? null : h("span", { class: "offline-tag" }, t("player.offline")),
+      offline(p.seat, seatInfo, ctx) ? h("span", { class: "offline-tag" }, t("player.offline")) : null,
       ctx.table ? botOffer(p.seat, seatInfo, game, ctx) : null,
       game.start_player === p.seat ? h("span", { class: "ptag", title: t("sb.start_player") }, "★") : null,
       acting ? h("span", { class: "ptag acting-tag" }, t("player.acting")) : null,
@@ -383,8 +388,11 @@ function orderedNote(game, ctx) {
   return h("p", { class: "hint", id: "plan-ordered" }, text);
 }
 
+// Confirm, and Cancel once something is picked (it drops the pick, sends nothing).
 function confirmRow(ctx, cmd) {
-  return pieces.confirmRow(ctx, cmd, cmd ? describe(cmd, ctx) : "");
+  var picked = draft.cmd || draft.picks.length;
+  return pieces.confirmRow(ctx, cmd, cmd ? describe(cmd, ctx) : "",
+    picked ? function () { draft.reset(); ctx.rerender(); } : null);
 }
 
 function option(cmd, label, ctx, id, extra) {
