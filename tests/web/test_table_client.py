@@ -143,7 +143,10 @@ def test_hire_is_assembled_step_by_step_and_a_misclick_costs_nothing(open_table:
     page.click("[data-focus=kind-nothing]")  # change of mind: nothing was sent
     assert len(commands_sent(fake)) == sent_before
     # The window's own button on the board starts the same hire.
+    windows = page.locator(f"#house-{page_guild(fake)} .window.can")
+    assert windows.count() == len({c["window"] for c in hires})  # only the hireable ones
     page.click(f"#house-{page_guild(fake)} [data-focus=board-win-{window}]")
+    page.screenshot(path=str(ARTIFACTS / "hire-on-board.png"), full_page=True)
     assert page.locator("[data-focus=kind-hire].selected").count() == 1
     assert page.locator(f"[data-focus=win-{window}].selected").count() == 1
     page.evaluate(AUTOPLAY, [])

@@ -64,7 +64,8 @@ function house(g, game, ctx) {
       })),
     h("ol", { class: "guests", "aria-label": t("house.guests") },
       g.guests.map(function (tl, i) {
-        return h("li", { class: "window" + (isDraftWindow(g, i + 1, game) ? " picked" : ""), "data-watch": "window-" + g.guild + "-" + i },
+        var pickable = !!hireShortcut(g, i + 1, game, ctx);
+        return h("li", { class: "window" + (isDraftWindow(g, i + 1, game) ? " picked" : "") + (pickable ? " can" : ""), "data-watch": "window-" + g.guild + "-" + i },
           h("span", { class: "wcost" }, windowCost(i + 1)), tileEl(tl, isDraftTile(tl) ? "picked" : ""),
           hireShortcut(g, i + 1, game, ctx));
       })),
@@ -75,13 +76,17 @@ function house(g, game, ctx) {
       g.judges ? h("span", { class: "judge", title: t("power.chief_judge") }, t("house.judges", { n: g.judges })) : null));
 }
 
-// A window that a listed "hire" can take gets a button that starts that hire's draft.
+// A window that a listed "hire" can take is picked on the board: a pointer target over the
+// whole window that starts that hire's draft. It lies over the tiles (a citizen is focusable
+// itself, and a button may hold nothing interactive), so it is hidden from screen readers
+// and out of the tab order: the prompt's window options are their way to the same hire.
 function hireShortcut(g, w, game, ctx) {
   if (ctx.readOnly || !game.action || game.action.guild !== g.guild || game.action.choice) return null;
   var can = (game.legal || []).some(function (c) { return c.type === "hire" && c.window === w; });
   if (!can) return null;
-  return h("button", { type: "button", class: "hire-here", "data-focus": "board-win-" + w,
-    onclick: function () { choose(ctx, "hire", { window: w }); } }, t("hire.here"));
+  return boardPick("button", { class: "window-pick", id: "board-win-" + g.guild + "-" + w, "data-focus": "board-win-" + w,
+    "aria-hidden": "true", title: t("hire.here") + " — " + t("hire.window_n", { n: w }) },
+  isDraftWindow(g, w, game), function () { choose(ctx, "hire", { window: w }); });
 }
 
 // Who revealed a card at the called guild, in acting order: done, acting now, still to come.
