@@ -327,3 +327,18 @@ def test_cards_beyond_the_agents_in_hand_cannot_be_picked(open_table: Any) -> No
         cards.nth(i).click()
     assert page.locator(".guild-cards .opt:disabled").count() == cards.count() - hand
     assert not page.locator("#confirm").is_disabled()
+
+
+def test_the_prompt_area_keeps_its_height_so_the_board_does_not_jump(open_table: Any) -> None:
+    fake = FakeTable(seed="steady")
+    page = open_table(fake)
+    tops = []
+    for _ in range(8):
+        if page.locator("#score-table").count():
+            break
+        tops.append(page.evaluate("document.getElementById('board').getBoundingClientRect().top"))
+        page.evaluate(AUTOPLAY, ["hire", "buy", "sell"])
+        page.wait_for_function(IDLE)
+    assert len(tops) >= 4
+    # The board only ever moves down (a taller prompt than before), never back up.
+    assert tops == sorted(tops), tops

@@ -246,12 +246,33 @@ function draw() {
   var held = mine && panel.holdsPrompt();
   replaceChildren($("digest"), held ? null : follow.digestCard(since, logText));
   replaceChildren($("prompt"), replay ? null : held ? panel.holdCard(panel.openTitle(sums)) : renderer.prompt(showing, ctx));
+  keepPromptHeight(!replay && mySeat() !== null);
   renderLog(sums);
   renderScores(showing, renderer);
   renderFootnote(renderer, showing);
   renderFairness(table);
   renderReplayControls(table);
   updateTurnSignal(renderer);
+}
+
+// The prompt area (with the digest above it) only grows while a seat plays (until the window
+// is resized): a shorter prompt, or none while others act, leaves its room, so the board
+// below does not jump.
+var promptRoom = { height: 0, width: 0 };
+function keepPromptHeight(playing) {
+  var el = $("prompt");
+  if (!playing || promptRoom.width !== window.innerWidth) {
+    promptRoom = { height: 0, width: window.innerWidth };
+    el.style.minHeight = "";
+  }
+  if (!playing) return;
+  // The digest card ("since your last move") sits above the prompt too: their sum is kept.
+  el.style.minHeight = "";
+  var digest = $("digest");
+  var start = (digest.offsetHeight ? digest : el).getBoundingClientRect().top;
+  var span = $("board").getBoundingClientRect().top - start;
+  if (span > promptRoom.height) promptRoom.height = span;
+  el.style.minHeight = (el.offsetHeight + promptRoom.height - span) + "px";
 }
 
 // The game's module, imported once; the page draws again when it has arrived.
