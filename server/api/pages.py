@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -137,6 +138,31 @@ def page_strings(lang: str, game: str | None = None) -> dict[str, str]:
     return {key: text for key, text in languages()[lang].items() if key not in others}
 
 
+JAVASCRIPT = "text/javascript; charset=utf-8"
+CSS = "text/css; charset=utf-8"
+
+
+@dataclass(frozen=True)
+class Asset:
+    """A script or style sheet made in memory once per process, with its ETag."""
+
+    body: bytes
+    media_type: str
+    etag: str
+
+    @classmethod
+    def of(cls, body: bytes, media_type: str) -> Asset:
+        return cls(body, media_type, '"' + hashlib.sha256(body).hexdigest()[:16] + '"')
+
+    def response(self, request: Request, current: bool) -> Response:
+        """The asset, or 304 when the browser holds it; kept a year under the current version
+        of its URL, revalidated under any other (a page from before a deploy)."""
+        headers = {"Cache-Control": IMMUTABLE if current else "no-cache", "ETag": self.etag}
+        if self.etag in request.headers.get("if-none-match", ""):
+            return Response(status_code=304, headers=headers)
+        return Response(self.body, media_type=self.media_type, headers=headers)
+
+
 # The dictionaries get their own version (the strings change apart from the scripts) and
 # their own URL per language and scope: the page loads ``/strings/<version>/<lang>/<scope>.js``
 # (``scope`` is the table's game, or ``site`` for the lobby), kept a year like a static
@@ -150,12 +176,12 @@ def strings_url(lang: str, game: str | None) -> str:
 
 
 @lru_cache(maxsize=64)
-def strings_script(lang: str, scope: str) -> bytes:
+def strings_script(lang: str, scope: str) -> Asset:
     """A classic script that leaves the dictionary on ``globalThis.ghStrings`` for i18n.js
     (a data block would need the page itself; the policy allows no inline script)."""
     strings = page_strings(lang, None if scope == SITE_SCOPE else scope)
     text = json.dumps(strings, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-    return f"globalThis.ghStrings={text};\n".encode()
+    return Asset.of(f"globalThis.ghStrings={text};\n".encode(), JAVASCRIPT)
 
 
 # Read and check the dictionaries at import: a broken one stops the server at start-up
@@ -234,56 +260,42 @@ async def static_file(path: str, request: Request) -> Response:
     version, _, rest = path.partition("/")
     if VERSION_SEGMENT.fullmatch(version) and rest:
         path = rest
-    cache = IMMUTABLE if version == ASSET_VERSION else "no-cache"
-    small = minified(path) if path.endswith((".js", ".css")) else None
-    if small is None:
-        response = await STATIC_FILES.get_response(path, request.scope)
-        response.headers["Cache-Control"] = cache
-        return response
-    body, media_type, etag = small
-    headers = {"Cache-Control": cache, "ETag": etag}
-    if etag in request.headers.get("if-none-match", ""):
-        return Response(status_code=304, headers=headers)
-    return Response(body, media_type=media_type, headers=headers)
+    asset = minified().get(path)
+    if asset is not None:
+        return asset.response(request, current=version == ASSET_VERSION)
+    response = await STATIC_FILES.get_response(path, request.scope)
+    response.headers["Cache-Control"] = IMMUTABLE if version == ASSET_VERSION else "no-cache"
+    return response
 
 
-@lru_cache(maxsize=64)
-def minified(path: str) -> tuple[bytes, str, str] | None:
-    """(body, media type, ETag) of a script or style sheet under ``web/static`` with its
-    comments and layout taken out (rjsmin, rcssmin), made once per process: a quarter less
-    on the wire after gzip. None for anything that is not such a file inside the folder.
+@lru_cache(maxsize=1)
+def minified() -> dict[str, Asset]:
+    """Every script and style sheet under ``web/static`` by its path there, with comments and
+    layout taken out (rjsmin, rcssmin): a quarter less on the wire after gzip. Made at the
+    first request, once per process; any other path goes to StaticFiles as it is.
 
     The files on disk stay as written; only what is served is minified (names are kept, so
     a browser's debugger still reads it).
     """
-    try:
-        file = (STATIC_DIR / path).resolve()
-        if not file.is_relative_to(STATIC_DIR.resolve()) or not file.is_file():
-            return None
+    assets = {}
+    for file in sorted(STATIC_DIR.rglob("*.js")):
         text = file.read_text(encoding="utf-8")
-    except (OSError, ValueError):  # a NUL byte or an undecodable file: StaticFiles says 404
-        return None
-    if file.suffix == ".js":
-        body, media_type = rjsmin.jsmin(text).encode(), "text/javascript; charset=utf-8"
-    else:
-        body, media_type = rcssmin.cssmin(text).encode(), "text/css; charset=utf-8"
-    return body, media_type, '"' + hashlib.sha256(body).hexdigest()[:16] + '"'
+        assets[file.relative_to(STATIC_DIR).as_posix()] = Asset.of(
+            rjsmin.jsmin(text).encode(), JAVASCRIPT
+        )
+    for file in sorted(STATIC_DIR.rglob("*.css")):
+        text = file.read_text(encoding="utf-8")
+        assets[file.relative_to(STATIC_DIR).as_posix()] = Asset.of(
+            rcssmin.cssmin(text).encode(), CSS
+        )
+    return assets
 
 
 @router.get("/strings/{version}/{lang}/{scope}.js", include_in_schema=False)
-async def strings_file(version: str, lang: str, scope: str) -> Response:
+async def strings_file(version: str, lang: str, scope: str, request: Request) -> Response:
     """One language's dictionary for the lobby (``site``) or one game's tables; 404 for a
     language or game that is not shipped. Versioned like ``/static``: the current version
     is kept a year, any other is served fresh and revalidated."""
     if lang not in languages() or not (scope == SITE_SCOPE or scope in game_names()):
         raise HTTPException(status_code=404, detail="Not Found")
-    body = strings_script(lang, scope)
-    etag = '"' + hashlib.sha256(body).hexdigest()[:16] + '"'
-    return Response(
-        body,
-        media_type="text/javascript; charset=utf-8",
-        headers={
-            "Cache-Control": IMMUTABLE if version == STRINGS_VERSION else "no-cache",
-            "ETag": etag,
-        },
-    )
+    return strings_script(lang, scope).response(request, current=version == STRINGS_VERSION)
