@@ -21,9 +21,10 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from server import metrics
-from server.api import health, replay, tables, ws
+from server.api import clock_acts, health, replay, tables, ws
 from server.api.compression import Compression
 from server.api.headers import SecurityHeaders
+from server.clocks.acts import ClockActs
 from server.clocks.keeper import ClockKeeper
 from server.engine import RuleError
 from server.logs import configure_logging
@@ -55,7 +56,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.hub = Hub()
     app.state.connection_cap = ws.ConnectionCap(settings.max_connections_per_ip)
-    for router in (tables.router, replay.router, health.router, ws.router, *_optional_routers()):
+    for router in (
+        tables.router,
+        clock_acts.router,
+        replay.router,
+        health.router,
+        ws.router,
+        *_optional_routers(),
+    ):
         app.include_router(router)
     _add_error_handlers(app)
     app.add_middleware(SecurityHeaders)
@@ -106,6 +114,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     if listeners is not None:
         listeners.every_table.append(clocks.heard)
     app.state.service, app.state.bots, app.state.clocks = service, bots, clocks
+    app.state.clock_acts = ClockActs(service)
     try:
         await _resume_bots(engine, service, tracker)
         await clocks.start()

@@ -193,6 +193,25 @@ class Settings(BaseSettings):
         "the bot that plays a decision whose time ran out (random, greedy, mcts)",
         pattern="^(random|greedy|mcts)$",
     )
+    nudge_after: float = setting(
+        "GUILDHALL_NUDGE_AFTER",
+        900.0,
+        "untimed tables: seconds a person must have had to act before others may nudge them",
+        ge=0,
+    )
+    nudge_every: float = setting(
+        "GUILDHALL_NUDGE_EVERY",
+        3600.0,
+        "untimed tables: seconds between two nudges of one seat by one person",
+        ge=0,
+    )
+    vote_after: float = setting(
+        "GUILDHALL_VOTE_AFTER",
+        86400.0,
+        "untimed tables: seconds a person must have had to act before the others may vote "
+        "to hand their seat to a bot",
+        ge=0,
+    )
 
     @classmethod
     def settings_customise_sources(

@@ -55,6 +55,32 @@ class AddTime(BaseModel):
     seconds: float = Field(gt=0, le=7 * 86400, description="seconds more for the seat")
 
 
+class ProposePause(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    until: float | None = Field(
+        None,
+        allow_inf_nan=False,
+        description="when the pause ends by itself (s since the epoch, within 30 days)",
+    )
+
+
+class AnswerPause(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    proposal: int = Field(ge=1, le=2**31, description="the open proposal's id (clock.proposal)")
+
+
+class AwayUntil(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    until: float | None = Field(
+        None,
+        allow_inf_nan=False,
+        description="back by then (s since the epoch, within 60 days); null: back now",
+    )
+
+
 class CreateTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -151,6 +177,10 @@ class TableSummary(BaseModel):
         None, description="the turn clock: mode, settings, each seat's absolute deadline"
     )
     server_time: float = Field(0.0, description="the server's time (s since the epoch)")
+    clock_rules: dict[str, float] = Field(
+        default_factory=dict,
+        description="untimed tables: nudge_after, nudge_every, vote_after (s; docs/clocks.md)",
+    )
 
 
 class TableList(BaseModel):

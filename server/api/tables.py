@@ -75,7 +75,14 @@ async def full_summary(request: Request, service: TableService, data: TableData)
     """``summary`` with how long each absent player has been away (one more query)."""
     away = await service.away(data.id)
     connected = request.app.state.hub.connected(data.id)
-    return summary(data, connected, service.settings.handover_after, away)
+    answer = summary(data, connected, service.settings.handover_after, away)
+    settings = service.settings
+    answer.clock_rules = {
+        "nudge_after": settings.nudge_after,
+        "nudge_every": settings.nudge_every,
+        "vote_after": settings.vote_after,
+    }
+    return answer
 
 
 def seat_link(

@@ -206,6 +206,8 @@ class ClockKeeper:
             return False
         if data.due_at > now:
             return False
+        if data.clock["paused"] is not None:
+            return await self._resume_at_date(data, now)  # nothing else moves while paused
         humans, bots = table_clock.split_to_act(data, data.state)
         late = model.timed_out(data.clock, sorted(humans), now)
         if not late:
@@ -258,6 +260,24 @@ class ClockKeeper:
             log.warning("bot %s refused on table %s seat %s", kind, data.id, seat)
             return False
         self.bot_moves += 1
+        return True
+
+    async def _resume_at_date(self, data: TableData, now: float) -> bool:
+        """End a pause whose resume date has come (its ``due_at``), claimed by the version."""
+        until = data.clock["paused"].get("until") if data.clock else None
+        if until is None or until > now:
+            return False
+
+        def change(current: TableData, clock: model.Clock) -> tuple[model.Clock, dict[str, Any]]:
+            entry = {"type": "pause_ended", "seat": None, "name": None, "bot": None}
+            return model.resume(clock, now), seat_model.logged_change(current, entry)
+
+        try:
+            await self.service.change_clock(data.id, change, version=data.version)
+        except ServiceError as exc:
+            if exc.code in ("moved_on", "conflict"):
+                return True  # another process resumed it, or someone did: look again
+            raise
         return True
 
     async def _hand_over(self, data: TableData, seat: int, clock: model.Clock) -> None:

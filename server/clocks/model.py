@@ -332,7 +332,11 @@ def shift(clock: Clock, seconds: float, now: float, grace: float) -> Clock:
 
 
 def pause(clock: Clock, now: float, until: float | None) -> Clock:
-    """Every running seat stopped exactly where it is; ``until`` is the resume date, if any."""
+    """Every running seat stopped exactly where it is; ``until`` is the resume date, if any.
+
+    While paused no deadline runs (``deadline`` is None) and the table is due only at
+    ``until`` (``due_at``), when the keeper resumes it.
+    """
     if clock["paused"] is not None:
         raise ClockError("paused", "the table is already paused")
     new = copy.deepcopy(clock)
@@ -355,31 +359,6 @@ def resume(clock: Clock, now: float) -> Clock:
     return new
 
 
-def vote(
-    clock: Clock, seat: int, action: str, until: float | None, people: set[int]
-) -> tuple[Clock, bool]:
-    """``seat`` agrees to ``action`` ('pause', with an optional resume date ``until``, or
-    'resume'). Returns (clock, agreed): agreed once every person at the table has agreed to the
-    same thing; the votes are then cleared. A vote for something else starts a new proposal."""
-    if action not in ("pause", "resume"):
-        raise ClockError("bad_vote", "vote for 'pause' or 'resume'")
-    if action == "pause" and clock["paused"] is not None:
-        raise ClockError("paused", "the table is already paused")
-    if action == "resume" and clock["paused"] is None:
-        raise ClockError("not_paused", "the table is not paused")
-    new = copy.deepcopy(clock)
-    proposal = new.get("proposal")
-    if not proposal or proposal["action"] != action or proposal.get("until") != until:
-        proposal = {"action": action, "until": until, "agreed": []}
-    if seat not in proposal["agreed"]:
-        proposal["agreed"] = sorted([*proposal["agreed"], seat])
-    new["proposal"] = proposal
-    agreed = people <= set(proposal["agreed"])
-    if agreed:
-        new["proposal"] = None
-    return new, agreed
-
-
 def set_away(clock: Clock, seat: int, until: float | None, now: float) -> Clock:
     """``seat`` will be away until ``until`` (None: back now); over-days tables only."""
     if clock["config"]["mode"] != "days":
@@ -391,26 +370,46 @@ def set_away(clock: Clock, seat: int, until: float | None, now: float) -> Clock:
     return new
 
 
+def current_votes(entry: dict[str, Any]) -> list[int]:
+    """Seats that voted to hand ``entry``'s seat to a bot during its current decision (votes
+    of an earlier decision count no more: the player has moved since)."""
+    votes = entry.get("votes")
+    if not votes or entry["since"] is None or votes["since"] != entry["since"]:
+        return []
+    return list(votes["by"])
+
+
 def public(clock: Clock, people: set[int]) -> dict[str, Any]:
     """What anyone at the table may see: mode, settings, and per seat its deadline (absolute,
     seconds since the epoch, the server's), whether it runs, its free time and bank (as of the
-    start of a running span: the deadline already counts them), and timeouts in a row.
+    start of a running span: the deadline already counts them; while paused, what it keeps),
+    timeouts in a row, "away until", nudges and votes (``server.clocks.votes``), and the
+    open pause proposal.
 
     Nothing here depends on the time of building, so every process builds the same document;
     the page learns the server's time from ``pong``."""
     seats = []
+    untimed = not is_timed(clock)
     for index, entry in enumerate(clock["seats"]):
         running = entry["since"] is not None and index in people and clock["paused"] is None
+        # Paused: the seat ran when the table paused; ``free`` and ``bank`` are what it keeps.
+        held = entry["since"] is not None and index in people and clock["paused"] is not None
         left = remaining(clock, index, entry["since"] if entry["since"] is not None else 0.0)
         seats.append(
             {
                 "running": running,
+                "held": held,
                 "deadline": deadline(clock, index) if running else None,
                 "free": round(left["free"], 3),
                 "bank": round(left["bank"], 3),
                 "timeouts": entry["timeouts"],
                 "covered": entry["covered"],
                 "away_until": entry.get("away_until"),
+                # Untimed tables: since when the seat has been asked (nudges and votes count
+                # from it), who nudged it last when, and who voted to hand it to a bot.
+                "asked": entry["since"] if untimed and running else None,
+                "nudged": dict(entry.get("nudged") or {}),
+                "votes": current_votes(entry),
             }
         )
     proposal = clock.get("proposal")

@@ -250,17 +250,21 @@ class Lobby:
 
         ``version``: only if the table is still at that version ('moved_on', 409, otherwise:
         the compare-and-set a timeout fires through). ``seats``: seats whose bot changes with
-        it (None: the person plays it again), through the seat model's stand-in.
+        it (None: the person plays it again), through the seat model's stand-in; the change
+        may name more in its values' ``stand_ins`` (a vote that hands a seat over).
         """
 
         async def write(session: AsyncSession, data: TableData) -> dict[str, Any]:
             if version is not None and data.version != version:
                 raise ServiceError("moved_on", "the table moved on first", 409)
+            if data.status == "finished":
+                raise ServiceError("finished", "the game is over", 409)
             if data.status != "playing" or data.clock is None:
                 raise ServiceError("not_started", "the table has no running clock", 409)
             clock, values = change(data, data.clock)
             changed = data
-            for seat, kind in (seats or {}).items():
+            handed = {**(seats or {}), **values.pop("stand_ins", {})}
+            for seat, kind in handed.items():
                 await queries.update_seat(session, table_id, seat, bot=kind)
                 new_seats = list(changed.seats)
                 new_seats[seat] = replace(new_seats[seat], bot=kind)

@@ -83,7 +83,7 @@ class Play:
         at the version the command is decided on (``seats.check_plays``), else 'seat_lost'.
         None skips that check: only for callers that are the server itself (tools, tests).
         A ``client_id`` already committed for this seat returns that command's version again.
-        Raises ServiceError ('unknown_table', 'seat_lost', 'not_started', 'finished',
+        Raises ServiceError ('unknown_table', 'seat_lost', 'not_started', 'finished', 'paused',
         'not_your_turn', 'conflict') or the engine's RuleError; nothing is stored then.
         """
         started = time.perf_counter()
@@ -266,6 +266,8 @@ def _check_may_act(data: TableData, seat: int) -> None:
         raise ServiceError("not_started", "the game has not started yet", 409)
     if data.status == "finished" or data.state is None:
         raise ServiceError("finished", "the game is over", 409)
+    if data.clock is not None and data.clock.get("paused") is not None:
+        raise ServiceError("paused", "the table is paused: nobody moves until it resumes", 409)
     game = get_game(data.game)
     # A seat outside ``to_act`` may still have a command (taking a sealed plan back).
     if seat not in game.to_act(data.state) and not game.legal(data.state, seat):

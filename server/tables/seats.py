@@ -226,6 +226,24 @@ def check_reclaim(data: TableData, by: Access, seat: int) -> None:
         raise ServiceError("not_stand_in", "you play this seat already; no bot to replace", 409)
 
 
+def people(data: TableData) -> set[int]:
+    """The people at the table now: seats their person plays (no bot, stand-in or not). Only
+    they take part in what the table decides together: a pause, a vote (docs/clocks.md)."""
+    return {s.seat for s in data.seats if s.bot is None and s.token_hash is not None}
+
+
+def check_person(data: TableData, seat: int, token_hash: str) -> None:
+    """Refuse a table act (a pause, a nudge, a vote, "away until") unless ``token_hash``
+    plays ``seat`` in ``data`` now: a stand-in's owner only takes the seat back. Raises
+    ServiceError('seat_lost', 403) or, before the start or after the end, 'not_started'
+    / 'finished' (409)."""
+    if data.status == "open":
+        raise ServiceError("not_started", "the game has not started yet", 409)
+    if data.status == "finished":
+        raise ServiceError("finished", "the game is over", 409)
+    check_plays(data, seat, token_hash)
+
+
 def check_creator(by: Access) -> None:
     """Creator-only actions (start) need seat 0's own token. Raises ServiceError('not_creator')."""
     if not by.is_creator:

@@ -205,6 +205,10 @@ def test_public_view_has_absolute_deadlines_and_no_time_of_building() -> None:
         "timeouts": 0,
         "covered": False,
         "away_until": None,
+        "held": False,
+        "asked": None,
+        "nudged": {},
+        "votes": [],
     }
     # A bot seat (not among the people) shows no running clock.
     assert model.public(clock, {0})["seats"][1]["running"] is False
@@ -217,20 +221,11 @@ def test_public_view_has_absolute_deadlines_and_no_time_of_building() -> None:
         "timeouts": 0,
         "covered": False,
         "away_until": None,
+        "held": False,
+        "asked": None,
+        "nudged": {},
+        "votes": [],
     }
-
-
-def test_a_pause_needs_every_person_and_a_new_proposal_restarts_the_votes() -> None:
-    clock = started(LIVE, 3, {0, 1, 2}, planning=True)
-    people = {0, 1}  # seat 2 is a bot
-    clock, agreed = model.vote(clock, 0, "pause", T0 + 3600, people)
-    assert not agreed and clock["proposal"]["agreed"] == [0]
-    clock, agreed = model.vote(clock, 1, "pause", None, people)  # another date: a new proposal
-    assert not agreed and clock["proposal"] == {"action": "pause", "until": None, "agreed": [1]}
-    clock, agreed = model.vote(clock, 0, "pause", None, people)
-    assert agreed and clock["proposal"] is None
-    with pytest.raises(ClockError):
-        model.vote(clock, 0, "resume", None, people)  # not paused yet: the caller pauses it
 
 
 def test_away_until_is_for_over_days_tables() -> None:
