@@ -44,14 +44,15 @@ async def seat_rows(session: AsyncSession, table_id: str) -> list[SeatRow]:
     return list((await session.execute(query)).scalars())
 
 
-async def command_rows(session: AsyncSession, table_id: str, after: int = 0) -> list[CommandRow]:
-    """The table's commands after step ``after``, in order."""
-    query = (
-        sa.select(CommandRow)
-        .where(CommandRow.table_id == table_id, CommandRow.seq > after)
-        .order_by(CommandRow.seq)
-    )
-    return list((await session.execute(query)).scalars())
+async def command_rows(
+    session: AsyncSession, table_id: str, after: int = 0, upto_version: int | None = None
+) -> list[CommandRow]:
+    """The table's commands after step ``after``, in order; with ``upto_version``, only those
+    that made a table version up to that one."""
+    query = sa.select(CommandRow).where(CommandRow.table_id == table_id, CommandRow.seq > after)
+    if upto_version is not None:
+        query = query.where(CommandRow.version <= upto_version)
+    return list((await session.execute(query.order_by(CommandRow.seq))).scalars())
 
 
 async def command_by_client_id(

@@ -29,6 +29,7 @@ T = TypeVar("T")
 
 HISTORY = 64  # versions kept per table so a reconnecting client can get a patch
 HELD_TABLES = 2000  # beyond this many tables in memory, finished ones are forgotten
+SNAPSHOT = {"isolation_level": "REPEATABLE READ"}
 
 
 class TableCache:
@@ -43,6 +44,7 @@ class TableCache:
         # SQLite allows one writer; two interleaved write transactions in one process would
         # make the later one fail on a stale snapshot instead of waiting. Postgres needs none.
         self._sqlite_writer = None if settings.is_postgres else asyncio.Lock()
+        self._snapshot_reads = settings.is_postgres
 
     # ---------------------------------------------------------------- reading
 
@@ -106,10 +108,17 @@ class TableCache:
 
     async def read(self, query: Callable[[AsyncSession], Awaitable[T]]) -> T:
         """Run a read in a session, once more on a fresh connection if the pooled one had
-        died (connections are not pinged before use: the first error finds a dead one)."""
+        died (connections are not pinged before use: the first error finds a dead one).
+
+        On Postgres the read is one snapshot (REPEATABLE READ): a table is read in several
+        queries (row, seats, commands), and another process committing between them must
+        not make the seats or the state newer than the version they are filed under.
+        """
         for attempt in (1, 2):
             try:
                 async with self._sessions() as session:
+                    if self._snapshot_reads:
+                        await session.connection(execution_options=SNAPSHOT)
                     return await query(session)
             except DBAPIError as exc:
                 if not exc.connection_invalidated or attempt == 2:
@@ -128,7 +137,7 @@ class TableCache:
         if row is None:
             raise ServiceError("unknown_table", f"there is no table {table_id!r}", 404)
         seats = await queries.seat_rows(session, table_id)
-        commands = await queries.command_rows(session, table_id)
+        commands = await queries.command_rows(session, table_id, upto_version=row.version)
         return table_data(row, seats, replayed(row, commands), commands)
 
     async def _load_newer(self, session: AsyncSession, held: TableData) -> TableData:
@@ -139,7 +148,9 @@ class TableCache:
         if row is None:
             raise ServiceError("unknown_table", f"there is no table {held.id!r}", 404)
         seats = await queries.seat_rows(session, held.id)
-        newer = await queries.command_rows(session, held.id, after=held.seq)
+        newer = await queries.command_rows(
+            session, held.id, after=held.seq, upto_version=row.version
+        )
         game = get_game(held.game)
         state: Any = held.state
         log = list(held.log)

@@ -11,13 +11,15 @@ import pytest
 import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.engine import RuleError
 from server.realtime.fanout import MemoryFanOut
 from server.settings import Settings
+from server.store import queries
 from server.store.db import make_engine, make_sessionmaker
 from server.store.migrate import downgrade, upgrade
-from server.store.models import Base, CommandRow, TableRow
+from server.store.models import Base, CommandRow, SeatRow, TableRow
 from server.tables import ServiceError, TableService
 from server.tables.play import SNAPSHOT_EVERY
 from tests.support.toy import TOY
@@ -325,3 +327,47 @@ async def test_a_command_survives_connections_the_database_dropped(
     assert await service.submit(table_id, 1, {"type": "plan", "value": 2}) == 6
     assert (await service.get_stored(table_id)).version == 6  # reads recover the same way
     assert [row.seq for row in await _rows(instance, table_id)] == [1, 2]
+
+
+async def test_a_reload_racing_another_process_holds_each_version_with_its_own_state(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A process reading another's change must not file a newer command's state under the
+    older version: a client reconnecting with ``since`` at that version gets its patch from
+    what is filed there, and a wrong base leaves its document wrong for good."""
+    one, two = Instance(settings), Instance(settings)
+    try:
+        table_id, _ = await _started_table(one.service, seats=2)
+        await two.service.get(table_id)  # the second process holds the table
+        first = await one.service.submit(table_id, 0, {"type": "plan", "value": 1})
+        real_seat_rows = queries.seat_rows
+        raced = False
+
+        async def seat_rows_with_a_commit_in_between(
+            session: AsyncSession, wanted: str
+        ) -> list[SeatRow]:
+            # The reload has read the table row; the other process commits before the
+            # reload reads the commands.
+            nonlocal raced
+            if not raced:
+                raced = True
+                await one.service.submit(table_id, 1, {"type": "plan", "value": 2})
+            return await real_seat_rows(session, wanted)
+
+        monkeypatch.setattr(queries, "seat_rows", seat_rows_with_a_commit_in_between)
+        seen = await two.service.get(table_id, first)
+        monkeypatch.setattr(queries, "seat_rows", real_seat_rows)
+        assert raced
+        truth = {}
+        for version in (first, first + 1):
+            written = one.service.cache.at_version(table_id, version)
+            assert written is not None
+            truth[version] = written.state
+        newest = await two.service.get_stored(table_id)
+        assert newest.version == first + 1 and newest.state == truth[first + 1]
+        for version in (seen.version, first):
+            held = two.service.cache.at_version(table_id, version)
+            assert held is None or held.state == truth[version], version
+    finally:
+        await one.close()
+        await two.close()
