@@ -1,5 +1,5 @@
 """Game-agnostic core: the Game contract, RuleError, the RNG, sealed planning, state
-cloning, data-file loading (DataError) and replay.
+cloning and copy-on-write drafts, data-file loading (DataError) and replay.
 
 Imports nothing from the web, the database or any particular game.
 """
@@ -10,11 +10,12 @@ from .game import Command, Event, Game, Result, State, View, event, is_visible, 
 from .registry import game_names, get_game, register_game
 from .replay import Step, replay
 from .rng import Rng, seed_to_state
-from .state import clone
+from .state import Draft, clone, draft, finish, own, own_all, own_item
 
 __all__ = [
     "Command",
     "DataError",
+    "Draft",
     "Event",
     "Game",
     "Result",
@@ -24,11 +25,16 @@ __all__ = [
     "Step",
     "View",
     "clone",
+    "draft",
     "event",
+    "finish",
     "game_names",
     "get_game",
     "is_visible",
     "log_entry",
+    "own",
+    "own_all",
+    "own_item",
     "register_game",
     "replay",
     "seed_to_state",

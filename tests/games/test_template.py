@@ -29,7 +29,18 @@ TEMPLATE = {
 }
 # Plumbing the engine has once (server.engine): a game that defines one of these names again
 # has copied it.
-ENGINE_PLUMBING = {"clone", "DataError", "read_json", "parse_json", "replay", "PLANNING_MODES"}
+ENGINE_PLUMBING = {
+    "clone",
+    "draft",
+    "own",
+    "own_item",
+    "own_all",
+    "DataError",
+    "read_json",
+    "parse_json",
+    "replay",
+    "PLANNING_MODES",
+}
 
 
 # The real games, and the test game built from the guide alone.

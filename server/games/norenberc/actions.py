@@ -1,7 +1,8 @@
 """The four actions at a called guild: sell, hire (then maybe move to the front), buy, nothing.
 
-Each ``do_*`` function validates a command against a private copy of the state, applies it
-and returns whether the acting seat is done (hiring some citizens opens a choice first).
+Each ``do_*`` function validates a command against the draft of the next state, applies it
+(taking each part it changes with ``own_player`` / ``own_house``) and returns whether the
+acting seat is done (hiring some citizens opens a choice first).
 Each ``legal_*`` function lists the commands the matching ``do_*`` accepts.
 """
 
@@ -27,6 +28,8 @@ from .state import (
     move_goods,
     order_index,
     ordered_goods,
+    own_house,
+    own_player,
     player,
     sell_price,
     tile_params,
@@ -43,14 +46,14 @@ MAX_BUY = 3
 def do_sell(state: State, seat: int, guild: int, cmd: dict[str, Any], events: list[Event]) -> bool:
     count = int_field(cmd, "count")
     good = good_of(guild)
-    p = player(state, seat)
+    p = own_player(state, seat)
     if count < 1:
         raise RuleError("bad_command", f"sell at least 1 {good}, got {count}")
     if p["goods"].get(good, 0) < count:
         raise RuleError("no_goods", f"you have {p['goods'].get(good, 0)} {good}, not {count}")
     total = count * sell_price(state, seat, guild)
     check_info(cmd, "total", total)
-    move_goods(p["goods"], house(state, guild)["store"], {good: count})
+    move_goods(p["goods"], own_house(state, guild)["store"], {good: count})
     p["talers"] += total
     text = f"{{s{seat}}} sold {count} {good} for {total} talers"
     params = {"seat": seat, "goods": {good: count}, "total": total}
@@ -89,11 +92,11 @@ def do_buy(state: State, seat: int, guild: int, cmd: dict[str, Any], events: lis
             f"the storehouse holds {describe_goods(store)}, not {describe_goods(goods)}",
         )
     total = goods_count(goods) * buy_price(state, seat, guild)
-    p = player(state, seat)
-    if total > p["talers"]:
+    if total > player(state, seat)["talers"]:
         raise RuleError("cannot_afford", f"{describe_goods(goods)} cost {total} talers")
     check_info(cmd, "total", total)
-    move_goods(store, p["goods"], goods)
+    p = own_player(state, seat)
+    move_goods(own_house(state, guild)["store"], p["goods"], goods)
     p["talers"] -= total
     text = f"{{s{seat}}} bought {describe_goods(goods)} for {total} talers"
     params = {"seat": seat, "goods": dict(goods), "total": total}
@@ -130,16 +133,14 @@ def do_hire(state: State, seat: int, guild: int, cmd: dict[str, Any], events: li
     window = int_field(cmd, "window")
     if window not in (1, 2, 3, 4):
         raise RuleError("bad_window", f"windows are 1-4, got {window}")
-    guests = house(state, guild)["guests"]
-    guest = guests[window - 1]
+    guest = house(state, guild)["guests"][window - 1]
     if guest is None:
         raise RuleError("empty_window", f"window {window} of the {guild_name(guild)} is empty")
     payment = parse_goods(state, cmd.get("payment"), "payment")
     own = payment.get(good_of(guild), 0)
     if not is_valid_payment(window, own, goods_count(payment)):
         raise RuleError("bad_payment", _payment_help(window, guild, payment))
-    p = player(state, seat)
-    if not has_goods(p["goods"], payment):
+    if not has_goods(player(state, seat)["goods"], payment):
         raise RuleError("no_goods", f"you do not have {describe_goods(payment)}")
     to_front = cmd.get("to_front")
     if not isinstance(to_front, bool):
@@ -147,8 +148,9 @@ def do_hire(state: State, seat: int, guild: int, cmd: dict[str, Any], events: li
     if to_front and order_index(state, seat) == 0:
         raise RuleError("already_first", "you are already first in play order")
     check_info(cmd, "tile", guest)
-    move_goods(p["goods"], house(state, guild)["store"], payment)
-    guests[window - 1] = None
+    h = own_house(state, guild)
+    move_goods(own_player(state, seat)["goods"], h["store"], payment)
+    h["guests"][window - 1] = None
     text = (
         f"{{s{seat}}} hired {describe_tile(guest)} from window {window} of the {guild_name(guild)}"
     )

@@ -28,6 +28,10 @@ from .state import (
     house,
     move_goods,
     ordered_goods,
+    own_action,
+    own_house,
+    own_list,
+    own_player,
     player,
     price,
     rng_shuffle,
@@ -54,15 +58,16 @@ def gain_agent(state: State, seat: int, why: str, events: list[Event]) -> None:
         text = f"{{s{seat}}} has all 8 agents: none gained ({reason})"
         events.append(event("AgentGained", text, params={"seat": seat, "variant": why + "_full"}))
         return
-    player(state, seat)["hand"] += 1
+    own_player(state, seat)["hand"] += 1
     text = f"{{s{seat}}} gained an agent ({reason})"
     events.append(event("AgentGained", text, params={"seat": seat, "variant": why}))
 
 
 def return_to_deck(state: State, tile_id: str, events: list[Event]) -> None:
     """Shuffle a citizen back into the guest deck."""
-    state["deck"].append(tile_id)
-    rng_shuffle(state, state["deck"])
+    deck = own_list(state, "deck")
+    deck.append(tile_id)
+    rng_shuffle(state, deck)
     text = f"{describe_tile(tile_id)} went back into the guest deck"
     events.append(event("CitizenReturned", text, params={"tile": tile_params(tile_id)}))
 
@@ -71,13 +76,12 @@ def take_guest(state: State, seat: int, guest: str, to_front: bool, events: list
     """Give the hired ``guest`` to ``seat``; True when the hire is complete, False when a
     choice is now open (the hire completes when it is made)."""
     t = tile(guest)
-    p = player(state, seat)
     if t["kind"] == "craftsman":
-        p["craftsmen"].append(guest)
+        own_player(state, seat)["craftsmen"].append(guest)
         if t["agent"]:
             gain_agent(state, seat, "symbol", events)
     elif _opens_choice(state, seat, t["citizen"]):
-        state["action"]["choice"] = {
+        own_action(state)["choice"] = {
             "seat": seat,
             "citizen": t["citizen"],
             "tile": guest,
@@ -117,7 +121,7 @@ def _take_plain_citizen(state: State, seat: int, guest: str, events: list[Event]
     if tile(guest)["symbol"] == "star" or citizen == "peddler":
         return_to_deck(state, guest, events)
     else:
-        player(state, seat)["citizens"].append(guest)
+        own_player(state, seat)["citizens"].append(guest)
 
 
 # A citizen whose power finds nothing to act on, and the English line for it.
@@ -135,12 +139,13 @@ def complete_hire(state: State, seat: int, to_front: bool, events: list[Event]) 
     guild = state["action"]["guild"]
     bonus = sum(house(state, guild)["roof"])
     if bonus:
-        player(state, seat)["talers"] += bonus
+        own_player(state, seat)["talers"] += bonus
         text = f"{{s{seat}}} received {bonus} talers from the roof"
         events.append(event("BonusPaid", text, params={"seat": seat, "n": bonus}))
     if to_front:
-        state["order"].remove(seat)
-        state["order"].insert(0, seat)
+        order = own_list(state, "order")
+        order.remove(seat)
+        order.insert(0, seat)
         text = f"{{s{seat}}} moved to the top of the play order"
         events.append(event("MovedToFront", text, params={"seat": seat}))
 
@@ -181,8 +186,9 @@ def _do_steal(state: State, seat: int, cmd: dict[str, Any], events: list[Event])
         raise RuleError("bad_loot", f"take 2 of the victim's goods ({have}), got {loot}")
     paid = _paid(state, loot)
     check_info(cmd, "paid", paid)
-    move_goods(owned, player(state, seat)["goods"], loot)
-    player(state, victim)["talers"] += paid
+    robbed = own_player(state, victim)
+    move_goods(robbed["goods"], own_player(state, seat)["goods"], loot)
+    robbed["talers"] += paid
     text = f"{{s{seat}}}'s thief took {describe_goods(loot)} from {{s{victim}}}"
     params = {"seat": seat, "victim": victim, "goods": dict(loot), "paid": paid}
     text = f"{text}, who was paid {paid} talers by the bank"
@@ -220,9 +226,9 @@ def legal_bailiff(state: State) -> list[dict[str, Any]]:
 def _put(state: State, where: Location, tile_id: str) -> None:
     kind, guild, index = where
     if kind == "queue":
-        house(state, guild)["queue"][index][0] = tile_id
+        own_house(state, guild)["queue"][index][0] = tile_id
     else:
-        house(state, guild)["guests"][index] = tile_id
+        own_house(state, guild)["guests"][index] = tile_id
 
 
 def _do_bailiff(state: State, seat: int, cmd: dict[str, Any], events: list[Event]) -> None:
@@ -247,9 +253,9 @@ def _do_bailiff(state: State, seat: int, cmd: dict[str, Any], events: list[Event
 
 def _do_peddler(state: State, seat: int, cmd: dict[str, Any], events: list[Event]) -> None:
     good = cmd.get("good")
-    p = player(state, seat)
-    if good not in good_names(state) or not p["goods"].get(good):
+    if good not in good_names(state) or not player(state, seat)["goods"].get(good):
         raise RuleError("no_goods", f"put one of your own goods on the peddler, got {good!r}")
+    p = own_player(state, seat)
     peddler = state["action"]["choice"]["tile"]
     move_goods(p["goods"], {}, {good: 1})
     p["peddlers"][peddler] = good
@@ -262,7 +268,7 @@ def _do_judge(state: State, seat: int, cmd: dict[str, Any], events: list[Event])
     guild = cmd.get("guild")
     if guild not in guilds_in_play(state) or isinstance(guild, bool):
         raise RuleError("unknown_guild", f"guild {guild!r} is not in play")
-    house(state, guild)["judges"].append(state["action"]["choice"]["tile"])
+    own_house(state, guild)["judges"].append(state["action"]["choice"]["tile"])
     text = f"{{s{seat}}} placed a chief judge on the {guild_name(guild)}' house"
     events.append(event("JudgePlaced", text, params={"seat": seat, "guild": guild}))
 
@@ -293,12 +299,12 @@ def _do_historian(state: State, seat: int, cmd: dict[str, Any], events: list[Eve
             f"got give={raw[0]!r} take={raw[1]!r}",
         )
     give, take = pick
-    crests = player(state, seat)["crests"]
+    crests = own_player(state, seat)["crests"]
     crests[str(give)] -= 1
     if not crests[str(give)]:
         del crests[str(give)]
-    house(state, give)["crests"] += 1
-    house(state, take)["crests"] -= 1
+    own_house(state, give)["crests"] += 1
+    own_house(state, take)["crests"] -= 1
     crests[str(take)] = crests.get(str(take), 0) + 1
     text = (
         f"{{s{seat}}}'s historian exchanged a crest of the {guild_name(give)} "
@@ -386,5 +392,5 @@ def apply_choice(state: State, seat: int, cmd: dict[str, Any], events: list[Even
         _HANDLERS[kind](state, seat, cmd, events)
     if tile(choice["tile"])["symbol"] == "star":
         return_to_deck(state, choice["tile"], events)
-    state["action"]["choice"] = None
+    own_action(state)["choice"] = None
     complete_hire(state, seat, choice["to_front"], events)

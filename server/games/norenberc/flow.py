@@ -12,7 +12,16 @@ from server.engine import Event, RuleError, event
 from server.engine import planning as sealed
 
 from . import roundend
-from .state import State, guild_name, guilds_in_play, player
+from .state import (
+    State,
+    guild_name,
+    guilds_in_play,
+    own_action,
+    own_house,
+    own_list,
+    own_player,
+    player,
+)
 
 PLANNING_COMMANDS = ("plan", "pass", "wait", "retract")
 
@@ -55,7 +64,8 @@ def parse_plan(state: State, seat: int, guilds: Any) -> list[int]:
 
 
 def apply_planning(state: State, seat: int, cmd: dict[str, Any], events: list[Event]) -> None:
-    """Apply a planning command to ``state`` (already a private copy)."""
+    """Apply a planning command to ``state`` (a draft: each planning step replaces the
+    planning record, which ``server.engine.planning`` never changes in place)."""
     kind = cmd["type"]
     p = state["planning"]
     if kind == "retract":
@@ -92,7 +102,7 @@ def end_planning(state: State, events: list[Event]) -> None:
     plans = [p if p is not None else [] for p in state["planning"]["plans"]]
     for seat in state["order"]:
         if state["planning"]["eligible"][seat] and not plans[seat]:
-            player(state, seat)["disc"] = "moon"
+            own_player(state, seat)["disc"] = "moon"
             text = f"{{s{seat}}} is out for the rest of the round"
             params = {"seat": seat, "variant": "passed"}
             events.append(event("DiscFlipped", text, params=params))
@@ -129,10 +139,10 @@ def _next_guild(state: State) -> int | None:
 def _call_guild(state: State, guild: int, events: list[Event]) -> None:
     cards = [s for s in state["order"] if guild in state["plans"][s]]
     for seat in cards:
-        p = player(state, seat)
+        p = own_player(state, seat)
         p["hand"] -= 1
         p["card"] = 1
-    state["called"].append(guild)
+    own_list(state, "called").append(guild)
     state["action"] = {"guild": guild, "cards": cards, "acted": [], "choice": None}
     who = ", ".join(f"{{s{s}}}" for s in cards)
     text = f"the {guild_name(guild)} are called: {who} revealed a card"
@@ -141,10 +151,9 @@ def _call_guild(state: State, guild: int, events: list[Event]) -> None:
 
 def finish_action(state: State, seat: int, events: list[Event]) -> None:
     """``seat`` has acted: its agent goes to the roof and play moves on."""
-    action = state["action"]
-    p = player(state, seat)
-    p["card"] = 0
-    state["houses"][action["guild"] - 1]["roof"][seat] += 1
+    action = own_action(state)
+    own_player(state, seat)["card"] = 0
+    own_house(state, action["guild"])["roof"][seat] += 1
     action["acted"].append(seat)
     advance(state, events)
 
@@ -164,7 +173,7 @@ def _end_phase(state: State, events: list[Event]) -> None:
     for seat in state["order"]:
         p = player(state, seat)
         if p["disc"] == "agent" and p["hand"] == 0:
-            p["disc"] = "moon"
+            own_player(state, seat)["disc"] = "moon"
             text = f"{{s{seat}}} has no agent left for this round"
             params = {"seat": seat, "variant": "no_agent"}
             events.append(event("DiscFlipped", text, params=params))

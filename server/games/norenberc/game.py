@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.engine import Event, Result, RuleError, State, View, clone
-from server.engine import planning as sealed
+from server.engine import Event, Result, RuleError, State, View, draft, finish
 
 from . import actions, citizens, flow, scoring, views
 from .commands import check_command
@@ -48,13 +47,14 @@ class Norenberc:
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state["seats"]:
             raise RuleError("not_your_turn", f"there is no seat {seat!r} at this table")
         events: list[Event] = []
+        # Copy on write: the rules take each part they change (``own_player``, ``own_house``
+        # …) and only those are copied; the rest is shared with ``state``, never changed.
+        new = draft(state, UNCHANGING)
         if state["phase"] == "planning":
-            new = clone(state, UNCHANGING) if _may_end_planning(state, seat) else dict(state)
             _apply_planning(new, seat, cmd, events)
         else:
-            new = clone(state, UNCHANGING)
             _apply_action(new, seat, cmd, events)
-        return new, events
+        return finish(new), events
 
     def view(self, state: State, seat: int | None) -> View:
         """What ``seat`` (None: spectator) may know; see docs/norenberc.md."""
@@ -81,17 +81,6 @@ def _to_act(state: State) -> list[int]:
         actor = flow.current_actor(state)
         return [] if actor is None else [actor]
     return []
-
-
-def _may_end_planning(state: State, seat: int) -> bool:
-    """Whether a command of ``seat`` could complete the planning phase.
-
-    Until it does, a planning command only replaces ``state["planning"]`` with a new record
-    (``server.engine.planning`` never changes its argument), so ``apply`` shares every other
-    part of the state with its input instead of copying it. The command that completes the
-    phase starts the action phase, which changes players and houses: it gets a full copy.
-    """
-    return not set(sealed.pending(state["planning"])) - {seat}
 
 
 def _apply_planning(state: State, seat: int, cmd: dict[str, Any], events: list[Event]) -> None:

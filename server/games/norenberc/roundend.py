@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.engine import Event, event
+from server.engine import Event, event, own_all
 
 from .citizens import gain_agent, return_to_deck
 from .setup import best_master, place_prestige
@@ -33,6 +33,7 @@ BANKER_INCOME = 2  # per full 10 talers owned, per banker
 
 def end_round(state: State, events: list[Event]) -> None:
     """Run the round end on ``state``; sets phase 'over' after round 4."""
+    own_all(state)  # the round end changes nearly every player and house: copy them all
     events.append(
         event("RoundEnded", f"round {state['round']} ends", params={"round": state["round"]})
     )

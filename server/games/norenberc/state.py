@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, Literal, NotRequired, TypedDict
 
-from server.engine import Rng, RuleError
+from server.engine import Rng, RuleError, own, own_item
 
 from .data import Components, components
 
@@ -176,6 +176,34 @@ def player(state: State, seat: int) -> dict[str, Any]:
     return player_
 
 
+# ``apply`` works on a draft (``server.engine.draft``): a part is taken with these before
+# anything inside it changes, and only that part is copied. ``house`` and ``player`` read.
+
+
+def own_house(state: State, guild: int) -> dict[str, Any]:
+    """The house of ``guild``, to change (``server.engine.own_item``)."""
+    house_: dict[str, Any] = own_item(state, "houses", guild - 1)
+    return house_
+
+
+def own_player(state: State, seat: int) -> dict[str, Any]:
+    """The player at ``seat``, to change (``server.engine.own_item``)."""
+    player_: dict[str, Any] = own_item(state, "players", seat)
+    return player_
+
+
+def own_action(state: State) -> dict[str, Any]:
+    """The action at the called guild (``state["action"]``), to change."""
+    action: dict[str, Any] = own(state, "action")
+    return action
+
+
+def own_list(state: State, key: str) -> list[Any]:
+    """A top-level list (``deck``, ``box``, ``order``, ``called``), to change."""
+    items: list[Any] = own(state, key)
+    return items
+
+
 def good_of(guild: int) -> str:
     return comps().good_of(guild)
 
@@ -250,7 +278,8 @@ def order_index(state: State, seat: int) -> int:
 
 
 def rng_shuffle(state: State, items: list[Any]) -> None:
-    """Shuffle ``items`` in place with the state's generator, writing its new state back."""
+    """Shuffle ``items`` (a list the caller owns) in place with the state's generator,
+    writing its new state back."""
     rng = Rng(state["rng"])
     rng.shuffle(items)
     state["rng"] = rng.state
