@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.engine import Command, Event, event
+from server.engine import Command, Event, event, own
 
 from .data import components
 from .state import (
@@ -35,6 +35,7 @@ from .state import (
     counted,
     edifice_name,
     edifice_of_round,
+    own_player,
     rank,
     step_guild,
     step_kind,
@@ -50,7 +51,7 @@ def _choice(
 def place_on_council(state: State, seat: int, key: str) -> Event:
     """Put a member of ``seat`` on council seat ``key``, returning any previous occupant."""
     before = state["council"][key]
-    state["council"][key] = seat
+    own(state, "council")[key] = seat
     text = f"{{s{seat}}} took the {COUNCIL_NAMES[key]} seat"
     if before is None or before == seat:
         return event("CouncilSeatTaken", text, params={"seat": seat, "council": key})
@@ -62,7 +63,7 @@ def place_on_council(state: State, seat: int, key: str) -> Event:
 
 
 def _take_good(state: State, seat: int, guild: str) -> Event:
-    state["players"][seat]["goods"][guild] += 1
+    own_player(state, seat)["goods"][guild] += 1
     good = components().guilds[guild].good
     return event("GoodTaken", f"{{s{seat}}} took a {good}", params={"seat": seat, "guild": guild})
 
@@ -96,7 +97,7 @@ def resolve_influence(state: State) -> list[Event]:
         )
     events += _step_effects(state, ranking)
     slots = action_slots(state["step"], n)
-    state["choices"] += [_choice(s, "return") for s in ranking[slots:]]
+    state["choices"] = [*state["choices"], *(_choice(s, "return") for s in ranking[slots:])]
     state["phase"] = "choice"
     return events
 
@@ -115,7 +116,7 @@ def _step_effects(state: State, ranking: list[int]) -> list[Event]:
     events = []
     if state["step"] == 6:  # only step G also seats a member on the Merchants' seat
         events.append(place_on_council(state, ranking[0], "merchants"))
-    state["choices"].append(_choice(ranking[0], "sell"))
+    own(state, "choices").append(_choice(ranking[0], "sell"))
     return events
 
 
@@ -128,10 +129,10 @@ def _guild_effects(state: State, ranking: list[int], guild: str) -> list[Event]:
         if role == "master":
             events.append(place_on_council(state, seat, guild))
         if role == "apprentice":
-            state["choices"].append(_choice(seat, "apprentice", guild, role))
+            own(state, "choices").append(_choice(seat, "apprentice", guild, role))
             continue
         events.append(_take_good(state, seat, guild))
-        state["choices"].append(_choice(seat, "build", guild, role))
+        own(state, "choices").append(_choice(seat, "build", guild, role))
     return events
 
 
@@ -140,10 +141,11 @@ def discard_revealed(state: State) -> None:
     inf = state["influence"]
     if inf is not None:
         for seat, cards in enumerate(inf["revealed"]):
-            player = state["players"][seat]
-            player["out"] += len(cards or [])
-            player["spent"] = sorted(player["spent"] + (cards or []))
-        inf["revealed"] = [None] * state["seats"]
+            if cards:
+                player = own_player(state, seat)
+                player["out"] += len(cards)
+                player["spent"] = sorted(player["spent"] + cards)
+        own(state, "influence")["revealed"] = [None] * state["seats"]
 
 
 # ----- legal decisions -------------------------------------------------------------------
@@ -217,15 +219,15 @@ def apply_choice(state: State, seat: int, cmd: Command) -> list[Event]:
     choice = state["choices"][0]
     events = _DECISIONS[cmd["type"]](state, seat, cmd, choice)
     if cmd["type"] != "sell":  # selling goes on until "done"
-        state["choices"].pop(0)
+        own(state, "choices").pop(0)
     return events
 
 
 def _build(state: State, seat: int, cmd: Command, choice: dict[str, Any]) -> list[Event]:
     r, c = cmd["cell"]
     price = components().prices[(r, c)]
-    state["players"][seat]["coins"] -= price
-    state["city"][r][c] = seat
+    own_player(state, seat)["coins"] -= price
+    own(state, "city")[r][c] = seat
     guild = components().guilds[choice["guild"]].name
     return [
         event(
@@ -252,7 +254,7 @@ def _apprentice_good(state: State, seat: int, cmd: Command, choice: dict[str, An
 
 def _sell(state: State, seat: int, cmd: Command, choice: dict[str, Any]) -> list[Event]:
     guild = components().guilds[cmd["guild"]]
-    player = state["players"][seat]
+    player = own_player(state, seat)
     player["goods"][guild.key] -= 1
     player["coins"] += guild.good_value
     return [
@@ -269,9 +271,8 @@ def _done(state: State, seat: int, cmd: Command, choice: dict[str, Any]) -> list
 
 
 def _return_card(state: State, seat: int, cmd: Command, choice: dict[str, Any]) -> list[Event]:
-    cards = state["influence"]["revealed"][seat]
-    cards.remove(cmd["card"])
-    state["players"][seat]["deck"].append(cmd["card"])  # the deck's top is index 0
+    own(state, "influence")["revealed"][seat].remove(cmd["card"])
+    own_player(state, seat)["deck"].append(cmd["card"])  # the deck's top is index 0
     return [
         event(
             "CardReturned",
@@ -288,7 +289,7 @@ def _return_none(state: State, seat: int, cmd: Command, choice: dict[str, Any]) 
 
 
 def _chapel(state: State, seat: int, cmd: Command, choice: dict[str, Any]) -> list[Event]:
-    state["chapels"].append(cmd["site"])
+    own(state, "chapels").append(cmd["site"])
     r, c = components().chapel_sites[cmd["site"]]
     return [
         event(
@@ -302,7 +303,7 @@ def _chapel(state: State, seat: int, cmd: Command, choice: dict[str, Any]) -> li
 def _edifice(state: State, seat: int, cmd: Command, choice: dict[str, Any]) -> list[Event]:
     r, c = cmd["cell"]
     index = edifice_of_round(state)
-    state["built"].append([r, c, index])
+    own(state, "built").append([r, c, index])
     key = components().edifices[index].key
     return [
         event(

@@ -1,12 +1,12 @@
 """Round flow: planning → steps A–I → council phase, five times, then the game ends.
 
-Every function takes a state the caller owns (a fresh copy made by ``apply``), changes
-it and returns the events it produced.
+Every function takes the draft ``apply`` makes (``server.engine.draft``), changes it (each
+part it changes taken with ``own_player`` / ``own`` first) and returns the events it produced.
 """
 
 from __future__ import annotations
 
-from server.engine import Event, event
+from server.engine import Event, event, own
 from server.engine import planning as pl
 
 from .choices import discard_revealed, resolve_influence
@@ -19,13 +19,15 @@ from .state import (
     clockwise,
     council_count,
     counted,
+    own_player,
 )
 
 
 def start_round(state: State, round_: int) -> list[Event]:
     """Open sealed planning for ``round_`` (0-based): starting player first, then clockwise."""
     state["round"], state["step"], state["phase"] = round_, 0, "planning"
-    for player in state["players"]:
+    for seat in range(state["seats"]):
+        player = own_player(state, seat)
         player["hand"], player["building"], player["stopped"] = [], [], False
     order = clockwise(state["start"], state["seats"])
     ordered = state["options"]["planning"] == "ordered"
@@ -42,8 +44,8 @@ def start_round(state: State, round_: int) -> list[Event]:
 def end_planning(state: State) -> list[Event]:
     """Planning is complete: sealed stacks go on the table, step A begins."""
     p = state["planning"]
-    for seat, player in enumerate(state["players"]):
-        player["stacks"] = pl.plan_of(p, seat)
+    for seat in range(state["seats"]):
+        own_player(state, seat)["stacks"] = pl.plan_of(p, seat)
     state["planning"] = None
     counts = [[len(s) for s in player["stacks"]] for player in state["players"]]
     sizes = "; ".join(f"{{s{seat}}} {sizes}" for seat, sizes in enumerate(counts))
@@ -92,6 +94,8 @@ def auto_pass(state: State) -> list[Event]:
     their only legal move would be to pass). Resolves the step when the queue empties."""
     inf = state["influence"]
     events = []
+    if inf["queue"] and not state["players"][inf["queue"][0]]["stacks"]:
+        inf = own(state, "influence")
     while inf["queue"] and not state["players"][inf["queue"][0]]["stacks"]:
         seat = inf["queue"].pop(0)
         inf["passed"][seat] = True
@@ -146,7 +150,7 @@ def council_phase(state: State) -> list[Event]:
     counts = [council_count(state, seat) for seat in range(n)]
     events = []
     for seat, count in enumerate(counts):
-        state["players"][seat]["prestige"] += count
+        own_player(state, seat)["prestige"] += count
         events.append(
             event(
                 "CouncilScored",
@@ -157,11 +161,12 @@ def council_phase(state: State) -> list[Event]:
     best = max(counts)
     for seat in range(n):
         if counts[seat] == best and best > 0:
-            state["players"][seat]["privileges"] += 1
+            own_player(state, seat)["privileges"] += 1
             events.append(
                 event("PrivilegeGained", f"{{s{seat}}} received a privilege", params={"seat": seat})
             )
-    for seat, player in enumerate(state["players"]):
+    for seat in range(n):
+        player = own_player(state, seat)
         unused = sum(len(stack) for stack in player["stacks"])
         if unused:
             events.append(

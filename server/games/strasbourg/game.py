@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.engine import Command, Event, Result, State, View, clone
+from server.engine import Command, Event, Result, State, View, draft, finish
 from server.engine import planning as pl
 
 from .choices import apply_choice
@@ -15,6 +15,7 @@ from .legal import check, legal
 from .planning import apply_keep, apply_planning
 from .scoring import final_result
 from .setup import default_options, new_state
+from .state import UNCHANGING
 from .views import build_view
 
 
@@ -52,7 +53,9 @@ class Strasbourg:
         """The next state and events; raises RuleError for anything ``legal`` does not list."""
         check_command(cmd)  # exact JSON types first: 9.0 and true would pass ``check``
         norm = check(state, seat, cmd)
-        new = clone(state)
+        # Copy on write: the rules take each part they change (``own_player``, ``own``) and
+        # only those are copied; the rest is shared with ``state``, never changed.
+        new = draft(state, UNCHANGING)
         phase = new["phase"]
         if phase == "tasks":
             events = apply_keep(new, seat, norm)
@@ -62,7 +65,7 @@ class Strasbourg:
             events = apply_influence(new, seat, norm)
         else:
             events = apply_choice(new, seat, norm) + continue_choices(new)
-        return new, events
+        return finish(new), events
 
     def view(self, state: State, seat: int | None) -> View:
         return build_view(state, seat, self.to_act(state))

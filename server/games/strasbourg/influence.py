@@ -4,10 +4,10 @@ everyone still to decide (repeatable while privileges last)."""
 
 from __future__ import annotations
 
-from server.engine import Command, Event, event
+from server.engine import Command, Event, event, own
 
 from .flow import auto_pass
-from .state import State
+from .state import State, own_player
 
 
 def legal_influence(state: State, seat: int) -> list[Command]:
@@ -28,10 +28,10 @@ def legal_influence(state: State, seat: int) -> list[Command]:
 
 def apply_influence(state: State, seat: int, cmd: Command) -> list[Event]:
     """Apply reveal / pass / privilege (already checked legal) and move the queue on."""
-    inf = state["influence"]
+    inf = own(state, "influence")
     inf["queue"].pop(0)
     if cmd["type"] == "reveal":
-        cards = state["players"][seat]["stacks"].pop(cmd["stack"])
+        cards = own_player(state, seat)["stacks"].pop(cmd["stack"])
         inf["revealed"][seat] = cards
         text = f"{{s{seat}}} turned over {cards} ({sum(cards)} influence)"
         params = {"seat": seat, "revealed": list(cards), "influence": sum(cards)}
@@ -40,7 +40,7 @@ def apply_influence(state: State, seat: int, cmd: Command) -> list[Event]:
         inf["passed"][seat] = True
         events = [event("Passed", f"{{s{seat}}} passed", params={"seat": seat})]
     else:
-        state["players"][seat]["privileges"] -= 1
+        own_player(state, seat)["privileges"] -= 1
         inf["queue"].append(seat)
         text = f"{{s{seat}}} gave up a privilege to decide later"
         events = [event("PrivilegeUsed", text, params={"seat": seat})]

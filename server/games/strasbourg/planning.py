@@ -17,7 +17,7 @@ from server.engine import Command, Event, event
 from server.engine import planning as pl
 
 from .flow import end_planning, start_round
-from .state import State, counted
+from .state import State, counted, own_player
 
 
 def sub_multisets(values: list[int]) -> list[list[int]]:
@@ -76,7 +76,8 @@ def apply_keep(state: State, seat: int, cmd: Command) -> list[Event]:
     events = [event("TasksChosen", f"{{s{seat}}} chose their task cards", params={"seat": seat})]
     if not pl.is_complete(state["planning"]):
         return events
-    for s, player in enumerate(state["players"]):
+    for s in range(state["seats"]):
+        player = own_player(state, s)
         player["tasks"], player["offer"] = pl.plan_of(state["planning"], s), []
     return events + start_round(state, 0)
 
@@ -88,14 +89,14 @@ def apply_planning(state: State, seat: int, cmd: Command) -> list[Event]:
 
 
 def _draw(state: State, seat: int, cmd: Command) -> list[Event]:
-    player = state["players"][seat]
+    player = own_player(state, seat)
     card = player["deck"].pop(0)
     player["hand"].append(card)
     return [event("CardDrawn", f"you drew a {card}", to=[seat], params={"drawn": card})]
 
 
 def _stop(state: State, seat: int, cmd: Command) -> list[Event]:
-    player = state["players"][seat]
+    player = own_player(state, seat)
     player["stopped"] = True
     events = [
         event(
@@ -116,7 +117,7 @@ def _wait(state: State, seat: int, cmd: Command) -> list[Event]:
 
 
 def _stack(state: State, seat: int, cmd: Command) -> list[Event]:
-    player = state["players"][seat]
+    player = own_player(state, seat)
     for card in cmd["cards"]:
         player["hand"].remove(card)
     player["building"].append(list(cmd["cards"]))
@@ -131,7 +132,7 @@ def _stack(state: State, seat: int, cmd: Command) -> list[Event]:
 
 
 def _seal(state: State, seat: int, cmd: Command) -> list[Event]:
-    player = state["players"][seat]
+    player = own_player(state, seat)
     stacks, player["building"] = player["building"], []
     state["planning"] = pl.commit(state["planning"], seat, stacks)
     sizes = [len(s) for s in stacks]
@@ -149,7 +150,7 @@ def _seal(state: State, seat: int, cmd: Command) -> list[Event]:
 
 
 def _retract(state: State, seat: int, cmd: Command) -> list[Event]:
-    player = state["players"][seat]
+    player = own_player(state, seat)
     stacks = pl.plan_of(state["planning"], seat)
     state["planning"] = pl.retract(state["planning"], seat)
     player["hand"] = sorted(card for stack in stacks for card in stack)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Literal, TypedDict
 
+from server.engine import own_item
+
 from .data import GUILD_KEYS, components
 
 State = dict[str, Any]
@@ -130,6 +132,7 @@ StrasbourgCommand = (
     | ChapelCommand
 )
 
+UNCHANGING = frozenset({"options", "cards", "edifice_order"})  # state keys no command changes
 STEPS = "ABCDEFGHI"
 COUNCIL_SEATS = ("nobility", "church", "merchants", *GUILD_KEYS)
 COUNCIL_NAMES = {
@@ -192,6 +195,13 @@ def rank(totals: dict[int, int], start: int, seats: int) -> list[int]:
     [3, 0, 2, 1]
     """
     return sorted(totals, key=lambda s: (-totals[s], (s - start) % seats))
+
+
+def own_player(state: State, seat: int) -> dict[str, Any]:
+    """The player at ``seat``, to change: ``apply`` works on a draft
+    (``server.engine.draft``), which copies a part only when the rules take it."""
+    player: dict[str, Any] = own_item(state, "players", seat)
+    return player
 
 
 def city_cells(state: State, seat: int) -> list[tuple[int, int]]:
