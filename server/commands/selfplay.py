@@ -1,7 +1,8 @@
 """``guildhall selfplay``: play random legal games with an engine and print a JSON summary.
 
-Also the engine section of ``make bench`` (``bench()``): random games per CPU-second and the
-median / p99 time of ``apply`` and ``legal``, per player count.
+Also the engine section of ``make bench`` (``bench()``): random games per CPU-second (the
+median and the lowest of three runs) and the mean / median / p99 CPU time of ``apply`` and
+``legal``, per player count.
 """
 
 from __future__ import annotations
@@ -21,7 +22,10 @@ MAX_COMMANDS = 100_000
 
 @dataclass
 class Timings:
-    """Seconds per call of ``apply`` and ``legal`` (filled only when timing is asked for)."""
+    """CPU seconds per call of ``apply`` and ``legal`` (filled only when timing is asked for).
+
+    This thread's CPU time, not wall time: on a shared machine wall time mostly measures the
+    other processes (a busy machine made a 40 µs ``apply`` look like 200 µs)."""
 
     apply: list[float] = field(default_factory=list)
     legal: list[float] = field(default_factory=list)
@@ -38,18 +42,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _legal(game: Game, state: Any, seat: int, timings: Timings | None) -> list[dict[str, Any]]:
-    start = time.perf_counter()
+    if timings is None:
+        return game.legal(state, seat)
+    start = time.thread_time()
     legal = game.legal(state, seat)
-    if timings is not None:
-        timings.legal.append(time.perf_counter() - start)
+    timings.legal.append(time.thread_time() - start)
     return legal
 
 
 def _apply(game: Game, state: Any, seat: int, cmd: dict[str, Any], timings: Timings | None) -> Any:
-    start = time.perf_counter()
+    if timings is None:
+        return game.apply(state, seat, cmd)[0]
+    start = time.thread_time()
     new_state, _ = game.apply(state, seat, cmd)
-    if timings is not None:
-        timings.apply.append(time.perf_counter() - start)
+    timings.apply.append(time.thread_time() - start)
     return new_state
 
 
@@ -117,29 +123,42 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def bench(name: str | None = None, games_per_count: int = 40) -> None:
-    """Print games per CPU-second and apply/legal latency for every player count of ``name``
+RUNS = 3  # the games-per-CPU-second figure: the median and the lowest of this many runs
+
+
+def bench(name: str | None = None, games_per_count: int = 60) -> None:
+    """Print games per CPU-second and apply/legal CPU times for every player count of ``name``
     (every registered game when ``name`` is None)."""
     for game_name in [name] if name else game_names():
         _bench_game(get_game(game_name), games_per_count)
 
 
+def _rate(game: Game, seats: int, games: int, run: int) -> float:
+    """Random games per CPU-second of this process (CPU time: on a shared machine only this
+    is stable)."""
+    start = time.process_time()
+    for i in range(games):
+        play_one(game, seats, f"bench-{seats}-{run}-{i}", {})
+    return games / (time.process_time() - start)
+
+
+def _micros(values: list[float]) -> str:
+    return (
+        f"mean {statistics.fmean(values) * 1e6:4.0f} median {statistics.median(values) * 1e6:4.0f}"
+        f" p99 {_percentile(values, 0.99) * 1e6:5.0f} µs"
+    )
+
+
 def _bench_game(game: Game, games_per_count: int) -> None:
     name = game.name
     for seats in range(game.min_seats, game.max_seats + 1):
-        # CPU time of this process, not wall time: on a shared machine only this is stable.
-        start = time.process_time()
-        for i in range(games_per_count):
-            play_one(game, seats, f"bench-{seats}-{i}", {})
-        rate = games_per_count / (time.process_time() - start)
+        rates = [_rate(game, seats, games_per_count // RUNS, run) for run in range(RUNS)]
         timings = Timings()
-        for i in range(max(4, games_per_count // 4)):
+        for i in range(max(4, games_per_count // 6)):
             play_one(game, seats, f"bench-timed-{seats}-{i}", {}, timings)
         print(
-            f"{name} {seats}p: {rate:7.1f} games per CPU-second | apply median "
-            f"{statistics.median(timings.apply) * 1e6:6.0f} µs p99 "
-            f"{_percentile(timings.apply, 0.99) * 1e6:6.0f} µs | legal median "
-            f"{statistics.median(timings.legal) * 1e6:6.0f} µs p99 "
-            f"{_percentile(timings.legal, 0.99) * 1e6:6.0f} µs",
+            f"{name} {seats}p: {statistics.median(rates):6.1f} games per CPU-second "
+            f"(lowest of {RUNS} runs {min(rates):6.1f}) | apply {_micros(timings.apply)} | "
+            f"legal {_micros(timings.legal)}",
             flush=True,
         )
