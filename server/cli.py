@@ -6,6 +6,7 @@ guildhall selfplay    play random games with the engine and print a JSON summary
 guildhall tournament  bots against bots, win shares with confidence intervals
 guildhall verify      replay a finished game's record and check its seed hash
 guildhall loadtest    many concurrent tables over real websockets on 127.0.0.1
+guildhall cleanup     delete tables nobody has touched for a long time
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import argparse
 import importlib
 import sys
 
-SUBCOMMANDS = ["serve", "migrate", "selfplay", "tournament", "verify", "loadtest"]
+SUBCOMMANDS = ["serve", "migrate", "selfplay", "tournament", "verify", "loadtest", "cleanup"]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -174,6 +174,13 @@ class Settings(BaseSettings):
         "seconds a player must be away before the creator may hand their seat to a bot",
         gt=0,
     )
+    stale_after: float = setting(
+        "GUILDHALL_STALE_AFTER",
+        14.0,
+        "days without a change after which a table leaves the lobby's public list "
+        "(and `guildhall cleanup` may delete it)",
+        gt=0,
+    )
     clock_sweep: float = setting(
         "GUILDHALL_CLOCK_SWEEP",
         3.0,

@@ -181,6 +181,64 @@ class TableSummary(BaseModel):
         default_factory=dict,
         description="untimed tables: nudge_after, nudge_every, vote_after (s; docs/clocks.md)",
     )
+    rematch: str | None = Field(None, description="the id of this finished game's rematch")
+
+
+class SeatToken(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    table_id: str = Field(max_length=64)
+    token: str = Field(max_length=128, description="the seat link's token (#seat=…)")
+
+
+class MyTablesAsked(BaseModel):
+    """The seat links a browser keeps (``POST /api/tables/mine``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    seats: list[SeatToken] = Field(max_length=50, description="at most 50 seat links")
+
+
+class MySeatAt(BaseModel):
+    seat: int
+    name: str | None
+    bot: str | None
+    stand_in: bool
+
+
+class MyTableResult(BaseModel):
+    scores: list[Any] | None
+    winners: list[int] | None
+
+
+class MyTable(BaseModel):
+    """One seat link's table at a glance; only ``table_id`` and ``error`` when the server
+    cannot answer for it (``unknown_table``, ``bad_token``)."""
+
+    table_id: str
+    error: str | None = None
+    game: str | None = None
+    title: str | None = None
+    status: Literal["open", "playing", "finished"] | None = None
+    seat: int | None = None
+    plays: bool | None = Field(None, description="false while a bot stands in for the seat")
+    creator: bool | None = None
+    seats: list[MySeatAt] | None = None
+    round: int | None = None
+    rounds: int | None = None
+    to_act: list[int] | None = Field(None, description="the seats the game waits for")
+    your_move: bool | None = None
+    clock: str | None = Field(None, description="the clock's mode (null: no clock)")
+    deadline: float | None = Field(
+        None, description="when your move's time runs out (server seconds since the epoch)"
+    )
+    result: MyTableResult | None = None
+    rematch: str | None = None
+
+
+class MyTables(BaseModel):
+    tables: list[MyTable]
+    server_time: float = Field(description="the server's time (s since the epoch)")
 
 
 class TableList(BaseModel):

@@ -20,6 +20,9 @@ from .models import (
     ErrorBody,
     JoinTable,
     MySeat,
+    MyTable,
+    MyTables,
+    MyTablesAsked,
     SeatLink,
     SeatSummary,
     TableList,
@@ -62,6 +65,7 @@ def summary(
         ],
         clock=table_clock.public(data),
         server_time=time.time(),
+        rematch=data.rematch,
     )
 
 
@@ -137,6 +141,17 @@ async def list_tables(request: Request, service: Service) -> TableList:
     return TableList(tables=[summary(t, hub.connected(t.id), after) for t in tables])
 
 
+@router.post("/mine")
+async def my_tables(body: MyTablesAsked, service: Service) -> MyTables:
+    """The tables of the seat links one browser keeps: for each, what its token may know
+    (round, whose turn, your move and its deadline, the result, the rematch)."""
+    asked = [(entry.table_id, entry.token) for entry in body.seats]
+    answers = await service.list_mine(asked)
+    return MyTables(
+        tables=[MyTable.model_validate(answer) for answer in answers], server_time=time.time()
+    )
+
+
 @router.get("/{table_id}")
 async def get_table(table_id: str, request: Request, service: Service) -> TableSummary:
     """One table's public summary."""
@@ -192,6 +207,14 @@ async def reclaim_seat(
     """Take your seat back from the bot standing in for you (your own seat token)."""
     data = await service.reclaim(table_id, token, seat)
     return await full_summary(request, service, data)
+
+
+@router.post("/{table_id}/rematch")
+async def rematch(table_id: str, service: Service, settings: AppSettings, token: Token) -> SeatLink:
+    """Your seat at the rematch of this finished game (your seat token of it): the first
+    ask makes the rematch, every later one joins it; the link is yours alone."""
+    new_id, seat, new_token = await service.rematch(table_id, token)
+    return seat_link(settings, service, new_id, seat, new_token)
 
 
 @router.get("/{table_id}/record")

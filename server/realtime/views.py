@@ -159,6 +159,7 @@ def _table_part(data: TableData, connected: frozenset[int]) -> tuple[Doc, str]:
         "public": data.public,
         "seat_log": list(data.seat_log),
         "clock": table_clock.public(data),
+        "rematch": data.rematch,
     }
     text = _dumps(table)
     _TABLE_PARTS[key] = (data, table, text)

@@ -32,7 +32,10 @@ class TableRow(Base):
     """One game table. ``status`` is open → playing → finished; ``state`` is null until start."""
 
     __tablename__ = "tables"
-    __table_args__ = (sa.Index("ix_tables_creator_key", "creator_key", "created_at"),)
+    __table_args__ = (
+        sa.Index("ix_tables_creator_key", "creator_key", "created_at"),
+        sa.Index("ix_tables_updated_at", "updated_at"),
+    )
 
     id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
     game: Mapped[str] = mapped_column(sa.String(32))
@@ -61,6 +64,9 @@ class TableRow(Base):
     updated_at: Mapped[datetime] = mapped_column(
         sa.DateTime(timezone=True), server_default=sa.func.now()
     )
+    # The table of the rematch of this finished game (``server.tables.rematch``): set once,
+    # by the change that makes it, so a finished table has at most one.
+    rematch: Mapped[str | None] = mapped_column(sa.String(32), nullable=True)
     # A keyed hash of the address the table was created from (``server.tables.limits``): the
     # per-address limits count by it; the address itself is never stored.
     creator_key: Mapped[str | None] = mapped_column(sa.String(32), nullable=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
@@ -91,9 +92,13 @@ async def update_seat(session: AsyncSession, table_id: str, seat: int, **values:
 
 
 async def live_tables(
-    session: AsyncSession, limit: int = 200, public_only: bool = False
+    session: AsyncSession,
+    limit: int = 200,
+    public_only: bool = False,
+    changed_since: datetime | None = None,
 ) -> list[TableRow]:
-    """Open and playing tables (only the public ones with ``public_only``), newest first."""
+    """Open and playing tables (only the public ones with ``public_only``; only those that
+    changed after ``changed_since``, if given), newest first."""
     query = (
         sa.select(TableRow)
         .options(defer(TableRow.state))
@@ -103,7 +108,52 @@ async def live_tables(
     )
     if public_only:
         query = query.where(TableRow.public.is_(True))
+    if changed_since is not None:
+        query = query.where(TableRow.updated_at >= changed_since)
     return list((await session.execute(query)).scalars())
+
+
+def _stale(before: datetime, statuses: tuple[str, ...]) -> sa.ColumnElement[bool]:
+    return sa.and_(TableRow.updated_at < before, TableRow.status.in_(statuses))
+
+
+async def stale_tables(
+    session: AsyncSession, before: datetime, statuses: tuple[str, ...]
+) -> dict[str, int]:
+    """How many tables of each of ``statuses`` last changed before ``before``."""
+    query = (
+        sa.select(TableRow.status, sa.func.count())
+        .where(_stale(before, statuses))
+        .group_by(TableRow.status)
+    )
+    return {status: int(count) for status, count in (await session.execute(query)).all()}
+
+
+async def delete_stale_tables(
+    session: AsyncSession, before: datetime, statuses: tuple[str, ...]
+) -> dict[str, int]:
+    """Delete the tables ``stale_tables`` counts, with their seats and commands (the foreign
+    keys cascade); returns how many of each status went.
+
+    The age is checked by the DELETE itself, so a table that changed meanwhile stays. A
+    finished table whose rematch went loses the link to it (with a new version, so every
+    process's held copy is read again).
+    """
+    statement = (
+        sa.delete(TableRow).where(_stale(before, statuses)).returning(TableRow.id, TableRow.status)
+    )
+    gone = (await session.execute(statement)).all()
+    ids = [table_id for table_id, _status in gone]
+    for start in range(0, len(ids), 500):
+        await session.execute(
+            sa.update(TableRow)
+            .where(TableRow.rematch.in_(ids[start : start + 500]))
+            .values(rematch=None, version=TableRow.version + 1)
+        )
+    counts: dict[str, int] = {}
+    for _table_id, status in gone:
+        counts[status] = counts.get(status, 0) + 1
+    return counts
 
 
 async def seen_at(session: AsyncSession, table_id: str) -> dict[int, float | None]:

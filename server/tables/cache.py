@@ -260,4 +260,5 @@ def table_data(
         seat_log=tuple(row.seat_log or ()),
         clock=row.clock,
         due_at=row.due_at,
+        rematch=row.rematch,
     )

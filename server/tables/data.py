@@ -89,6 +89,8 @@ class TableData:
     # the first moment it wants something done.
     clock: dict[str, Any] | None = field(default=None, repr=False)
     due_at: float | None = None
+    # The table of this finished game's rematch, once someone asked for one.
+    rematch: str | None = None
 
     def seat_kinds(self) -> dict[int, str]:
         """Bot seats and their kinds."""

@@ -8,6 +8,7 @@ is computed again on the new version. The rules of who may take which seat are i
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -24,7 +25,7 @@ from server.settings import Settings
 from server.store import queries
 from server.store.models import SeatRow, TableRow
 
-from . import limits
+from . import limits, rematch
 from . import seats as seat_model
 from .cache import TableCache
 from .data import ServiceError, TableData, hash_token, new_token, seed_hash
@@ -205,24 +206,87 @@ class Lobby:
         Raises ServiceError: 'bad_token', 'not_creator', 'already_started', 'seats_open'.
         """
         seat_model.check_creator(await self.authenticate(table_id, token))
+        return await self.change(table_id, self._deal)
 
+    async def _deal(self, session: AsyncSession, data: TableData) -> dict[str, Any]:
+        if data.status != "open":
+            raise ServiceError("already_started", "the game has already started", 409)
+        free = [s.seat for s in data.seats if not s.is_taken]
+        if free:
+            raise ServiceError("seats_open", f"seats {free} have nobody; invite or add bots", 409)
+        if all(s.bot for s in data.seats):
+            await limits.check_bot_table(session, self.settings, data.id)
+        state = get_game(data.game).new(len(data.seats), data.seed, data.options)
+        clock, due = table_clock.started(
+            data.clock, data, state, self._now(), self.settings.bot_delay
+        )
+        return {"status": "playing", "state": state, "clock": clock, "due_at": due}
+
+    async def rematch(self, table_id: str, token: str) -> tuple[str, int, str]:
+        """The rematch of the finished ``table_id`` for the person whose seat ``token`` owns:
+        made by the first who asks, joined by every later ask (``rematch`` module).
+
+        Returns (the rematch's id, the person's seat there, their seat token there). Asking
+        counts as coming to the new table; it is dealt once every person has come. Raises
+        ServiceError: 'unknown_table', 'bad_token', 'not_finished'.
+        """
+        data = await self._cache.get_stored(table_id)
+        if seat_model.access(data, self.settings.secret_key, token) is None:
+            raise ServiceError("bad_token", "this token belongs to no seat of the table", 403)
+        rematch.check_finished(data)
+        new_id = data.rematch or await self._make_rematch(table_id)
+        new_token = rematch.seat_token(self.settings.secret_key, new_id, self._hash(token))
+        return new_id, await self._come_to(new_id, new_token), new_token
+
+    async def _make_rematch(self, table_id: str) -> str:
         async def write(session: AsyncSession, data: TableData) -> dict[str, Any]:
-            if data.status != "open":
-                raise ServiceError("already_started", "the game has already started", 409)
-            free = [s.seat for s in data.seats if not s.is_taken]
-            if free:
-                raise ServiceError(
-                    "seats_open", f"seats {free} have nobody; invite or add bots", 409
-                )
-            if all(s.bot for s in data.seats):
-                await limits.check_bot_table(session, self.settings, table_id)
-            state = get_game(data.game).new(len(data.seats), data.seed, data.options)
-            clock, due = table_clock.started(
-                data.clock, data, state, self._now(), self.settings.bot_delay
+            rematch.check_finished(data)
+            if data.rematch is not None:
+                raise rematch.AlreadyMade(data.rematch)
+            new_id = secrets.token_urlsafe(6)
+            options, config = data.options, rematch.clock_config(data)
+            row = _new_table_row(
+                new_id, data.game, len(data.seats), options, secrets.token_hex(32), data.public
             )
-            return {"status": "playing", "state": state, "clock": clock, "due_at": due}
+            # Not charged to an address: one rematch per finished game cannot flood anything.
+            row.clock = clock_model.new_clock(config, len(data.seats))
+            session.add(row)
+            await session.flush()  # the table row first: seats reference it
+            session.add_all(rematch.seat_rows(data, new_id, self.settings.secret_key))
+            await session.flush()
+            return {"rematch": new_id}
 
-        return await self.change(table_id, write)
+        try:
+            made = (await self.change(table_id, write)).rematch
+        except rematch.AlreadyMade as exc:  # another ask, maybe in another process, was first
+            return exc.table_id
+        assert made is not None
+        return made
+
+    async def _come_to(self, table_id: str, token: str) -> int:
+        """Note that the owner of ``token`` has come to the rematch ``table_id``; deal it when
+        every person has. Returns their seat."""
+        data = await self._cache.get_stored(table_id)
+        found = seat_model.access(data, self.settings.secret_key, token)
+        if found is None:
+            raise ServiceError("bad_token", "this token has no seat at the rematch", 403)
+        async with self._cache.sqlite_lock(), self._sessions() as session:
+            await queries.mark_seen(session, table_id, found.seat, time.time())
+            await session.commit()
+        if data.status == "open":
+            await self._deal_when_everyone_came(table_id)
+        return found.seat
+
+    async def _deal_when_everyone_came(self, table_id: str) -> None:
+        async def write(session: AsyncSession, data: TableData) -> dict[str, Any]:
+            seen = await queries.seen_at(session, table_id)
+            if data.status != "open" or any(at is None for at in seen.values()):
+                raise _NothingToDo
+            return await self._deal(session, data)
+
+        # _NothingToDo: somebody has not come yet (or another ask dealt it first).
+        with contextlib.suppress(_NothingToDo):
+            await self.change(table_id, write)
 
     async def set_clock(self, table_id: str, token: str, config: dict[str, Any]) -> TableData:
         """The creator changes the clock settings before the start.
@@ -315,6 +379,10 @@ class Lobby:
 
     def _hash(self, token: str) -> str:
         return hash_token(self.settings.secret_key, token)
+
+
+class _NothingToDo(Exception):
+    """A change that, on the table as it is now, has nothing to do (nothing is written)."""
 
 
 def _clock_config(raw: dict[str, Any] | None) -> dict[str, Any]:

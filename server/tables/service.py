@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -24,6 +25,7 @@ from server import metrics
 from server.settings import Settings
 from server.store import queries
 
+from . import mine
 from . import seats as seat_model
 from .cache import TableCache, table_data
 from .data import ServiceError, TableData, hash_token
@@ -67,6 +69,7 @@ class TableService:
         self.assign_bot = self.lobby.assign_bot
         self.reclaim = self.lobby.reclaim
         self.start = self.lobby.start
+        self.rematch = self.lobby.rematch
         self.set_clock = self.lobby.set_clock
         self.change_clock = self.lobby.change_clock
         # Play.
@@ -76,11 +79,32 @@ class TableService:
     # ---------------------------------------------------------------- reading beside the cache
 
     async def list_live(self) -> list[TableData]:
-        """Open and playing public tables (without their states), newest first."""
+        """Open and playing public tables (without their states) that changed within
+        ``GUILDHALL_STALE_AFTER`` days, newest first."""
+        since = datetime.now(UTC) - timedelta(days=self.settings.stale_after)
         async with self._sessions() as session:
-            rows = await queries.live_tables(session, public_only=True)
+            rows = await queries.live_tables(session, public_only=True, changed_since=since)
             seats = await queries.seats_of_tables(session, [row.id for row in rows])
         return [table_data(row, seats[row.id], state=None, commands=[]) for row in rows]
+
+    async def list_mine(self, asked: list[tuple[str, str]]) -> list[dict[str, Any]]:
+        """``mine.seat_status`` of each (table id, seat token) in ``asked``, in order; an
+        entry the server cannot answer is ``{table_id, error}`` with 'unknown_table' (no such
+        table, or not a table id) or 'bad_token' (the token owns no seat of it), and nothing
+        else."""
+        answers = []
+        for table_id, token in asked[: mine.MAX_ASKED]:
+            try:
+                data = await self.cache.get_stored(table_id)
+            except ServiceError as exc:
+                answers.append({"table_id": table_id, "error": exc.code})
+                continue
+            found = seat_model.access(data, self.settings.secret_key, token)
+            if found is None:
+                answers.append({"table_id": table_id, "error": "bad_token"})
+                continue
+            answers.append(mine.seat_status(data, found))
+        return answers
 
     def token_hash(self, token: str) -> str:
         """What the service compares a token by (connections keep it instead of the token)."""

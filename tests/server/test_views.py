@@ -74,6 +74,7 @@ def _reference_doc(data: TableData, seat: int | None, connected: frozenset[int])
             "public": data.public,
             "seat_log": list(data.seat_log),
             "clock": None,
+            "rematch": data.rematch,
         },
         "you": {"seat": seat},
         "game": None if data.state is None else get_game(data.game).view(data.state, seat),
