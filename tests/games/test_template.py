@@ -32,7 +32,6 @@ TEMPLATE = {
 ENGINE_PLUMBING = {
     "clone",
     "draft",
-    "own",
     "own_item",
     "own_all",
     "DataError",
