@@ -150,7 +150,8 @@ TableConnection.prototype.busy = function () {
   return this.pending !== null;
 };
 
-// Recent tables of this browser: [{id, seat, token, title, at}], newest first.
+// The seat links of this browser ("your tables" in the lobby): [{id, seat, token, title, at}],
+// newest first. They stay in this browser: the server only ever sees one in a request.
 export function recentTables() {
   try {
     return JSON.parse(localStorage.getItem("gh_tables") || "[]");
@@ -159,19 +160,31 @@ export function recentTables() {
   }
 }
 
+var KEPT_TABLES = 30;
+
 export function rememberTable(entry) {
   var list = recentTables().filter(function (t) {
     return !(t.id === entry.id && t.seat === entry.seat);
   });
   entry.at = Date.now();
   list.unshift(entry);
-  localStorage.setItem("gh_tables", JSON.stringify(list.slice(0, 20)));
+  localStorage.setItem("gh_tables", JSON.stringify(list.slice(0, KEPT_TABLES)));
 }
 
 // Forget this browser's seat link of a table (the seat went to a bot).
 export function forgetTable(tableId, token) {
   var list = recentTables().filter(function (e) { return !(e.id === tableId && e.token === token); });
   localStorage.setItem("gh_tables", JSON.stringify(list));
+}
+
+// Our seat at the rematch of the finished ``tableId`` (the first ask makes it, later ones
+// join it): kept with this browser's tables, then opened. Rejects with the server's error.
+export function askRematch(tableId, token, title) {
+  return api("POST", "/api/tables/" + encodeURIComponent(tableId) + "/rematch", undefined, token)
+    .then(function (res) {
+      rememberTable({ id: res.table_id, seat: res.seat, token: res.token, title: title });
+      location.href = "/t/" + res.table_id + "#seat=" + res.token;
+    });
 }
 
 // fetch JSON; rejects with {code, message} from the server's error body.

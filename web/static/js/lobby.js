@@ -1,8 +1,9 @@
-// Lobby: create a table, share the invite link, watch who joins, start; recent tables
-// of this browser (localStorage) and tables that still have free seats.
-import { LANG, errorText, h, t, translatePage } from "./i18n.js";
-import { api, recentTables, rememberTable } from "./conn.js";
+// Lobby: create a table, share the invite link, watch who joins, start; this browser's
+// tables ("your tables", mine.js) and public tables to join or watch.
+import { errorText, h, t, translatePage } from "./i18n.js";
+import { api, rememberTable } from "./conn.js";
 import { clockLabel, clockSelect, presetClock, presetOf } from "./clocks.js";
+import { refreshMine, startMine } from "./mine.js";
 
 var $ = function (id) { return document.getElementById(id); };
 var games = [];
@@ -100,7 +101,7 @@ function showCreated() {
   // The invite secret rides in the fragment, which browsers never send to a server.
   $("invite-link").value = location.origin + "/t/" + created.id + (created.invite ? "#invite=" + created.invite : "");
   $("open-table").href = "/t/" + created.id + "#seat=" + created.token;
-  renderRecent();
+  refreshMine();
   refreshCreated();
   clearInterval(poller);
   poller = setInterval(refreshCreated, 2000);
@@ -162,19 +163,6 @@ function onCopy() {
   else done();
 }
 
-function renderRecent() {
-  var ul = $("recent-list"), items = recentTables();
-  ul.innerHTML = "";
-  items.forEach(function (e) {
-    var when = new Date(e.at).toLocaleString(LANG);
-    ul.appendChild(h("li", null,
-      h("a", { href: "/t/" + e.id + (e.token ? "#seat=" + e.token : "") },
-        (e.title || "table") + " · " + e.id),
-      " ", h("span", { class: "muted" }, t("lobby.seat_n", { n: e.seat + 1 }) + " · " + when)));
-  });
-  $("recent-empty").hidden = items.length > 0;
-}
-
 // Tables still taking players (join) and games under way (watch as a spectator).
 function renderOpen(data) {
   var ul = $("open-list"), items = list(data, "tables").filter(function (tb) {
@@ -212,7 +200,7 @@ function init() {
     $("create-card").hidden = false;
   });
   $("clock-choice").appendChild(clockSelect("clock"));
-  renderRecent();
+  startMine();
   api("GET", "/api/games").then(function (data) {
     games = list(data, "games");
     if (!games.length) games = [{ name: "norenberc", title: "Norenberc", min_seats: 2, max_seats: 5 }];

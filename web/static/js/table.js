@@ -3,7 +3,7 @@
 // (norenberc.js, strasbourg.js), loaded when the table's game is known; only that game's
 // module is ever loaded.
 import { errorText, h, has, t, translatePage } from "./i18n.js";
-import { TableConnection, api, forgetTable, recentTables, rememberTable } from "./conn.js";
+import { TableConnection, api, askRematch, forgetTable, recentTables, rememberTable } from "./conn.js";
 import { fetchServerTime, learnServerTime, renderClocks } from "./clocks.js";
 import * as panel from "./summary.js";
 import * as follow from "./follow.js";
@@ -249,6 +249,7 @@ function draw() {
   keepPromptHeight(!replay && mySeat() !== null);
   renderLog(sums);
   renderScores(showing, renderer);
+  if (!replay) renderRematch(table);
   renderFootnote(renderer, showing);
   renderFairness(table);
   renderReplayControls(table);
@@ -428,6 +429,25 @@ function renderScores(game, renderer) {
     h("p", { class: "winner-line", id: "winner-line" }, t(result.winners.length > 1 ? "scores.winners" : "scores.winner", { names: winners })),
     h("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-labelledby": "scores-title" }, h("table", { id: "score-table" }, h("thead", null, head), h("tbody", null, rows, total))),
   ]);
+}
+
+// At the end, a seated person asks for a rematch, or joins the one another asked for
+// (docs/seats.md, "Rematch"): below the final scores.
+function renderRematch(table) {
+  var mine = token || (lost && lost.token);
+  if (table.status !== "finished" || !mine || $("scores").hidden) return;
+  var joining = !!table.rematch;
+  $("scores").appendChild(h("div", { class: "rematch", id: "rematch" },
+    joining ? h("p", { class: "rematch-waiting" }, t("rematch.waiting")) : null,
+    h("button", { type: "button", id: "rematch-button", class: joining ? "primary" : null, "data-focus": "rematch",
+      onclick: function (ev) {
+        ev.target.disabled = true;
+        askRematch(tableId, mine, table.title || table.game).catch(function (err) {
+          ev.target.disabled = false;
+          showNotice(err);
+        });
+      } }, t(joining ? "rematch.join" : "rematch.button")),
+    h("p", { class: "muted" }, t("rematch.hint"))));
 }
 
 function range(n) {
