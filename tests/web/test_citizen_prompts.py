@@ -41,7 +41,8 @@ PLACE_SHOWN = """(id) => {
   if (win) return `${house} window ${[...win.parentNode.children].indexOf(win) + 1}`;
   const stack = el.closest(".stack");
   const stacks = [...stack.parentNode.querySelectorAll(".stack")];
-  return `${house} queue ${stacks.indexOf(stack)}.${[...stack.children].indexOf(el)}`;
+  const item = el.closest(".stack > *"); // the tile, or the board pick around it
+  return `${house} queue ${stacks.indexOf(stack)}.${[...stack.children].indexOf(item)}`;
 }"""
 
 

@@ -310,7 +310,17 @@ async def test_a_table_page_loads_only_its_own_games_module_style_and_strings() 
     assert f'href="/static/{pages.ASSET_VERSION}/css/strasbourg.css"' in stras
     # every module the page imports is preloaded at once, and no module of the other game
     preloaded = set(re.findall(r'rel="modulepreload" href="([^"]+)"', stras))
-    wanted = {"clocks", "conn", "follow", "i18n", "patch", "pieces", "strasbourg", "summary"}
+    wanted = {
+        "clocks",
+        "conn",
+        "follow",
+        "i18n",
+        "patch",
+        "pieces",
+        "sheet",
+        "strasbourg",
+        "summary",
+    }
     assert preloaded == {f"{js}/{name}.js" for name in wanted}
     assert '"sb.log.' in scripts["stras"]
     assert 'data-game=""' in unknown and ".css" not in unknown.replace("guildhall.css", "")

@@ -1,5 +1,6 @@
 // Turn clocks: the lobby's clock choice and its one-line label (docs/clocks.md).
 import { h, t } from "./i18n.js";
+import { mark } from "./pieces.js";
 
 // What the lobby offers; each preset is the body of the clock settings it sends.
 export var PRESETS = [
@@ -102,7 +103,7 @@ function chips() {
     var low = clock.mode === "live" ? left <= 10 : left <= 3600;
     return h("li", { class: "clock-chip" + (low ? " low" : "") + (entry.covered ? " covered" : ""),
       "data-seat": seat },
-      h("span", { class: "clock-name" }, name), " ",
+      mark(seat), h("span", { class: "clock-name" }, name), " ",
       h("span", { class: "clock-time", "data-deadline": entry.deadline },
         entry.covered ? t("clock.bot_playing") : countdown(left)));
   }).filter(Boolean);

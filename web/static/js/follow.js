@@ -35,7 +35,9 @@ export function mark(root, othersMoved) {
   var places = root.querySelectorAll("[data-watch]");
   places.forEach(function (el) { shown[el.getAttribute("data-watch")] = signature(el); });
   if (before && othersMoved) {
-    Object.keys(shown).forEach(function (k) { if (before[k] !== shown[k]) changedAt[k] = now; });
+    // Only a place that was drawn before can have changed: the first draw of the board (a
+    // table row polled before the socket's document has none) is no change.
+    Object.keys(shown).forEach(function (k) { if (k in before && before[k] !== shown[k]) changedAt[k] = now; });
   }
   before = shown;
   var next = null;

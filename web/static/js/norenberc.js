@@ -2,8 +2,11 @@
 // norenberc_prompts.js and the shared pieces in norenberc_parts.js.
 import { h, t } from "./i18n.js";
 import { SEAT_MARK, badge, boardPick, botOffer, isMyTurn, mark, offline, planningTag as tag } from "./pieces.js";
-import { LOG_FORMATS, describe, goodsChips, guildName, tileEl, windowCost } from "./norenberc_parts.js";
-import { choose, draft, prompt } from "./norenberc_prompts.js";
+import { GOODS, LOG_FORMATS, describe, goodName, goodsChips, guildLetter, guildName, tileEl, tileLabel, windowCost } from "./norenberc_parts.js";
+import {
+bailiffTiles, buyOne, canBuyOne, choiceListed, choose, draft, isFirstTile, listed, pickHouse, pickTile, pickVictim, prompt,
+sellOneMore,
+} from "./norenberc_prompts.js";
 import { summaries } from "./norenberc_summary.js";
 
 // ---- board ------------------------------------------------------------------------
@@ -37,12 +40,17 @@ function summary(game, ctx) {
 }
 
 function house(g, game, ctx) {
+  var swapTiles = bailiffTiles(game, ctx);
   var called = game.action && game.action.guild === g.guild;
   var prestige = game.prestige_guild === g.guild;
-  return h("article", { class: "house gh-" + g.guild + (called ? " called" : ""), id: "house-" + g.guild,
+  var houseCmd = houseChoice(g, game, ctx);
+  return h("article", { class: "house gh-" + g.guild + (called ? " called" : "") + (houseCmd ? " can" : ""), id: "house-" + g.guild,
     "aria-label": guildName(g.guild) },
+    houseCmd ? boardPick("button", { class: "house-pick", id: "board-house-" + g.guild, "aria-hidden": "true",
+      title: describe(houseCmd, ctx, game) }, draft.type === "choice" && draft.picks.guild === g.guild,
+    function () { pickHouse(ctx, g.guild); }) : null,
     h("header", null,
-      h("span", { class: "gnum" }, g.guild), " ",
+      h("span", { class: "gnum", "aria-hidden": "true" }, guildLetter(g.guild)), " ",
       h("span", { class: "gname" }, guildName(g.guild)),
       prestige ? h("span", { class: "prestige", title: t("prestige.here") }, "♛") : null,
       called ? h("span", { class: "called-tag" }, t("house.called")) : null),
@@ -60,17 +68,17 @@ function house(g, game, ctx) {
     h("div", { class: "queue", "data-watch": "queue-" + g.guild },
       h("span", { class: "label" }, t("house.queue")),
       g.queue.map(function (stack) {
-        return h("span", { class: "stack" + (stack.length > 1 ? " double" : ""), title: stack.length > 1 ? t("house.stack") : null }, stack.map(function (tl) { return tileEl(tl, "small" + (isDraftTile(tl) ? " picked" : "")); }));
+        return h("span", { class: "stack" + (stack.length > 1 ? " double" : ""), title: stack.length > 1 ? t("house.stack") : null }, stack.map(function (tl) { return boardTile(tl, "small", swapTiles, game, ctx); }));
       })),
     h("ol", { class: "guests", "aria-label": t("house.guests") },
       g.guests.map(function (tl, i) {
         var pickable = !!hireShortcut(g, i + 1, game, ctx);
         return h("li", { class: "window" + (isDraftWindow(g, i + 1, game) ? " picked" : "") + (pickable ? " can" : ""), "data-watch": "window-" + g.guild + "-" + i },
-          h("span", { class: "wcost" }, windowCost(i + 1)), tileEl(tl, isDraftTile(tl) ? "picked" : ""),
+          h("span", { class: "wcost" }, windowCost(i + 1)), boardTile(tl, "", swapTiles, game, ctx),
           hireShortcut(g, i + 1, game, ctx));
       })),
     h("div", { class: "store", "data-watch": "store-" + g.guild },
-      h("span", { class: "label" }, t("house.storehouse")), goodsChips(g.storehouse)),
+      h("span", { class: "label" }, t("house.storehouse")), storeChips(g, game, ctx)),
     h("div", { class: "crests", "data-watch": "crests-" + g.guild },
       h("span", { title: t("house.crests_left") }, t("house.crests", { n: g.crests_left })),
       g.judges ? h("span", { class: "judge", title: t("power.chief_judge") }, t("house.judges", { n: g.judges })) : null));
@@ -100,9 +108,58 @@ function actorsHere(action, ctx) {
   }));
 }
 
-// A tile the bailiff choice being assembled would swap.
+// A tile the bailiff choice being assembled would swap (or the first one picked).
 function isDraftTile(tl) {
-  return !!tl && draft.type === "choice" && !!draft.picks.tiles && draft.picks.tiles.indexOf(tl.id) >= 0;
+  if (!tl || draft.type !== "choice") return false;
+  return (!!draft.picks.tiles && draft.picks.tiles.indexOf(tl.id) >= 0) || isFirstTile(tl.id);
+}
+
+// A tile on the board; one that a listed bailiff swap may take is picked by tapping it
+// (the first, then one it may swap with).
+function boardTile(tl, cls, swapTiles, game, ctx) {
+  var picked = isDraftTile(tl);
+  var el = tileEl(tl, cls + (picked ? " picked" : ""));
+  if (!tl || !swapTiles[tl.id]) return el;
+  return boardPick("span", { class: "tile-pick", id: "board-tile-" + tl.id, "aria-label": t("bailiff.tap", { tile: tileLabel(tl) }),
+    title: t("bailiff.tap", { tile: tileLabel(tl) }) }, picked, function () { pickTile(ctx, game, tl.id); }, el);
+}
+
+// The house a listed chief judge or duchess command names: picked by tapping the house.
+function houseChoice(g, game, ctx) {
+  return choiceListed(game, ctx, "judge_house").concat(choiceListed(game, ctx, "duchess"))
+    .filter(function (c) { return c.guild === g.guild; })[0] || null;
+}
+
+// The called guild's store: while buying, a good that one more of fits a listed purchase is
+// tapped to add it to the basket.
+function storeChips(g, game, ctx) {
+  var called = game.action && game.action.guild === g.guild;
+  var kinds = GOODS.filter(function (k) { return g.storehouse && g.storehouse[k]; });
+  var basket = called && draft.type === "buy" ? draft.picks.goods || {} : {};
+  var buying = Object.keys(basket).length > 0 || kinds.some(function (k) { return canBuyOne(game, ctx, k); });
+  if (!called || !buying) return goodsChips(g.storehouse);
+  return h("span", { class: "chips" }, kinds.map(function (k) {
+    var chip = h("span", { class: "good g-" + k }, h("b", null, g.storehouse[k]), " ", goodName(k, g.storehouse[k]),
+      basket[k] ? h("span", { class: "in-basket" }, " (" + t("buy.in_basket", { n: basket[k] }) + ")") : null);
+    if (!canBuyOne(game, ctx, k)) return chip;
+    return boardPick("span", { class: "good-pick", id: "board-buy-" + k, "aria-label": t("buy.more", { good: goodName(k, 1) }),
+      title: t("buy.more", { good: goodName(k, 1) }) }, !!basket[k], function () { buyOne(ctx, k); }, chip);
+  }));
+}
+
+// One's own goods: while selling, the called guild's good is tapped to sell one more.
+function ownGoods(p, game, ctx) {
+  var sells = p.seat === ctx.mySeat ? listed(game, ctx, "sell") : [];
+  var good = sells.length ? game.guilds.filter(function (g) { return g.guild === game.action.guild; })[0].good : null;
+  if (!good || !p.goods[good]) return goodsChips(p.goods);
+  var count = draft.type === "sell" ? draft.picks.count : 0;
+  return h("span", { class: "chips" }, GOODS.filter(function (k) { return p.goods[k]; }).map(function (k) {
+    var chip = h("span", { class: "good g-" + k }, h("b", null, p.goods[k]), " ", goodName(k, p.goods[k]),
+      k === good && count ? h("span", { class: "in-basket" }, " (" + t("sell.picked", { n: count }) + ")") : null);
+    if (k !== good) return chip;
+    return boardPick("span", { class: "good-pick", id: "board-sell-" + k, "aria-label": t("sell.tap", { good: goodName(k, 1) }),
+      title: t("sell.tap", { good: goodName(k, 1) }) }, !!count, function () { sellOneMore(ctx, game); }, chip);
+  }));
 }
 
 function isDraftWindow(g, w, game) {
@@ -152,8 +209,12 @@ function playerCard(p, game, ctx) {
   var me = ctx.mySeat === p.seat;
   var acting = game.to_act.indexOf(p.seat) >= 0;
   var seatInfo = (ctx.table && ctx.table.seats && ctx.table.seats[p.seat]) || {};
-  return h("article", { class: "player p" + p.seat + (me ? " me" : "") + (acting ? " acting" : ""),
+  var victim = choiceListed(game, ctx, "steal").some(function (c) { return c.victim === p.seat; });
+  return h("article", { class: "player p" + p.seat + (me ? " me" : "") + (acting ? " acting" : "") + (victim ? " can" : ""),
     id: "player-" + p.seat },
+    victim ? boardPick("button", { class: "player-pick", id: "board-victim-" + p.seat, "aria-hidden": "true",
+      title: t("thief.tap", { name: ctx.seatName(p.seat) }) }, draft.type === "choice" && draft.picks.victim === p.seat,
+    function () { pickVictim(ctx, p.seat); }) : null,
     h("header", null, badge(p.seat, game, ctx),
       me ? h("span", { class: "you" }, t("player.you")) : null,
       offline(p.seat, seatInfo, ctx) ? h("span", { class: "offline-tag" }, t("player.offline")) : null,
@@ -168,7 +229,7 @@ function playerCard(p, game, ctx) {
       h("dd", null, t("player.agents_detail", { hand: p.agents.hand, roof: p.agents.roof, supply: p.agents.supply }),
         " ", h("span", { class: "disc disc-" + p.disc, title: t("disc." + p.disc) }, p.disc === "moon" ? "☾ " + t("disc.moon") : "♟ " + t("disc.agent"))),
       h("dt", null, t("player.goods")),
-      h("dd", { class: "pgoods", "data-watch": "goods-" + p.seat }, goodsChips(p.goods)),
+      h("dd", { class: "pgoods", "data-watch": "goods-" + p.seat }, ownGoods(p, game, ctx)),
       // Empty holdings take no room: five players' areas must fit beside the board.
       p.craftsmen.length ? [h("dt", null, t("player.craftsmen")), h("dd", { "data-watch": "craftsmen-" + p.seat }, craftsmenByGuild(p, game))] : null,
       p.citizens.length ? [h("dt", null, t("player.citizens")),

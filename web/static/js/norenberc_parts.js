@@ -12,6 +12,12 @@ export function guildName(guild) {
   return t("guild." + guild);
 }
 
+// The guild's mark in the page's language (Br Ba Sh Pr Ta Ha in English): beside its colour,
+// so a guild is told apart without colour, and read as its name's start in every language.
+export function guildLetter(guild) {
+  return t("guild_letter." + guild);
+}
+
 export function goodName(good, n) {
   return t(n === 1 ? "good." + good : "goods." + good);
 }
@@ -51,7 +57,7 @@ export function tileEl(tile, extraClass) {
     return h("span", { class: "tile craftsman gb-" + tile.guild + " " + (extraClass || ""),
       role: "img", "aria-label": label, title: label, "data-tile": tile.id },
       h("b", null, tile.value), tile.agent ? h("span", { class: "agent-sym" }, "♟") : null,
-      h("small", { class: "tguild" }, tile.guild));
+      h("small", { class: "tguild", "aria-hidden": "true" }, guildLetter(tile.guild)));
   }
   // The power shows on hover and on keyboard focus (a title attribute would not).
   return h("span", { class: "tile citizen sym-" + tile.symbol + " " + (extraClass || ""),

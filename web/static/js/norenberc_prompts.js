@@ -3,7 +3,7 @@
 import { h, t } from "./i18n.js";
 import { Draft, confirmRow as sharedConfirmRow, distinct, isMyTurn, ofType, optionButton, same } from "./pieces.js";
 import {
-GOODS, describe, goodName, goodsChips, goodsText, guildName, placeOf, tileById, tileLabel, windowCost,
+GOODS, describe, goodName, goodsChips, goodsText, guildLetter, guildName, placeOf, tileById, tileLabel, windowCost,
 } from "./norenberc_parts.js";
 
 // The draft the player is assembling: a kind of command (type) and its picks so far.
@@ -13,6 +13,94 @@ export function choose(ctx, type, picks) {
   draft.type = type;
   draft.picks = picks || {};
   ctx.rerender();
+}
+
+// ---- picks made on the board (norenberc.js marks the places; these start the same drafts)
+
+// The listed commands of ``type`` while this seat answers the action (not a citizen's choice).
+export function listed(game, ctx, type) {
+  if (!game || ctx.readOnly || ctx.mySeat === null || !game.action || !isMyTurn(game, ctx.mySeat)) return [];
+  return ofType(game.legal || [], type);
+}
+
+// Whether some listed "buy" holds every good of ``basket``.
+function basketFits(buys, basket) {
+  return buys.some(function (c) {
+    return Object.keys(basket).every(function (k) { return (basket[k] || 0) <= (c.goods[k] || 0); });
+  });
+}
+
+function basketPlus(kind) {
+  var basket = Object.assign({}, draft.type === "buy" ? draft.picks.goods || {} : {});
+  basket[kind] = (basket[kind] || 0) + 1;
+  return basket;
+}
+
+// A good in the called guild's store that one more of fits a listed purchase.
+export function canBuyOne(game, ctx, kind) {
+  var buys = listed(game, ctx, "buy");
+  return buys.length > 0 && !game.action.choice && basketFits(buys, basketPlus(kind));
+}
+
+export function buyOne(ctx, kind) {
+  choose(ctx, "buy", { goods: basketPlus(kind) });
+}
+
+// Tapping one's own goods of the called guild sells one more of them (listed counts only;
+// after the most it starts again at the fewest).
+export function sellOneMore(ctx, game) {
+  var counts = listed(game, ctx, "sell").map(function (c) { return c.count; }).sort(function (a, b) { return a - b; });
+  if (!counts.length) return;
+  var now = draft.type === "sell" ? draft.picks.count || 0 : 0;
+  var next = counts.filter(function (n) { return n > now; })[0];
+  choose(ctx, "sell", { count: next === undefined ? counts[0] : next });
+}
+
+// The citizen choice's listed commands of ``type`` (thief, bailiff, judge, duchess).
+export function choiceListed(game, ctx, type) {
+  if (!game || ctx.readOnly || ctx.mySeat === null || !game.action || !game.action.choice) return [];
+  if (game.action.choice.seat !== ctx.mySeat) return [];
+  return ofType(game.legal || [], type);
+}
+
+function pickChoice(ctx, extra) {
+  var p = draft.type === "choice" ? draft.picks : {};
+  choose(ctx, "choice", Object.assign({}, p, { decline: undefined }, extra));
+}
+
+export function pickVictim(ctx, victim) {
+  pickChoice(ctx, { victim: victim, goods: undefined });
+}
+
+export function pickHouse(ctx, guild) {
+  pickChoice(ctx, { guild: guild });
+}
+
+// Bailiff on the board: the first tile, then a second one that a listed swap pairs with it.
+// Tapping the first again lets it go.
+export function bailiffTiles(game, ctx) {
+  var swaps = choiceListed(game, ctx, "bailiff");
+  var first = draft.type === "choice" && !draft.picks.tiles ? draft.picks.first : undefined;
+  var out = {};
+  swaps.forEach(function (c) {
+    if (first === undefined) { out[c.tiles[0]] = true; out[c.tiles[1]] = true; }
+    else if (c.tiles.indexOf(first) >= 0) out[c.tiles[0] === first ? c.tiles[1] : c.tiles[0]] = true;
+  });
+  if (first !== undefined) out[first] = true;
+  return out;
+}
+
+export function isFirstTile(id) {
+  return draft.type === "choice" && !draft.picks.tiles && draft.picks.first === id;
+}
+
+export function pickTile(ctx, game, id) {
+  var swaps = choiceListed(game, ctx, "bailiff");
+  var first = draft.type === "choice" && !draft.picks.tiles ? draft.picks.first : undefined;
+  if (first === id) return pickChoice(ctx, { first: undefined, tiles: undefined });
+  if (first === undefined) return pickChoice(ctx, { first: id, tiles: undefined });
+  var swap = swaps.filter(function (c) { return c.tiles.indexOf(first) >= 0 && c.tiles.indexOf(id) >= 0; })[0];
+  if (swap) pickChoice(ctx, { first: undefined, tiles: swap.tiles });
 }
 
 function confirmRow(ctx, cmd, summaryText) {
@@ -101,7 +189,7 @@ function planningPrompt(game, legal, ctx) {
     plans.length ? h("div", { class: "options guild-cards", role: "group", "aria-label": t("plan.cards") },
       offered.map(function (g) {
         var on = picked.indexOf(g) >= 0;
-        var el = option(h("span", null, h("span", { class: "gnum gb-" + g }, g), " ", guildName(g)),
+        var el = option(h("span", null, h("span", { class: "gnum gb-" + g, "aria-hidden": "true" }, guildLetter(g)), " ", guildName(g)),
           on, toggle(g), "plan-" + g);
         // A card that no listed plan adds to the picked ones (no agent left for it) is off.
         if (!on && !extendsTo(plans, picked.concat([g]))) el.disabled = true;
@@ -313,7 +401,7 @@ function choicePrompt(game, legal, ctx) {
     cmd = moves.filter(function (c) { return c.guild === p.guild; })[0] || cmd;
   }
   if (declines.length) {
-    steps.push(h("div", { class: "options" }, option(t("choice.decline"), p.decline, pick({ decline: true, victim: undefined, tiles: undefined, give: undefined, take: undefined, guild: undefined }), "decline")));
+    steps.push(h("div", { class: "options" }, option(t("choice.decline"), p.decline, pick({ decline: true, victim: undefined, tiles: undefined, first: undefined, give: undefined, take: undefined, guild: undefined }), "decline")));
     if (p.decline) cmd = declines[0];
   }
   return [

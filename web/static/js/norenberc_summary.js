@@ -3,7 +3,7 @@
 // panel when it happens and again from the log. Nothing here is not already in the log.
 import { h, t } from "./i18n.js";
 import { badge } from "./pieces.js";
-import { goodName, guildName, tileLabel } from "./norenberc_parts.js";
+import { goodName, guildLetter, guildName, tileLabel } from "./norenberc_parts.js";
 
 function andList(parts) {
   if (!parts.length) return t("none");
@@ -82,5 +82,5 @@ function guildCard(g, ctx) {
   }
   if (g.master) lines.push(h("p", { class: "sum-master" }, t("summary.new_master", { tile: tileLabel(g.master) })));
   return h("li", { class: "sum-guild gh-" + g.guild, id: "sum-guild-" + g.guild },
-    h("h3", null, h("span", { class: "gnum", "aria-hidden": "true" }, g.guild), " ", guildName(g.guild)), lines);
+    h("h3", null, h("span", { class: "gnum", "aria-hidden": "true" }, guildLetter(g.guild)), " ", guildName(g.guild)), lines);
 }

@@ -286,10 +286,17 @@ function planningTag(p, game) {
   return pieces.planningTag(p.planning, t("sb.plan." + p.planning));
 }
 
-function stacksText(p, mine, game) {
+function stacksText(p, mine, game, ctx) {
   if (mine && mine.stacks.length) {
+    // In an influence step, one's own stack that a listed "reveal" turns over is tapped.
+    var reveals = p.seat === ctx.mySeat && !ctx.readOnly && game.phase === "influence" ? ofType(game.legal || [], "reveal") : [];
     return mine.stacks.map(function (st, i) {
-      return h("span", { class: "sb-stack mine", title: t("sb.stack_n", { n: i + 1 }) }, st.map(function (v) { return cardChip(v); }), h("small", null, "=" + sum(st)));
+      var body = [st.map(function (v) { return cardChip(v); }), h("small", null, "=" + sum(st))];
+      var cmd = reveals.filter(function (c) { return c.stack === i; })[0];
+      if (!cmd) return h("span", { class: "sb-stack mine", title: t("sb.stack_n", { n: i + 1 }) }, body);
+      return pieces.boardPick("span", { class: "sb-stack mine can", id: "board-stack-" + i, title: describe(cmd, ctx, game),
+        "aria-label": t("sb.stack_n", { n: i + 1 }) + " — " + describe(cmd, ctx, game) }, !!draft.cmd && same(draft.cmd, cmd),
+      function () { pick(ctx, cmd); }, body);
     });
   }
   if (!p.stacks.length) return h("span", { class: "muted" }, t("none"));
@@ -322,7 +329,7 @@ function playerCard(p, game, ctx) {
       h("dt", null, t("sb.influence")), h("dd", null, t("sb.cards_left", { n: p.cards_left }),
         me ? " · " + t("sb.deck_n", { n: me.deck }) : null,
         p.spent.length ? h("span", { class: "muted", title: t("sb.spent_hint") }, " · " + t("sb.spent", { cards: p.spent.join(" ") })) : null),
-      h("dt", null, t("sb.stacks")), h("dd", { class: "sb-stacks", "data-watch": "stacks-" + p.seat }, stacksText(p, me, game)),
+      h("dt", null, t("sb.stacks")), h("dd", { class: "sb-stacks", "data-watch": "stacks-" + p.seat }, stacksText(p, me, game, ctx)),
       p.revealed ? [h("dt", null, t("sb.revealed")), h("dd", { class: "sb-revealed", "data-watch": "revealed-" + p.seat }, p.revealed.map(function (v) { return cardChip(v, "up"); }), " = " + sum(p.revealed))] : null,
       p.passed ? [h("dt", null, t("sb.this_step")), h("dd", null, t("sb.passed"))] : null,
       me ? [h("dt", null, t("sb.tasks")), h("dd", null, me.tasks.length ? h("ul", { class: "sb-tasks" }, me.tasks.map(taskItem)) : h("span", { class: "muted" }, t("none")))]

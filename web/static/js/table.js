@@ -7,6 +7,8 @@ import { TableConnection, api, askRematch, forgetTable, recentTables, rememberTa
 import { fetchServerTime, learnServerTime, renderClocks } from "./clocks.js";
 import * as panel from "./summary.js";
 import * as follow from "./follow.js";
+import { mark } from "./pieces.js";
+import * as sheet from "./sheet.js";
 
 var $ = function (id) { return document.getElementById(id); };
 
@@ -246,7 +248,9 @@ function draw() {
   var held = mine && panel.holdsPrompt();
   replaceChildren($("digest"), held ? null : follow.digestCard(since, logText));
   replaceChildren($("prompt"), replay ? null : held ? panel.holdCard(panel.openTitle(sums)) : renderer.prompt(showing, ctx));
-  keepPromptHeight(!replay && mySeat() !== null);
+  // On a phone the prompt is a bottom sheet (sheet.js) and the board never moves under it.
+  keepPromptHeight(!replay && mySeat() !== null && !sheet.isPhone());
+  sheet.place($("prompt"));
   renderLog(sums);
   renderScores(showing, renderer);
   if (!replay) renderRematch(table);
@@ -344,9 +348,15 @@ function renderLog(sums) {
     }
     var starts = startsAt.get(e);
     ol.appendChild(h("li", { class: "log-" + e.type + (glow ? " fresh" : ""),
-      style: glow ? "animation-delay: -" + elapsed + "ms" : null }, logText(e), starts ? [" ", panel.logButton(starts)] : null));
+      style: glow ? "animation-delay: -" + elapsed + "ms" : null }, seatMark(e), logText(e), starts ? [" ", panel.logButton(starts)] : null));
   });
   ol.scrollTop = ol.scrollHeight;
+}
+
+// A line about one seat starts with that seat's shape in its colour, as on the board.
+function seatMark(e) {
+  var seat = e.params && e.params.seat;
+  return typeof seat === "number" && seat >= 0 && seat < seats().length ? mark(seat) : null;
 }
 
 // Places another player's move changed glow (follow.js); a replay jumps, so nothing glows.

@@ -1,0 +1,94 @@
+// On a phone the prompt is a bottom sheet: fixed under the board, so the board and the
+// question are on one screen. It folds to a one-line handle, opens again by itself for a new
+// question, and the page scrolls so the places on the board that the question asks about lie
+// above it, never under it. On a wide window the sheet is the prompt in its usual place and
+// nothing here moves anything (the handle is not shown).
+import { h, t } from "./i18n.js";
+
+var PHONE = "(max-width: 800px)";
+var folded = false;
+var asked = null; // the question the page last scrolled for (the legal places' ids)
+
+export function isPhone() {
+  return window.matchMedia(PHONE).matches;
+}
+
+// The places on the board that the current question may take (pieces.boardPick), unpicked
+// ones first: the page brings these above the sheet.
+function places() {
+  return Array.prototype.slice.call(document.querySelectorAll("#layout .board-pick"));
+}
+
+// After a draw: the handle in the sheet, the room the sheet takes under the page, and (for a
+// new question) the scroll that brings its places above the sheet.
+export function place(promptEl) {
+  var root = document.documentElement;
+  var content = promptEl.firstElementChild;
+  if (!content) {
+    promptEl.classList.remove("sheet-folded");
+    root.style.removeProperty("--sheet");
+    asked = null;
+    return;
+  }
+  var spots = places();
+  var key = spots.map(function (el) { return el.id || el.className; }).join(" ") + "|" + headingText(promptEl);
+  var fresh = key !== asked;
+  if (fresh) folded = false; // a new question is shown whole
+  promptEl.insertBefore(handle(promptEl), content);
+  promptEl.classList.toggle("sheet-folded", folded);
+  if (!isPhone()) {
+    root.style.removeProperty("--sheet");
+    asked = key;
+    return;
+  }
+  root.style.setProperty("--sheet", promptEl.offsetHeight + "px");
+  if (fresh) {
+    asked = key;
+    if (spots.length) bringAbove(spots, promptEl);
+  }
+}
+
+function headingText(promptEl) {
+  var head = promptEl.querySelector("h2");
+  return head ? head.textContent : "";
+}
+
+function handle(promptEl) {
+  var title = headingText(promptEl) || t(folded ? "sheet.show" : "sheet.hide");
+  return h("button", { type: "button", class: "sheet-handle", id: "sheet-handle", "data-focus": "sheet-handle",
+    "aria-expanded": String(!folded), "aria-controls": "prompt-card", title: t(folded ? "sheet.show" : "sheet.hide"),
+    onclick: function () { toggle(promptEl); } },
+  h("span", { class: "sheet-grip", "aria-hidden": "true" }, folded ? "▲" : "▼"), " ",
+  h("span", { class: "sheet-title" }, title));
+}
+
+function toggle(promptEl) {
+  folded = !folded;
+  promptEl.classList.toggle("sheet-folded", folded);
+  var button = promptEl.querySelector(".sheet-handle");
+  button.setAttribute("aria-expanded", String(!folded));
+  button.title = t(folded ? "sheet.show" : "sheet.hide");
+  button.querySelector(".sheet-grip").textContent = folded ? "▲" : "▼";
+  if (isPhone()) document.documentElement.style.setProperty("--sheet", promptEl.offsetHeight + "px");
+}
+
+// Scroll (at once: a jump, not an animation) so that the first place lies between the sticky
+// banner and the sheet; the page's own room under it (--sheet) lets the last row come up.
+function bringAbove(spots, promptEl) {
+  var banner = document.getElementById("banner");
+  var top = banner ? Math.max(0, banner.getBoundingClientRect().bottom) : 0;
+  var bottom = window.innerHeight - promptEl.offsetHeight;
+  var first = spots[0].getBoundingClientRect();
+  var last = first;
+  spots.forEach(function (el) {
+    var r = el.getBoundingClientRect();
+    if (r.top < first.top) first = r;
+    if (r.bottom > last.bottom) last = r;
+  });
+  if (first.top >= top && last.bottom <= bottom) return;
+  // The whole group when it fits, else its first place just under the banner.
+  var span = last.bottom - first.top;
+  var room = bottom - top;
+  var delta = span <= room ? first.top - top - (room - span) / 2 : first.top - top - 8;
+  window.scrollBy(0, delta);
+}
