@@ -139,10 +139,12 @@ function storeChips(g, game, ctx) {
   var buying = Object.keys(basket).length > 0 || kinds.some(function (k) { return canBuyOne(game, ctx, k); });
   if (!called || !buying) return goodsChips(g.storehouse);
   return h("span", { class: "chips" }, kinds.map(function (k) {
+    var shown = g.storehouse[k] + " " + goodName(k, g.storehouse[k]) + (basket[k] ? " (" + t("buy.in_basket", { n: basket[k] }) + ")" : "");
     var chip = h("span", { class: "good g-" + k }, h("b", null, g.storehouse[k]), " ", goodName(k, g.storehouse[k]),
       basket[k] ? h("span", { class: "in-basket" }, " (" + t("buy.in_basket", { n: basket[k] }) + ")") : null);
     if (!canBuyOne(game, ctx, k)) return chip;
-    return boardPick("span", { class: "good-pick", id: "board-buy-" + k, "aria-label": t("buy.more", { good: goodName(k, 1) }),
+    // The spoken name starts with what the chip shows (a voice user says what they see).
+    return boardPick("span", { class: "good-pick", id: "board-buy-" + k, "aria-label": shown + " — " + t("buy.more", { good: goodName(k, 1) }),
       title: t("buy.more", { good: goodName(k, 1) }) }, !!basket[k], function () { buyOne(ctx, k); }, chip);
   }));
 }
@@ -154,10 +156,11 @@ function ownGoods(p, game, ctx) {
   if (!good || !p.goods[good]) return goodsChips(p.goods);
   var count = draft.type === "sell" ? draft.picks.count : 0;
   return h("span", { class: "chips" }, GOODS.filter(function (k) { return p.goods[k]; }).map(function (k) {
+    var shown = p.goods[k] + " " + goodName(k, p.goods[k]) + (k === good && count ? " (" + t("sell.picked", { n: count }) + ")" : "");
     var chip = h("span", { class: "good g-" + k }, h("b", null, p.goods[k]), " ", goodName(k, p.goods[k]),
       k === good && count ? h("span", { class: "in-basket" }, " (" + t("sell.picked", { n: count }) + ")") : null);
     if (k !== good) return chip;
-    return boardPick("span", { class: "good-pick", id: "board-sell-" + k, "aria-label": t("sell.tap", { good: goodName(k, 1) }),
+    return boardPick("span", { class: "good-pick", id: "board-sell-" + k, "aria-label": shown + " — " + t("sell.tap", { good: goodName(k, 1) }),
       title: t("sell.tap", { good: goodName(k, 1) }) }, !!count, function () { sellOneMore(ctx, game); }, chip);
   }));
 }

@@ -295,7 +295,7 @@ function stacksText(p, mine, game, ctx) {
       var cmd = reveals.filter(function (c) { return c.stack === i; })[0];
       if (!cmd) return h("span", { class: "sb-stack mine", title: t("sb.stack_n", { n: i + 1 }) }, body);
       return pieces.boardPick("span", { class: "sb-stack mine can", id: "board-stack-" + i, title: describe(cmd, ctx, game),
-        "aria-label": t("sb.stack_n", { n: i + 1 }) + " — " + describe(cmd, ctx, game) }, !!draft.cmd && same(draft.cmd, cmd),
+        "aria-label": st.join(" ") + " =" + sum(st) + " — " + describe(cmd, ctx, game) }, !!draft.cmd && same(draft.cmd, cmd),
       function () { pick(ctx, cmd); }, body);
     });
   }

@@ -1,0 +1,327 @@
+"""Whole games played on the board, at 1280 px and at 390 px.
+
+A real uvicorn serves ``create_app`` (SQLite, bots after a short delay). One person creates a
+3-seat table in the lobby against two bots and plays the whole game by tapping the board
+wherever the choice has a place (Norenberc: guest windows, goods in the store, one's own
+goods, the thief's victim's card, the bailiff's tiles, the chief judge's house; Strasbourg:
+city spaces, chapel and edifice sites, one's own stacks) and the prompt's buttons otherwise.
+On the way: each summary that opens by itself is read and closed, a change another player
+made glows on the board while the digest lists their lines; at 390 px every board choice's
+first place lies between the banner and the bottom sheet and the page never scrolls
+sideways. After the end: every summary is opened again from the log, the replay jumps to
+round 3, and the downloaded record passes ``guildhall verify``. One game per game per width
+(four games, about a minute each on one core). Screenshots: ``artifacts/whole-*.png``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from .conftest import ARTIFACTS, ServerThread, live_app
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+AUTOPLAY = (Path(__file__).parent / "autoplay.js").read_text()
+WIDTHS = {1280: {"width": 1280, "height": 900}, 390: {"width": 390, "height": 844}}
+MAX_DECISIONS = 500
+BOT_DELAY = 0.05  # seconds: the bots' moves arrive one by one, as at a real table
+
+# The board's places the current question may take, topmost first, with the sheet's top.
+PLACES = """() => {
+  const sheet = document.getElementById("prompt");
+  const fixed = getComputedStyle(sheet).position === "fixed";
+  const places = [...document.querySelectorAll("#layout .board-pick:not(.picked)")].map((el) => {
+    const r = el.getBoundingClientRect();
+    return { id: el.id, cls: el.className, top: r.top, bottom: r.bottom };
+  }).sort((a, b) => a.top - b.top);
+  return { places, sheet: fixed ? sheet.getBoundingClientRect().top : innerHeight,
+    banner: document.getElementById("banner").getBoundingClientRect().bottom,
+    sideways: document.documentElement.scrollWidth - innerWidth };
+}"""
+# What sticks out of the window on the right, when something does.
+WIDER = """() => [...document.querySelectorAll("body *")].filter((el) =>
+  el.getBoundingClientRect().right > innerWidth + 1).slice(0, 8).map((el) =>
+  el.tagName + "#" + el.id + "." + el.className + " "
+  + Math.round(el.getBoundingClientRect().right))"""
+MY_TURN = (
+    "(document.querySelector('.banner.mine') && !document.querySelector('.sending')"
+    " && document.querySelector('#prompt-card')) || document.getElementById('score-table')"
+)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
+    with live_app(tmp_path_factory.mktemp("whole-db"), bot_delay=BOT_DELAY) as live:
+        yield live
+
+
+def shot(page: Any, name: str) -> None:
+    page.screenshot(path=str(ARTIFACTS / f"whole-{name}.png"))
+
+
+def create(page: Any, url: str, game: str) -> str:
+    page.goto(url + "/")
+    page.select_option("#game", game)
+    page.fill("#player-name", "Ada")
+    page.select_option("#seat-count", "3")
+    page.select_option("#seat-kind-1", "greedy")
+    page.select_option("#seat-kind-2", "random")
+    page.click("#create-button")
+    page.wait_for_selector("#created-card:not([hidden])")
+    link = page.input_value("#invite-link")
+    page.wait_for_selector("#joined-list li:has-text('Ada')")
+    page.click("#start-button")
+    page.wait_for_url(re.compile(r".*/t/[\w-]+#seat=.+"))
+    page.wait_for_selector("#conn[data-state=online]")
+    return str(link.split("#", 1)[0].rsplit("/", 1)[1])
+
+
+class Person:
+    """Plays one decision at a time: on the board where it can, else by the prompt."""
+
+    def __init__(self, page: Any, width: int, game: str) -> None:
+        self.page = page
+        self.width = width
+        self.game = game
+        self.board = Counter[str]()
+        self.summaries = 0
+        self.glow_checked = False
+
+    def settle(self) -> None:
+        self.page.wait_for_function(MY_TURN)
+
+    def read_summary(self) -> None:
+        """A summary that opened by itself holds the prompt: read it, then go on."""
+        page = self.page
+        if page.locator("#summary-continue").count():
+            assert page.locator("#summary:not([hidden]) #summary-title").count() == 1
+            if not self.summaries:
+                shot(page, f"{self.game}-summary-{self.width}")
+            self.summaries += 1
+            page.click("#summary-continue")
+            page.wait_for_selector("#summary", state="hidden")
+            self.settle()
+
+    def check_glow(self) -> None:
+        """Once: the others' lines since my last move, and a place they changed, glowing."""
+        page = self.page
+        if self.glow_checked or not page.locator("#digest-card li").count():
+            return
+        if not page.locator("#layout .changed").count():
+            return
+        shot(page, f"{self.game}-glow-{self.width}")
+        self.glow_checked = True
+
+    def places(self) -> list[dict[str, Any]]:
+        seen = self.page.evaluate(PLACES)
+        assert seen["sideways"] <= 0, self.page.evaluate(WIDER)
+        if seen["places"] and self.width == 390:
+            first = seen["places"][0]
+            # The first place the question asks about lies between the banner and the sheet.
+            assert seen["banner"] - 1 <= first["top"] and first["bottom"] <= seen["sheet"] + 1, seen
+        return list(seen["places"])
+
+    def act(self) -> None:
+        raise NotImplementedError
+
+    def tap(self, place: dict[str, Any], kind: str) -> None:
+        self.page.click("#" + place["id"])
+        self.board[kind] += 1
+        if sum(self.board.values()) == 1:
+            shot(self.page, f"{self.game}-board-{self.width}")
+
+    def finish(self) -> None:
+        """The rest of the draft by the prompt's buttons, then Confirm."""
+        page = self.page
+        if page.locator("#confirm:not([disabled])").count():
+            page.click("#confirm")
+        else:
+            assert page.evaluate(AUTOPLAY, ["hire", "buy", "sell"]) is not None
+
+
+class NorenbercPerson(Person):
+    def act(self) -> None:
+        self.read_summary()
+        self.check_glow()
+        places = self.places()
+        by = {
+            kind: [p for p in places if p["id"].startswith(prefix)]
+            for kind, prefix in [
+                ("window", "board-win-"),
+                ("buy", "board-buy-"),
+                ("sell", "board-sell-"),
+                ("victim", "board-victim-"),
+                ("tile", "board-tile-"),
+                ("house", "board-house-"),
+            ]
+        }
+        page = self.page
+        turn = self.board.total()
+        if by["tile"]:
+            self.tap(by["tile"][0], "tile")
+            partner = self.places()[0]
+            self.tap(partner, "tile")
+        elif by["victim"]:
+            self.tap(by["victim"][0], "victim")
+        elif by["house"]:
+            self.tap(by["house"][0], "house")
+        elif by["window"] and turn % 3 != 1:
+            self.tap(by["window"][0], "window")
+        elif by["buy"]:
+            self.tap(by["buy"][0], "buy")
+        elif by["sell"]:
+            self.tap(by["sell"][0], "sell")
+        elif by["window"]:
+            self.tap(by["window"][0], "window")
+        elif page.locator("#retract").count():
+            return self.wait_for_others()
+        self.finish()
+
+    def wait_for_others(self) -> None:
+        # A sealed plan that may be taken back is no question to answer: the others plan.
+        self.page.wait_for_function("!document.getElementById('retract')")
+
+
+class StrasbourgPerson(Person):
+    DRAW_UP_TO = 4
+
+    def act(self) -> None:
+        self.read_summary()
+        self.check_glow()
+        page = self.page
+        card = page.locator("#prompt-card")
+        if card.locator("input[type=checkbox]").count():
+            card.locator("input[type=checkbox]").first.check()
+            page.click("#confirm")
+            return
+        if page.locator("#sb-draw").count() or page.locator("#sb-stop").count():
+            drawn = card.locator(".sb-hand .sb-card").count()
+            if page.locator("#sb-draw").count() and (
+                drawn < self.DRAW_UP_TO or not page.locator("#sb-stop").count()
+            ):
+                page.click("#sb-draw")
+            else:
+                page.click("#sb-stop")
+            return
+        if page.locator("#sb-make-stack").count():
+            cards = card.locator("button.sb-card.pickable")
+            if cards.count() > 2:
+                cards.nth(0).click()
+                cards.nth(1).click()
+                page.click("#sb-make-stack")
+            else:
+                page.click("#sb-rest-stack")
+            return
+        if page.locator("#sb-seal").count():
+            page.click("#sb-seal")
+            return
+        places = self.places()
+        if places:
+            first = places[0]
+            kind = (
+                "stack"
+                if first["id"].startswith("board-stack-")
+                else "chapel"
+                if first["id"].startswith("chapel-")
+                else "edifice"
+                if "Edifice" in (page.get_attribute("#" + first["id"], "title") or "")
+                else "space"
+            )
+            self.tap(first, kind)
+            assert page.locator("#layout .board-pick.picked").count() == 1
+            page.click("#confirm")
+            return
+        page.locator("#prompt-card .options .opt").first.click()
+        page.click("#confirm")
+
+
+def play_whole_game(page: Any, person: Person) -> None:
+    for _ in range(MAX_DECISIONS):
+        person.settle()
+        if page.locator("#score-table").count():
+            return
+        person.act()
+        page.wait_for_function("!document.querySelector('.sending')")
+    raise AssertionError("the game did not end")
+
+
+def after_the_game(page: Any, url: str, table_id: str, game: str, width: int, tmp: Path) -> None:
+    page.mouse.move(0, 0)  # no hover tooltip left open from the last tap
+    assert page.evaluate("document.documentElement.scrollWidth - innerWidth") <= 0, page.evaluate(
+        WIDER
+    )
+    shot(page, f"{game}-final-{width}")
+    # Every summary again, from its log line.
+    buttons = page.locator("#log button.log-summary")
+    rounds = 4 if game == "norenberc" else 5
+    assert buttons.count() == rounds
+    for i in range(rounds):
+        page.locator("#log button.log-summary").nth(i).click()
+        page.wait_for_selector("#summary:not([hidden]) #summary-title")
+        page.click("#summary-close")
+        page.wait_for_selector("#summary", state="hidden")
+    # The replay, at round 3.
+    page.click("#replay-start")
+    page.wait_for_selector("#replay-round")
+    third = page.locator("#replay-round option").nth(2).get_attribute("value")
+    page.select_option("#replay-round", third)
+    page.wait_for_selector(f"#replay-step:has-text('Step {third} of')")
+    summary = page.inner_text("#board .summary")
+    assert ("Round 3" in summary) if game == "norenberc" else ("Round 3 of 5" in summary), summary
+    shot(page, f"{game}-replay-{width}")
+    page.click("#replay-stop")
+    # The record, as the page offers it, checks out with guildhall verify.
+    with page.expect_download() as download:
+        page.click("#record-download")
+    path = tmp / download.value.suggested_filename
+    download.value.save_as(path)
+    assert path.name == f"guildhall-{table_id}.json"
+    record = json.loads(path.read_text())
+    assert record == httpx.get(f"{url}/api/tables/{table_id}/record").json()
+    command = page.inner_text("#verify-command").split()
+    assert command[:2] == ["guildhall", "verify"] and command[2] == path.name
+    ran = subprocess.run(
+        [sys.executable, "-m", "server.cli", "verify", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert "result matches" in ran.stdout
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_whole_norenberc_game_on_the_board(
+    new_page: Any, server: ServerThread, width: int, tmp_path: Path
+) -> None:
+    page = new_page(viewport=WIDTHS[width], accept_downloads=True)
+    table_id = create(page, server.url, "norenberc")
+    person = NorenbercPerson(page, width, "norenberc")
+    play_whole_game(page, person)
+    assert person.board["window"] > 0 and person.board.total() >= 4, person.board
+    assert person.summaries >= 1 and person.glow_checked
+    after_the_game(page, server.url, table_id, "norenberc", width, tmp_path)
+    print("norenberc", width, dict(person.board), "summaries", person.summaries)
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_whole_strasbourg_game_on_the_board(
+    new_page: Any, server: ServerThread, width: int, tmp_path: Path
+) -> None:
+    page = new_page(viewport=WIDTHS[width], accept_downloads=True)
+    table_id = create(page, server.url, "strasbourg")
+    person = StrasbourgPerson(page, width, "strasbourg")
+    play_whole_game(page, person)
+    assert person.board["stack"] > 0 and person.board["space"] > 0, person.board
+    assert person.summaries >= 1 and person.glow_checked
+    after_the_game(page, server.url, table_id, "strasbourg", width, tmp_path)
+    print("strasbourg", width, dict(person.board), "summaries", person.summaries)
