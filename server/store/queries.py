@@ -40,6 +40,14 @@ async def table_version(session: AsyncSession, table_id: str, lock: bool = False
     return (await session.execute(query)).scalar_one_or_none()
 
 
+async def table_versions(session: AsyncSession, table_ids: list[str]) -> dict[str, int]:
+    """The stored version of each of ``table_ids`` that exists, by id (one query)."""
+    if not table_ids:
+        return {}
+    query = sa.select(TableRow.id, TableRow.version).where(TableRow.id.in_(table_ids))
+    return {table_id: version for table_id, version in (await session.execute(query)).all()}
+
+
 async def seat_rows(session: AsyncSession, table_id: str) -> list[SeatRow]:
     query = sa.select(SeatRow).where(SeatRow.table_id == table_id).order_by(SeatRow.seat)
     return list((await session.execute(query)).scalars())

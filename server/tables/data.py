@@ -36,9 +36,14 @@ def unknown_table(table_id: str) -> ServiceError:
     return ServiceError("unknown_table", f"there is no table {shown!r}", 404)
 
 
+def is_table_id(text: str) -> bool:
+    """Could ``text`` be a table id (1-32 of ``A-Z a-z 0-9 - _``)?"""
+    return 0 < len(text) <= MAX_TABLE_ID and TABLE_ID_CHARS.issuperset(text)
+
+
 def check_table_id(table_id: str) -> None:
     """ServiceError('unknown_table', 404) for a string that cannot be a table id."""
-    if not 0 < len(table_id) <= MAX_TABLE_ID or not TABLE_ID_CHARS.issuperset(table_id):
+    if not is_table_id(table_id):
         raise unknown_table(table_id)
 
 

@@ -28,7 +28,7 @@ from server.store import queries
 from . import mine
 from . import seats as seat_model
 from .cache import TableCache, table_data
-from .data import ServiceError, TableData, hash_token
+from .data import ServiceError, TableData, hash_token, is_table_id, unknown_table
 from .fanout import FanOut
 from .lobby import Lobby
 from .play import Play
@@ -92,11 +92,18 @@ class TableService:
         entry the server cannot answer is ``{table_id, error}`` with 'unknown_table' (no such
         table, or not a table id) or 'bad_token' (the token owns no seat of it), and nothing
         else."""
+        asked = asked[: mine.MAX_ASKED]
+        ids = sorted({table_id for table_id, _ in asked if is_table_id(table_id)})
+        # One query for every table's version; only tables changed since they were last
+        # held here are read again.
+        versions = await self.cache.read(lambda session: queries.table_versions(session, ids))
         answers = []
-        for table_id, token in asked[: mine.MAX_ASKED]:
+        for table_id, token in asked:
             try:
-                data = await self.cache.get_stored(table_id)
-            except ServiceError as exc:
+                if table_id not in versions:
+                    raise unknown_table(table_id)
+                data = await self.cache.get(table_id, versions[table_id])
+            except ServiceError as exc:  # also a table deleted since the query
                 answers.append({"table_id": table_id, "error": exc.code})
                 continue
             found = seat_model.access(data, self.settings.secret_key, token)

@@ -23,7 +23,7 @@ function links() {
 export function startMine() {
   renderMine();
   refreshMine();
-  setInterval(refreshMine, POLL_MS);
+  setInterval(function () { if (!document.hidden) refreshMine(); }, POLL_MS);
   setInterval(tick, 1000);
   document.addEventListener("visibilitychange", function () {
     if (!document.hidden) refreshMine();
