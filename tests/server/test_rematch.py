@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import random
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
 
+from server.cli import main
 from server.engine import get_game
 from server.realtime.fanout import MemoryFanOut
 from server.settings import Settings
@@ -226,3 +228,35 @@ async def test_two_processes_asked_at_once_make_one_rematch(settings: Settings) 
     finally:
         await one.close()
         await two.close()
+
+
+def test_a_rematch_cleaned_up_unused_is_made_anew_when_asked_again(
+    client: TestClient, settings: Settings, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    old_id, ada, bea = _finished(client)
+    left = _rematch(client, old_id, ada)["table_id"]  # Bea never came: it stays open
+    version = client.get(f"/api/tables/{old_id}").json()["version"]
+    _age(client, left, 30)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DATABASE_URL", settings.database_url)
+    monkeypatch.setenv("SECRET_KEY", settings.secret_key)
+    assert main(["cleanup", "--yes"]) == 0
+    assert client.get(f"/api/tables/{left}").status_code == 404
+    old = client.get(f"/api/tables/{old_id}").json()
+    assert old["rematch"] is None and old["version"] == version + 1  # kept, link dropped
+    anew = _rematch(client, old_id, bea)
+    assert anew["table_id"] not in (left, old_id) and anew["seat"] == 1
+
+
+def _age(client: TestClient, table_id: str, days: float) -> None:
+    moment = datetime.now(UTC) - timedelta(days=days)
+    statement = sa.update(TableRow).where(TableRow.id == table_id).values(updated_at=moment)
+    service = client.app.state.service  # type: ignore[attr-defined]
+
+    async def run() -> None:
+        async with service._sessions() as session:
+            await session.execute(statement)
+            await session.commit()
+
+    assert client.portal is not None
+    client.portal.call(run)
