@@ -108,7 +108,13 @@ class Game(Protocol):
         ...
 
     def view(self, state: State, seat: int | None) -> View:
-        """What ``seat`` (None: a spectator) may know, with its legal commands when it may act."""
+        """What ``seat`` (None: a spectator) may know, with its legal commands when it may act.
+
+        A game may also define ``view_from(state, seat, spectator) -> View``: the same view
+        of ``seat``, made from ``spectator`` (``view(state, None)``), sharing its parts and
+        never changing it. The server then builds what every seat may know once per version
+        (``server.realtime.views``); the play-out tests check that both give the same view.
+        """
         ...
 
     def result(self, state: State) -> Result | None:

@@ -3,14 +3,16 @@
 The CPU time spent here (building documents and diffing them) is counted in ``STATS`` so
 ``make bench`` and ``/metrics`` can report it per delivered message.
 
-Two caches keep that time down; neither changes a byte of what is sent:
+Three caches keep that time down; none changes a byte of what is sent:
 
 - the log: a table's log only grows, so each event's entry (and its JSON) is made once per
   table, and each reader's visible entries are found once (``_TableLog``);
 - whole documents: the document (and its JSON) of one ``TableData`` object for one seat and
   one presence is built once however many connections ask (``document``). The key holds the
   seat (None: a spectator) and the cached entry holds the ``TableData`` itself, so a seat never
-  gets another seat's document and a new version (a new ``TableData``) never an old document.
+  gets another seat's document and a new version (a new ``TableData``) never an old document;
+- the spectator's game view of one ``TableData``, from which a game with ``view_from`` makes
+  each seat's view: what every seat may know is built once per version, not once per seat.
 
 Documents are shared between connections and caches: nothing here or in the callers mutates
 a document once built.
@@ -29,7 +31,7 @@ from jsonpointer import escape
 
 from server import jsontext
 from server.clocks import table as table_clock
-from server.engine import Event, get_game, is_visible, log_entry
+from server.engine import Event, Game, State, View, get_game, is_visible, log_entry
 from server.tables.data import TableData
 
 Doc = dict[str, Any]
@@ -103,6 +105,7 @@ def clear_caches() -> None:
     """Forget every cached log entry and document (tests; never needed for correctness)."""
     _DOCUMENTS.clear()
     _TABLE_PARTS.clear()
+    _SPECTATOR_VIEWS.clear()
     _LOGS.clear()
 
 
@@ -124,11 +127,40 @@ def build_document(data: TableData, seat: int | None, connected: frozenset[int])
     doc: Doc = {
         "table": table,
         "you": {"seat": seat},
-        "game": None if data.state is None else game.view(data.state, seat),
+        "game": _game_view(data, game, seat),
         "log": entries,
     }
     head = f'{{"table":{table_text},"you":{{"seat":{_dumps(seat)}}},"game":'
     return Document(doc, head, f',"log":{log_text}}}')
+
+
+def _game_view(data: TableData, game: Game, seat: int | None) -> View | None:
+    """``game.view(data.state, seat)``. A game with ``view_from`` makes every seat's view
+    from the spectator's, built once per version (``_spectator_view``): what every seat may
+    know is built once, and per seat only what differs (its hidden holdings, its legal
+    commands). The views share those parts; documents are never changed."""
+    if data.state is None:
+        return None
+    view_from = getattr(game, "view_from", None)
+    if view_from is None:
+        return game.view(data.state, seat)
+    spectator = _spectator_view(data, game, data.state)
+    if seat is None:
+        return spectator
+    seat_view: View = view_from(data.state, seat, spectator)
+    return seat_view
+
+
+def _spectator_view(data: TableData, game: Game, state: State) -> View:
+    key = (data.id, data.version)
+    held = _SPECTATOR_VIEWS.get(key)
+    if held is not None and held[0] is data:
+        return held[1]
+    view = game.view(state, None)
+    _SPECTATOR_VIEWS[key] = (data, view)
+    if len(_SPECTATOR_VIEWS) > DOCUMENTS:
+        _SPECTATOR_VIEWS.popitem(last=False)
+    return view
 
 
 def _table_part(data: TableData, connected: frozenset[int]) -> tuple[Doc, str]:
@@ -236,6 +268,7 @@ _DOCUMENTS: OrderedDict[DocumentKey, tuple[TableData, Document]] = OrderedDict()
 _TABLE_PARTS: OrderedDict[tuple[str, int, frozenset[int]], tuple[TableData, Doc, str]] = (
     OrderedDict()
 )
+_SPECTATOR_VIEWS: OrderedDict[tuple[str, int], tuple[TableData, View]] = OrderedDict()
 
 
 def presence_ops(seats: int, connected: frozenset[int]) -> list[dict[str, Any]]:

@@ -44,7 +44,7 @@ def test_equal_documents_need_no_ops_and_appended_log_lines_are_adds() -> None:
 
 def test_the_bench_delivers_patches_that_are_mostly_not_snapshots() -> None:
     STATS.reset()
-    commands, _ = play_and_deliver(3, "views-test")
+    commands, _, _ = play_and_deliver(3, "views-test")
     assert commands > 10
     assert STATS.messages == 4 * commands
     assert STATS.patches > STATS.snapshots

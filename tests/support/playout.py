@@ -14,7 +14,8 @@ did not mutate its input, events are well formed, and the game's own invariants 
 the other commands) also:
 
 - every seat's view and the spectator's are JSON, carry ``legal``/``to_act`` equal to the
-  game's, and every seat in ``to_act`` has a legal command;
+  game's, and every seat in ``to_act`` has a legal command; a game with ``view_from`` makes
+  each seat's very same view from the spectator's, which stays as it was;
 - the views of everyone but one seat (``owner``, drawn per checkpoint) are byte-identical
   when ``owner``'s hidden information is changed (``hidden_variant``): one variant changes
   all of it at once, and the unchanged views are reused from the check above;
@@ -296,6 +297,7 @@ def _check_views(
     assert spectator["legal"] == [] and sorted(spectator["to_act"]) == to_act
     texts: dict[int | None, str] = {None: _view_text(spectator)}
     legal_of: dict[int, list[Command]] = {}
+    view_from = getattr(game, "view_from", None)
     for seat in range(seats):
         own = game.view(state, seat)
         legal_of[seat] = game.legal(state, seat)
@@ -303,6 +305,12 @@ def _check_views(
         assert sorted(own["to_act"]) == to_act
         assert legal_of[seat] or seat not in to_act, f"seat {seat} may act without a command"
         texts[seat] = _view_text(own)
+        if view_from is not None:
+            # The server's way: every seat's view made from one spectator view it shares.
+            shared = json.dumps(view_from(state, seat, spectator))
+            assert shared == texts[seat], f"view_from differs from the view of seat {seat}"
+    if view_from is not None:
+        assert json.dumps(spectator) == texts[None], "view_from changed the spectator's view"
     if checks.hidden_variant is not None and seats >= 2:
         owner = rng.below(seats)
         variant = checks.hidden_variant(state, owner, rng)

@@ -64,6 +64,12 @@ class Norenberc:
             state, seat, _to_act(state), legal_commands, actor, scoring.result(state)
         )
 
+    def view_from(self, state: State, seat: int, spectator: View) -> View:
+        """``view(state, seat)`` made from ``spectator``, the spectator's view of ``state``,
+        which the seat's view shares (neither is ever changed): the server builds what every
+        seat may know once per version, and per seat only what differs."""
+        return views.seat_view(state, seat, spectator, legal(state, seat))
+
     def result(self, state: State) -> Result | None:
         """Final scores with the per-category breakdown once the game is over, else None."""
         outcome = scoring.result(state)

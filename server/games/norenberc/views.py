@@ -67,9 +67,10 @@ def _cards(state: State, seat: int) -> int | None:
     return None
 
 
-def _player_view(state: State, seat: int, viewer: int | None) -> dict[str, Any]:
+def _player_view(state: State, seat: int) -> dict[str, Any]:
+    """What every seat may know of ``seat`` (its talers only once the game is over)."""
     p = player(state, seat)
-    talers_visible = viewer == seat or state["phase"] == "over"
+    talers_visible = state["phase"] == "over"
     supply = AGENTS_PER_PLAYER - p["hand"] - p["card"] - roof_total(state, seat)
     plans = state["plans"]
     return {
@@ -142,9 +143,17 @@ def build_view(
     result: dict[str, Any] | None,
 ) -> dict[str, Any]:
     """The view for ``seat`` (None: spectator); the caller supplies the derived parts."""
+    spectator = spectator_view(state, to_act, actor, result)
+    return spectator if seat is None else seat_view(state, seat, spectator, legal)
+
+
+def spectator_view(
+    state: State, to_act: list[int], actor: int | None, result: dict[str, Any] | None
+) -> dict[str, Any]:
+    """What every seat may know: the spectator's view, and the base of every seat's."""
     view = {
         "game": "norenberc",
-        "seat": seat,
+        "seat": None,
         "seats": state["seats"],
         "options": dict(state["options"]),
         "data_note": DATA_NOTE,
@@ -157,15 +166,32 @@ def build_view(
         "guest_deck": len(state["deck"]),
         "gone": [tile_view(t) for t in state["box"]],
         "guilds": [_guild_view(state, g) for g in guilds_in_play(state)],
-        "players": [_player_view(state, s, seat) for s in range(state["seats"])],
+        "players": [_player_view(state, s) for s in range(state["seats"])],
         "planning": _planning_view(state),
         "action": _action_view(state, actor),
-        "my_plan": _my_plan(state, seat),
+        "my_plan": None,
         "to_act": to_act,
-        "legal": legal,
+        "legal": [],
         "result": result,
     }
     if "prestige_previous" in state:
         # Promo: the duchess may not move the prestige crest to this guild.
         view["prestige_previous"] = state["prestige_previous"]
+    return view
+
+
+def seat_view(
+    state: State, seat: int, spectator: dict[str, Any], legal: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """``seat``'s view: ``spectator`` (shared, never changed) with what only ``seat`` may
+    know put in its place: its talers, its sealed plan and its legal commands."""
+    view = dict(spectator)
+    view["seat"] = seat
+    players = spectator["players"]
+    if players[seat]["talers"] is None:
+        players = list(players)
+        players[seat] = {**players[seat], "talers": player(state, seat)["talers"]}
+    view["players"] = players
+    view["my_plan"] = _my_plan(state, seat)
+    view["legal"] = legal
     return view

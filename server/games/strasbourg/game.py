@@ -16,7 +16,7 @@ from .planning import apply_keep, apply_planning
 from .scoring import final_result
 from .setup import default_options, new_state
 from .state import UNCHANGING
-from .views import build_view
+from .views import build_view, seat_view
 
 
 class Strasbourg:
@@ -69,6 +69,12 @@ class Strasbourg:
 
     def view(self, state: State, seat: int | None) -> View:
         return build_view(state, seat, self.to_act(state))
+
+    def view_from(self, state: State, seat: int, spectator: View) -> View:
+        """``view(state, seat)`` made from ``spectator``, the spectator's view of ``state``,
+        which the seat's view shares (neither is ever changed): the server builds what every
+        seat may know once per version, and per seat only what differs."""
+        return seat_view(state, seat, spectator)
 
     def result(self, state: State) -> Result | None:
         return final_result(state) if state["phase"] == "over" else None

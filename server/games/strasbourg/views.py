@@ -157,14 +157,18 @@ def _planning(state: State) -> dict[str, Any] | None:
 
 def build_view(state: State, seat: int | None, to_act: set[int]) -> View:
     """The allowlisted view for ``seat`` (None: spectator); ``legal`` only for that seat."""
+    return seat_view(state, seat, spectator_view(state, to_act))
+
+
+def spectator_view(state: State, to_act: set[int]) -> View:
+    """What every seat may know: the spectator's view, and the base of every seat's."""
     over = state["phase"] == "over"
-    mine = seat is not None and 0 <= seat < state["seats"]
     return {
         "game": "strasbourg",
         "data_note": DATA_NOTE,
         "data_file": "seeds/strasbourg.json",
         "seats": state["seats"],
-        "seat": seat if mine else None,
+        "seat": None,
         "options": dict(state["options"]),
         "phase": state["phase"],
         "round": min(state["round"] + 1, ROUNDS),
@@ -177,8 +181,20 @@ def build_view(state: State, seat: int | None, to_act: set[int]) -> View:
         "city": _city(state),
         "round_cards": _round_cards(state),
         "players": [_public_player(state, s) for s in range(state["seats"])],
-        "me": _own(state, seat) if mine and seat is not None else None,
+        "me": None,
         "to_act": sorted(to_act),
-        "legal": legal(state, seat) if mine and seat is not None else [],
+        "legal": [],
         "result": final_result(state) if over else None,
     }
+
+
+def seat_view(state: State, seat: int | None, spectator: View) -> View:
+    """``seat``'s view: ``spectator`` (shared, never changed) with the seat's own screen and
+    legal commands put in their place (a seat not at the table sees what a spectator sees)."""
+    if seat is None or not 0 <= seat < state["seats"]:
+        return spectator
+    view = dict(spectator)
+    view["seat"] = seat
+    view["me"] = _own(state, seat)
+    view["legal"] = legal(state, seat)
+    return view
