@@ -200,6 +200,9 @@ def _add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
         first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "invalid request"}
+        if first.get("type") == "json_invalid":
+            # Not a body of the wrong shape but no JSON at all: the code docs/api.md gives it.
+            return _error(400, "bad_json", f"the body is not valid JSON: {first['msg']}")
         where = ".".join(str(p) for p in first["loc"])
         return _error(422, "bad_request", f"{where}: {first['msg']}")
 

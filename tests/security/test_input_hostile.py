@@ -127,6 +127,8 @@ def test_over_long_and_odd_paths_are_not_found_never_a_server_error(
         ('{"game":"toy","seats":1e999,"name":"Ada"}', "bad_request"),
         ('{"game":"toy","seats":' + "9" * 5000 + ',"name":"Ada"}', "bad_json"),
         ("[" * 5000 + "]" * 5000, "bad_json"),
+        ('{"game":"toy","seats":2,', "bad_json"),
+        ("not json at all", "bad_json"),
         (
             '{"game":"toy","seats":2,"name":"Ada","options":'
             + '{"a":' * 3000
