@@ -118,6 +118,8 @@ class Person:
             return
         if not page.locator("#layout .changed").count():
             return
+        changed = page.locator("#layout .changed").first
+        changed.evaluate("el => el.scrollIntoView({block: 'center'})")
         shot(page, f"{self.game}-glow-{self.width}")
         self.glow_checked = True
 

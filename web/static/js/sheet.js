@@ -44,7 +44,10 @@ export function place(promptEl) {
   root.style.setProperty("--sheet", promptEl.offsetHeight + "px");
   if (fresh) {
     asked = key;
-    if (spots.length) bringAbove(spots, promptEl);
+    // A summary holding the prompt is read first: bring it up (it stands above the board).
+    var panel = promptEl.querySelector(".summary-hold") && document.getElementById("summary");
+    if (panel && !panel.hidden) window.scrollBy(0, panel.getBoundingClientRect().top - bannerBottom() - 8);
+    else if (spots.length) bringAbove(spots, promptEl);
   }
 }
 
@@ -72,11 +75,15 @@ function toggle(promptEl) {
   if (isPhone()) document.documentElement.style.setProperty("--sheet", promptEl.offsetHeight + "px");
 }
 
+function bannerBottom() {
+  var banner = document.getElementById("banner");
+  return banner ? Math.max(0, banner.getBoundingClientRect().bottom) : 0;
+}
+
 // Scroll (at once: a jump, not an animation) so that the first place lies between the sticky
 // banner and the sheet; the page's own room under it (--sheet) lets the last row come up.
 function bringAbove(spots, promptEl) {
-  var banner = document.getElementById("banner");
-  var top = banner ? Math.max(0, banner.getBoundingClientRect().bottom) : 0;
+  var top = bannerBottom();
   var bottom = window.innerHeight - promptEl.offsetHeight;
   var first = spots[0].getBoundingClientRect();
   var last = first;

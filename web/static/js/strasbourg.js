@@ -105,7 +105,8 @@ function summary(game, ctx) {
 }
 
 function roundCards(game) {
-  return h("ol", { class: "sb-rounds", "aria-label": t("sb.round_cards") }, game.round_cards.map(function (rc, i) {
+  // A focusable, labelled scroller: on a phone the row scrolls sideways inside itself.
+  return h("ol", { class: "sb-rounds", "aria-label": t("sb.round_cards"), tabindex: "0" }, game.round_cards.map(function (rc, i) {
     return h("li", { class: "sb-roundcard" + (rc.current ? " current" : "") + (i + 1 < game.round || game.phase === "over" ? " past" : ""),
       "aria-current": rc.current ? "true" : null },
       h("div", { class: "sb-rc-head" }, t("sb.round_n", { n: i + 1 }), rc.current ? h("span", { class: "called-tag" }, t("sb.now")) : null),
