@@ -1,10 +1,11 @@
 """``make bench`` section "views and patches": server CPU per delivered message.
 
-Plays a few random Norenberc games with the engine and, after every command, builds each
-seat's and one spectator's document and the JSON Patch against the previous one exactly as a
-websocket connection does (``server.realtime.views.deliver``). Prints CPU time per delivered
-message (document build + diff + serialization; this thread's CPU time, not wall time, which
-a busy machine inflates), how often a snapshot replaced a patch, and the average message size.
+Plays a few random Norenberc games (and, in brief, Strasbourg games) with the engine and,
+after every command, builds each seat's and one spectator's document and the JSON Patch
+against the previous one exactly as a websocket connection does
+(``server.realtime.views.deliver``). Prints CPU time per delivered message (document build +
+diff + serialization; this thread's CPU time, not wall time, which a busy machine inflates),
+how often a snapshot replaced a patch, and the average message size.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from server.tables.data import SeatInfo, TableData, seed_hash
 from .views import STATS, Doc, build_document, clear_caches, deliver
 
 GAMES = ((2, "bench-a"), (3, "bench-b"), (4, "bench-c"), (5, "bench-d"))
+# The other game, in brief: its documents are smaller and its commands more numerous.
+OTHER_GAMES = {"strasbourg": ((3, "bench-a"), (4, "bench-b"), (5, "bench-c"))}
 
 
 def _table(game_name: str, seats: int, seed: str) -> TableData:
@@ -74,11 +77,17 @@ def play_and_deliver(
 
 def bench() -> None:
     """Print the figures (never asserted)."""
+    _bench_game("norenberc", GAMES, detailed=True)
+    for game_name, games in OTHER_GAMES.items():
+        _bench_game(game_name, games, detailed=False)
+
+
+def _bench_game(game_name: str, games: tuple[tuple[int, str], ...], detailed: bool) -> None:
     STATS.reset()
     clear_caches()
     commands, deliver_cpu, build_cpu = 0, 0.0, 0.0
-    for seats, seed in GAMES:
-        played, delivering, building = play_and_deliver(seats, seed)
+    for seats, seed in games:
+        played, delivering, building = play_and_deliver(seats, seed, game_name)
         commands, deliver_cpu, build_cpu = (
             commands + played,
             deliver_cpu + delivering,
@@ -86,7 +95,16 @@ def bench() -> None:
         )
     messages = STATS.messages
     per_message_ms = 1000 * deliver_cpu / max(1, messages)
-    print(f"games: {len(GAMES)} random Norenberc games (2-5 seats), {commands} commands")
+    title = get_game(game_name).title
+    low, high = games[0][0], games[-1][0]
+    if not detailed:
+        print(
+            f"{title} ({len(games)} games, {low}-{high} seats, {messages} messages): "
+            f"{per_message_ms:.3f} ms CPU per delivered message, "
+            f"{STATS.bytes_sent / max(1, messages):.0f} bytes on average"
+        )
+        return
+    print(f"games: {len(games)} random {title} games ({low}-{high} seats), {commands} commands")
     print(f"messages delivered (seats + 1 spectator): {messages}")
     print(f"CPU per delivered message (build + diff + JSON): {per_message_ms:.3f} ms")
     build_ms = 1000 * build_cpu / max(1, commands)
