@@ -21,13 +21,14 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from server import metrics
-from server.api import clock_acts, health, replay, tables, ws
+from server.api import clock_acts, health, push, replay, tables, ws
 from server.api.compression import Compression
 from server.api.headers import SecurityHeaders
 from server.clocks.acts import ClockActs
 from server.clocks.keeper import ClockKeeper
 from server.engine import RuleError
 from server.logs import configure_logging
+from server.notify.push import PushNotices
 from server.realtime.fanout import FanOut, MemoryFanOut
 from server.realtime.hub import Hub
 from server.settings import Settings, load_settings
@@ -56,14 +57,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.hub = Hub()
     app.state.connection_cap = ws.ConnectionCap(settings.max_connections_per_ip)
-    for router in (
-        tables.router,
-        clock_acts.router,
-        replay.router,
-        health.router,
-        ws.router,
-        *_optional_routers(),
-    ):
+    routers = (tables.router, clock_acts.router, replay.router, health.router, ws.router)
+    for router in (*routers, push.router, *_optional_routers()):
         app.include_router(router)
     _add_error_handlers(app)
     app.add_middleware(SecurityHeaders)
@@ -101,10 +96,13 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         max_overflow=settings.db_max_overflow,
         pool_timeout=settings.db_pool_timeout,
     )
+    sessions = make_sessionmaker(engine)
+    app.state.push = PushNotices(sessions, settings)
     fanout = make_fanout(settings)
     await fanout.start()
-    service = TableService(settings, make_sessionmaker(engine), fanout)
+    service = TableService(settings, sessions, fanout)
     service.presence = app.state.hub.connected
+    service.on_change.append(app.state.push.finished)
     heartbeat = asyncio.get_running_loop().create_task(_note_presence(service, app.state.hub))
     tracker = TableTracker()
     service.on_change.append(tracker.changed)
@@ -116,6 +114,8 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.service, app.state.bots, app.state.clocks = service, bots, clocks
     app.state.clock_acts = ClockActs(service)
     try:
+        # The VAPID key pair: made once, by whichever process on the database starts first.
+        await app.state.push.start()
         await _resume_bots(engine, service, tracker)
         await clocks.start()
         yield
@@ -125,6 +125,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
             await heartbeat
         await clocks.stop()
         await bots.stop()
+        await app.state.push.close()
         await service.close()
         await fanout.stop()
         await engine.dispose()

@@ -16,10 +16,12 @@ Adding a setting: one ``setting(...)`` field below, plus its row in docs/self-ho
 from __future__ import annotations
 
 import ipaddress
+import re
 import secrets
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from pydantic import Field, JsonValue, field_validator, model_validator
 from pydantic.fields import FieldInfo
@@ -72,6 +74,18 @@ def proxy_entries(value: str) -> list[str]:
         except ValueError:
             raise ValueError(f"{entry!r} is not an IP address or network") from None
     return entries
+
+
+PUSH_CONTACT = re.compile(r"mailto:[^@\s]+@[^@\s]+|https://[^\s/?#]+(/[^\s]*)?")
+
+
+def is_push_contact(contact: str) -> bool:
+    """Whether ``contact`` may be a VAPID ``sub``: ``mailto:`` with an address, or ``https:``.
+
+    >>> is_push_contact("mailto:admin@example.org"), is_push_contact("http://example.org")
+    (True, False)
+    """
+    return PUSH_CONTACT.fullmatch(contact) is not None
 
 
 def setting(
@@ -168,6 +182,26 @@ class Settings(BaseSettings):
     keepalive_timeout: int = setting(
         "GUILDHALL_KEEPALIVE_TIMEOUT", 5, "seconds an idle HTTP connection is kept open", ge=1
     )
+    push_contact: str = setting(
+        "GUILDHALL_PUSH_CONTACT",
+        "",
+        "the VAPID `sub` push services may contact about this server's pushes: a `mailto:` "
+        "address or an `https:` URL",
+        shown="`PUBLIC_URL` if `https:`, else `mailto:guildhall@` its host",
+    )
+    push_allow_http: bool = setting(
+        "GUILDHALL_PUSH_ALLOW_HTTP",
+        False,
+        "accept `http:` push endpoints (tests against a local push service only)",
+        shown="`false`",
+    )
+    webhook_allow_private: bool = setting(
+        "GUILDHALL_WEBHOOK_ALLOW_PRIVATE",
+        False,
+        "let webhook URLs and push endpoints reach loopback, private and link-local addresses "
+        "(a LAN's own chat server); off: such a URL is refused when set and at every send",
+        shown="`false`",
+    )
     handover_after: float = setting(
         "GUILDHALL_HANDOVER_AFTER",
         60.0,
@@ -242,6 +276,13 @@ class Settings(BaseSettings):
     def _proxy_list(cls, value: str) -> str:
         return ",".join(proxy_entries(value))
 
+    @field_validator("push_contact")
+    @classmethod
+    def _push_contact(cls, contact: str) -> str:
+        if contact and not is_push_contact(contact):
+            raise ValueError(f"{contact!r} is neither a mailto: address nor an https: URL")
+        return contact
+
     @field_validator("public_url")
     @classmethod
     def _no_trailing_slash(cls, url: str) -> str:
@@ -264,6 +305,17 @@ class Settings(BaseSettings):
         if "public_url" not in changes and self.public_url == f"http://{self.host}:{self.port}":
             values["public_url"] = ""
         return type(self)(**values)
+
+    @property
+    def vapid_subject(self) -> str:
+        """The VAPID ``sub`` claim (RFC 8292): GUILDHALL_PUSH_CONTACT, else PUBLIC_URL when it
+        is https, else a ``mailto:`` at PUBLIC_URL's host."""
+        if self.push_contact:
+            return self.push_contact
+        if self.public_url.startswith("https://"):
+            return self.public_url
+        host = urlsplit(self.public_url).hostname or "localhost"
+        return f"mailto:guildhall@{host}"
 
     @property
     def is_postgres(self) -> bool:

@@ -27,6 +27,8 @@ CONTENT_SECURITY_POLICY = "; ".join(
         "font-src 'self'",
         "connect-src 'self'",
         "manifest-src 'self'",
+        # The push notices' service worker, /sw.js (script-src would allow it too; said here).
+        "worker-src 'self'",
         "base-uri 'none'",
         "form-action 'self'",
         "frame-ancestors 'none'",

@@ -127,3 +127,49 @@ class ClockBeat(Base):
 
     id: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=False)
     at: Mapped[float] = mapped_column(sa.Float)
+
+
+class PushSubscriptionRow(Base):
+    """One device's Web Push subscription for one seat (``server.notify.subscriptions``).
+
+    ``endpoint`` is a capability URL of the browser maker's push service and ``p256dh``/``auth``
+    the keys a notice is encrypted to: none of them is ever shown, logged or put in a
+    document, record or replay. ``endpoint_key`` (its SHA-256) makes one row per device.
+    """
+
+    __tablename__ = "push_subscriptions"
+    __table_args__ = (
+        sa.UniqueConstraint(
+            "table_id", "seat", "endpoint_key", name="uq_push_subscriptions_device"
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(
+        sa.String(32), sa.ForeignKey("tables.id", ondelete="CASCADE"), index=True
+    )
+    seat: Mapped[int] = mapped_column(sa.Integer)
+    endpoint: Mapped[str] = mapped_column(sa.String(2048))
+    endpoint_key: Mapped[str] = mapped_column(sa.String(64))
+    p256dh: Mapped[str] = mapped_column(sa.String(100))
+    auth: Mapped[str] = mapped_column(sa.String(40))
+    # The language the notices are written in (a shipped dictionary's code).
+    lang: Mapped[str] = mapped_column(sa.String(8))
+    created_at: Mapped[datetime] = mapped_column(
+        sa.DateTime(timezone=True), server_default=sa.func.now()
+    )
+
+
+class VapidKeyRow(Base):
+    """The server's one VAPID key pair (``id`` 1), made by whichever process starts first and
+    shared by every process on the database (``server.notify.vapid``)."""
+
+    __tablename__ = "vapid_keys"
+
+    id: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=False)
+    # The P-256 private value and public point, URL-safe base64 without padding.
+    private_key: Mapped[str] = mapped_column(sa.String(64))
+    public_key: Mapped[str] = mapped_column(sa.String(100))
+    created_at: Mapped[datetime] = mapped_column(
+        sa.DateTime(timezone=True), server_default=sa.func.now()
+    )

@@ -248,7 +248,14 @@ def _table_names(url: str) -> set[str]:
 def test_migrations_match_the_models_and_go_down_and_up(empty_database_url: str) -> None:
     upgrade(empty_database_url)
     assert _schema_diff(empty_database_url) == []
-    assert _table_names(empty_database_url) == {"tables", "seats", "commands", "clock_beat"}
+    assert _table_names(empty_database_url) == {
+        "tables",
+        "seats",
+        "commands",
+        "clock_beat",
+        "push_subscriptions",
+        "vapid_keys",
+    }
     downgrade(empty_database_url, "base")
     assert _table_names(empty_database_url) == set()
     upgrade(empty_database_url)

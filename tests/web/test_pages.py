@@ -317,6 +317,7 @@ async def test_a_table_page_loads_only_its_own_games_module_style_and_strings() 
         "i18n",
         "patch",
         "pieces",
+        "push",
         "sheet",
         "strasbourg",
         "summary",

@@ -9,6 +9,7 @@ import * as panel from "./summary.js";
 import * as follow from "./follow.js";
 import { mark } from "./pieces.js";
 import * as sheet from "./sheet.js";
+import * as push from "./push.js";
 
 var $ = function (id) { return document.getElementById(id); };
 
@@ -243,6 +244,7 @@ function draw() {
   if (!replay) announce(renderer.status(showing, ctx), opened ? panel.openTitle(sums) : null, since);
   replaceChildren($("board"), renderer.board(showing, ctx));
   replaceChildren($("players"), renderer.players(showing, ctx));
+  if (!replay && table.status === "playing") push.place($("players").querySelector(".player.me"), tableId, mySeat(), token);
   markChanges();
   panel.draw($("summary"), sums, ctx);
   var held = mine && panel.holdsPrompt();

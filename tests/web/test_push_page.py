@@ -1,0 +1,205 @@
+"""The table page's "notify me" button in real Chromium against a real server.
+
+Headless Chromium reaches no push service, so ``PushManager`` is replaced in these pages only
+(an init script) by one that answers ``subscribe`` with a subscription whose keys the test
+made as a browser would; everything else is real: the service worker registering at scope
+``/``, the manifest the page links (read back through the DevTools protocol), the routes the
+button calls with the seat's token, and the page under its Content-Security-Policy.
+Screenshots at 1280 and 390 px go to tests/web/artifacts/.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.support.push_service import Device, unb64url
+
+from .conftest import ARTIFACTS, ConsoleErrors, ServerThread, live_app
+
+pytestmark = pytest.mark.browser
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+IPHONE_SAFARI = (
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 "
+    "(KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
+)
+
+# The stand-in PushManager: subscribe() records the applicationServerKey it was given and
+# keeps the subscription (in localStorage, so a reload finds it as a browser would).
+STUB = """
+(() => {
+  const SUB = %s;
+  const stored = () => localStorage.getItem("stub_push") === "on";
+  const make = () => ({
+    endpoint: SUB.endpoint,
+    options: { applicationServerKey: window.__serverKey || null },
+    toJSON: () => SUB,
+    unsubscribe: () => { localStorage.removeItem("stub_push"); return Promise.resolve(true); },
+  });
+  PushManager.prototype.getSubscription = function () {
+    return Promise.resolve(stored() ? make() : null);
+  };
+  PushManager.prototype.subscribe = function (options) {
+    window.__subscribeOptions = {
+      userVisibleOnly: options.userVisibleOnly,
+      key: Array.from(new Uint8Array(options.applicationServerKey)),
+    };
+    window.__serverKey = new Uint8Array(options.applicationServerKey).buffer;
+    localStorage.setItem("stub_push", "on");
+    return Promise.resolve(make());
+  };
+})();
+"""
+NO_PUSH = "delete window.PushManager;"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
+    # The stub's endpoint is never contacted: private addresses are allowed so that its name
+    # is not looked up (this machine has no DNS).
+    with live_app(tmp_path_factory.mktemp("push-db"), bot_delay=5.0,
+                  webhook_allow_private=True) as running:  # fmt: skip
+        yield running
+
+
+def started_table(server: ServerThread) -> dict[str, Any]:
+    body = {"game": "norenberc", "seats": 2, "name": "Anna", "bots": [None, "random"]}
+    made: dict[str, Any] = httpx.post(f"{server.url}/api/tables", json=body).json()
+    headers = {"Authorization": f"Bearer {made['token']}"}
+    httpx.post(f"{server.url}/api/tables/{made['table_id']}/start", headers=headers)
+    return made
+
+
+def devices(server: ServerThread, made: dict[str, Any]) -> list[dict[str, Any]]:
+    answer = httpx.get(
+        f"{server.url}/api/tables/{made['table_id']}/seats/0/push",
+        headers={"Authorization": f"Bearer {made['token']}"},
+    )
+    assert answer.status_code == 200, answer.text
+    found: list[dict[str, Any]] = answer.json()["devices"]
+    return found
+
+
+def push_page(new_page: Any, viewport: dict[str, int], script: str, **options: Any) -> Any:
+    page = new_page(viewport=viewport, permissions=["notifications"], **options)
+    page.context.add_init_script(script)
+    return page
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280", "390"])
+def test_the_button_subscribes_this_device_for_the_seat_and_turns_it_off(
+    new_page: Any, server: ServerThread, viewport: dict[str, int]
+) -> None:
+    made = started_table(server)
+    device = Device(endpoint=f"https://push.example.net/wpush/{made['table_id']}")
+    page = push_page(new_page, viewport, STUB % json.dumps(device.subscription()))
+    page.goto(f"{server.url}/t/{made['table_id']}#seat={made['token']}")
+    button = page.locator(".player.me #push-enable")
+    button.wait_for(timeout=10_000)
+    page.wait_for_function("!document.querySelector('#push-enable').disabled", timeout=10_000)
+    page.screenshot(path=str(ARTIFACTS / f"push-offer-{viewport['width']}.png"), full_page=True)
+    button.click()
+    page.locator(".player.me #push-on").wait_for(timeout=10_000)
+    page.screenshot(path=str(ARTIFACTS / f"push-on-{viewport['width']}.png"), full_page=True)
+    # The browser was asked with the server's own key, for notifications the player sees.
+    asked = page.evaluate("window.__subscribeOptions")
+    key = httpx.get(f"{server.url}/api/push/key").json()["public_key"]
+    assert asked == {"userVisibleOnly": True, "key": list(unb64url(key))}
+    # The server holds this device for seat 0, in the page's language.
+    [held] = devices(server, made)
+    assert held["device"] == hashlib.sha256(device.endpoint.encode()).hexdigest()[:16]
+    assert (held["service"], held["lang"]) == ("push.example.net", "en")
+    # A reload finds the device on the seat's list; "turn off" removes it from the server.
+    page.reload()
+    page.locator(".player.me #push-off").click(timeout=10_000)
+    page.locator(".player.me #push-enable").wait_for(timeout=10_000)
+    assert devices(server, made) == []
+
+
+def test_the_service_worker_controls_the_whole_site_and_the_manifest_is_valid(
+    new_page: Any, server: ServerThread
+) -> None:
+    made = started_table(server)
+    page = push_page(
+        new_page, DESKTOP, STUB % json.dumps(Device(endpoint="https://x.example/1").subscription())
+    )
+    page.goto(f"{server.url}/t/{made['table_id']}#seat={made['token']}")
+    page.locator("#push-enable:not([disabled])").wait_for(timeout=10_000)
+    # Nothing is installed before the player asks for notices.
+    assert page.evaluate("navigator.serviceWorker.getRegistration('/').then(r => !!r)") is False
+    page.locator("#push-enable").click()
+    page.locator("#push-on").wait_for(timeout=10_000)
+    scope = page.evaluate("navigator.serviceWorker.ready.then(r => [r.scope, r.active.scriptURL])")
+    assert scope == [f"{server.url}/", f"{server.url}/sw.js"]
+    cdp = page.context.new_cdp_session(page)
+    manifest = cdp.send("Page.getAppManifest")
+    assert manifest["url"] == f"{server.url}/manifest.webmanifest"
+    assert manifest["errors"] == []
+    parsed = json.loads(manifest["data"])
+    assert parsed["name"] == "Guildhall" and parsed["display"] == "standalone"
+    for icon in parsed["icons"]:
+        answer = httpx.get(server.url + icon["src"])
+        assert answer.status_code == 200 and answer.headers["content-type"] == icon["type"]
+
+
+@pytest.mark.parametrize(
+    ("user_agent", "said"),
+    [
+        (IPHONE_SAFARI, "add this page to the home screen"),
+        (None, "This browser cannot receive notices from a web page."),
+    ],
+    ids=["iphone", "other"],
+)
+def test_a_browser_without_push_is_told_why(
+    new_page: Any, server: ServerThread, user_agent: str | None, said: str
+) -> None:
+    made = started_table(server)
+    options = {"user_agent": user_agent} if user_agent else {}
+    page = push_page(new_page, PHONE, NO_PUSH, **options)
+    page.goto(f"{server.url}/t/{made['table_id']}#seat={made['token']}")
+    why = page.locator(".player.me #push-why")
+    why.wait_for(timeout=10_000)
+    assert said in (why.text_content() or "")
+    assert page.locator("#push-enable").count() == 0
+    page.screenshot(path=str(ARTIFACTS / f"push-unsupported-{user_agent is None}.png"))
+
+
+def test_a_spectator_sees_no_button(new_page: Any, server: ServerThread) -> None:
+    made = started_table(server)
+    page = push_page(
+        new_page, DESKTOP, STUB % json.dumps(Device(endpoint="https://x.example/2").subscription())
+    )
+    page.goto(f"{server.url}/t/{made['table_id']}")
+    page.locator(".player").first.wait_for(timeout=10_000)
+    assert page.locator("#push-control").count() == 0
+
+
+def test_the_page_with_its_worker_keeps_to_its_policy(browser: Any, server: ServerThread) -> None:
+    made = started_table(server)
+    context = browser.new_context(bypass_csp=False, permissions=["notifications"])
+    context.add_init_script(
+        STUB % json.dumps(Device(endpoint="https://x.example/3").subscription())
+    )
+    context.add_init_script(
+        "window.__violations = [];"
+        "document.addEventListener('securitypolicyviolation',"
+        " e => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));"
+    )
+    errors = ConsoleErrors()
+    page = errors.watch(context.new_page())
+    try:
+        page.goto(f"{server.url}/t/{made['table_id']}#seat={made['token']}")
+        page.locator(".player.me #push-enable:not([disabled])").click(timeout=10_000)
+        page.locator(".player.me #push-on").wait_for(timeout=10_000)
+        scope = page.evaluate("navigator.serviceWorker.ready.then(r => r.scope)")
+        assert scope == f"{server.url}/"
+        assert page.evaluate("window.__violations") == []
+        assert errors == []
+    finally:
+        context.close()
