@@ -203,3 +203,66 @@ def test_the_page_with_its_worker_keeps_to_its_policy(browser: Any, server: Serv
         assert errors == []
     finally:
         context.close()
+
+
+def _push_to_worker(page: Any, server: ServerThread, payload: dict[str, Any]) -> list[Any]:
+    """Deliver ``payload`` to the page's service worker as its push service would (after
+    decryption), through the DevTools protocol; the notifications it then shows."""
+    cdp = page.context.new_cdp_session(page)
+    registrations: list[dict[str, Any]] = []
+    cdp.on(
+        "ServiceWorker.workerRegistrationUpdated",
+        lambda e: registrations.extend(e["registrations"]),
+    )
+    cdp.send("ServiceWorker.enable")
+    for _ in range(100):  # the registration is reported right after enabling
+        if registrations:
+            break
+        page.wait_for_timeout(50)
+    [registration] = [r for r in registrations if r["scopeURL"] == f"{server.url}/"]
+    shown = "navigator.serviceWorker.ready.then(r => r.getNotifications())"
+    cdp.send(
+        "ServiceWorker.deliverPushMessage",
+        {"origin": server.url, "registrationId": registration["registrationId"],
+         "data": json.dumps(payload)},
+    )  # fmt: skip
+    page.wait_for_function(
+        f"body => {shown}.then(ns => ns.some(n => n.body === body))",
+        arg=payload["body"],
+        timeout=10_000,
+    )
+    found: list[Any] = page.evaluate(
+        f"{shown}.then(ns => ns.map(n => ({{title: n.title, body: n.body, tag: n.tag,"
+        " url: n.data.url, icon: n.icon})))"
+    )
+    return found
+
+
+def test_the_worker_shows_the_notice_and_opens_only_this_site(
+    new_page: Any, server: ServerThread
+) -> None:
+    made = started_table(server)
+    page = push_page(
+        new_page, DESKTOP, STUB % json.dumps(Device(endpoint="https://x.example/4").subscription())
+    )
+    page.goto(f"{server.url}/t/{made['table_id']}#seat={made['token']}")
+    page.locator("#push-enable:not([disabled])").click(timeout=10_000)
+    page.locator("#push-on").wait_for(timeout=10_000)
+    notice = {
+        "title": "Your move: Toy",
+        "body": "Anna, it is your move.",
+        "url": "/t/abc",
+        "tag": "T1",
+    }
+    [shown] = _push_to_worker(page, server, notice)
+    assert shown == {
+        "title": "Your move: Toy",
+        "body": "Anna, it is your move.",
+        "tag": "T1",
+        "url": "/t/abc",
+        "icon": f"{server.url}/static/img/crest-192.png",
+    }
+    # A newer notice of the table replaces it; a URL of another site is never opened.
+    elsewhere = {**notice, "body": "Reminder", "url": "https://elsewhere.example/t/abc"}
+    shown_now = _push_to_worker(page, server, elsewhere)
+    assert [(n["body"], n["url"]) for n in shown_now] == [("Reminder", "/")]
