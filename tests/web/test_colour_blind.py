@@ -210,6 +210,12 @@ def test_seats_and_guilds_stay_apart_under_colour_blindness(open_table: Any, gam
     page = open_table(fake, viewport={"width": 1280, "height": 1000})
     page.wait_for_selector(".clock-chip")
     page.wait_for_selector("#board .sb-grid" if game == "strasbourg" else "#board .house")
+    # A clock names its seat as the seat card does (a bot by its kind), beside its shape.
+    clocks = page.eval_on_selector_all(
+        ".clock-chip .clock-name", "els => els.map((e) => e.textContent)"
+    )
+    cards = [page.get_attribute(f"#player-{s} .pbadge", "title") for s in range(5)]
+    assert clocks == cards and "Seat 2" not in clocks, (clocks, cards)
     seat_colours = page.evaluate(SEAT_COLOURS)
     guilds = page.evaluate(GUILD_MARKS, game)
     assert len(guilds) == (6 if game == "norenberc" else 5)

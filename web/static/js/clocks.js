@@ -98,7 +98,8 @@ function chips() {
   return clock.seats.map(function (entry, seat) {
     if (!entry.running) return null;
     var info = seats[seat] || {};
-    var name = info.name || t("seat.n", { n: seat + 1 });
+    // Named as the seat cards name it (a bot by its kind), beside the seat's shape.
+    var name = info.name || (info.bot ? t("bot.name", { kind: t("bot." + info.bot), n: seat + 1 }) : t("seat.n", { n: seat + 1 }));
     var left = entry.deadline - now;
     var low = clock.mode === "live" ? left <= 10 : left <= 3600;
     return h("li", { class: "clock-chip" + (low ? " low" : "") + (entry.covered ? " covered" : ""),
