@@ -36,7 +36,7 @@ import socket
 import time
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import aiohttp
 from aiohttp.abc import AbstractResolver, ResolveResult
@@ -84,6 +84,26 @@ class PushMessage:
     def payload(self) -> bytes:
         fields = {"title": self.title, "body": self.body, "url": self.url, "tag": self.topic}
         return json.dumps(fields, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+ChannelOutcome = Literal["sent", "retry", "gone"]
+
+
+class NoticeLike(Protocol):
+    """What the outbox's notice tells a channel (``server.notify.notice.Notice``)."""
+
+    @property
+    def table_id(self) -> str: ...
+    @property
+    def seat(self) -> int: ...
+    @property
+    def kind(self) -> str: ...  # "turn" or "reminder"
+    @property
+    def table_name(self) -> str: ...
+    @property
+    def seat_name(self) -> str: ...
+    @property
+    def seconds_left(self) -> float | None: ...
 
 
 @dataclass(frozen=True)
@@ -341,6 +361,21 @@ class PushNotices:
     @property
     def public_key(self) -> str:
         return self.sender.keys.public_key
+
+    async def deliver(self, notice: NoticeLike) -> ChannelOutcome:
+        """The push channel of the notices' outbox: ``notice`` pushed to the seat's devices,
+        answered as a channel answers (``sent``, ``retry``, or ``gone``: this notice will
+        never reach a device of the seat, so it is not tried again)."""
+        move = YourMove(
+            table_id=notice.table_id,
+            table_name=notice.table_name,
+            seat=notice.seat,
+            seat_name=notice.seat_name,
+            seconds_left=notice.seconds_left,
+            reminder=notice.kind == "reminder",
+        )
+        outcome = await self.notify(move)
+        return "gone" if outcome == "failed" else outcome
 
     async def notify(self, move: YourMove) -> Outcome:
         """Push ``move`` to every device of its seat; delete those whose push service says

@@ -28,9 +28,9 @@ from urllib.parse import urlsplit
 import sqlalchemy as sa
 from cryptography.hazmat.primitives.asymmetric import ec
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from server.store.models import PushSubscriptionRow
+from server.store.models import PushSubscriptionRow, TableRow
 from server.tables import ServiceError
 
 from .vapid import unb64url
@@ -253,6 +253,17 @@ async def drop(sessions: async_sessionmaker[Any], subscription_id: int) -> None:
         await session.execute(
             sa.delete(PushSubscriptionRow).where(PushSubscriptionRow.id == subscription_id)
         )
+
+
+async def addressed(session: AsyncSession) -> set[tuple[str, int]]:
+    """The (table id, seat) pairs of playing tables with a device to push to."""
+    query = (
+        sa.select(PushSubscriptionRow.table_id, PushSubscriptionRow.seat)
+        .join(TableRow, TableRow.id == PushSubscriptionRow.table_id)
+        .where(TableRow.status == "playing")
+        .distinct()
+    )
+    return {(row[0], row[1]) for row in await session.execute(query)}
 
 
 async def forget_table(sessions: async_sessionmaker[Any], table_id: str) -> int:

@@ -5,6 +5,7 @@ what the seat's devices answered decides whether the notice is retried."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
 
 import pytest
 
@@ -27,8 +28,8 @@ def push_service() -> Iterator[PushService]:
 class Seats:
     """A started toy table of three seats, its subscriptions and the notices to them."""
 
-    def __init__(self, notices: PushNotices, table_id: str) -> None:
-        self.notices, self.table_id = notices, table_id
+    def __init__(self, notices: PushNotices, service: TableService, table_id: str, token: str):
+        self.notices, self.service, self.table_id, self.token = notices, service, table_id, token
 
     async def add(self, seat: int, device: Device) -> None:
         sub = device.subscription()
@@ -57,11 +58,11 @@ async def seats(database_url: str, push_service: PushService) -> AsyncIterator[S
     engine = make_engine(database_url)
     sessions = make_sessionmaker(engine)
     service = TableService(settings, sessions, MemoryFanOut())
-    data, _ = await service.create_table("toy", 3, {}, [], "P0")
+    data, token = await service.create_table("toy", 3, {}, [], "P0")
     notices = await PushNotices(sessions, settings).start()
     push_service.vapid_key = notices.public_key
     try:
-        yield Seats(notices, data.id)
+        yield Seats(notices, service, data.id, token)
     finally:
         await notices.close()
         await service.close()
@@ -120,3 +121,50 @@ async def test_a_stale_notice_is_not_sent(seats: Seats, push_service: PushServic
     late = YourMove(seats.table_id, "Toy night", 0, "P0", 0.2)
     assert await seats.notices.notify(late) == "failed"
     assert push_service.pushes_to(device) == []
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A notice as the outbox hands it to a channel (server.notify.notice.Notice's fields)."""
+
+    table_id: str
+    seat: int
+    kind: str
+    table_name: str
+    seat_name: str
+    seconds_left: float | None
+    url: str = ""
+
+
+async def test_as_a_channel_a_reminder_is_urgent_and_an_undeliverable_notice_is_gone(
+    seats: Seats, push_service: PushService
+) -> None:
+    device = push_service.device()
+    await seats.add(1, device)
+    reminder = Notice(seats.table_id, 1, "reminder", "Toy · t1", "P1", 7200.0)
+    assert await seats.notices.deliver(reminder) == "sent"
+    [got] = push_service.pushes_to(device)
+    assert (got.headers["urgency"], got.headers["ttl"]) == ("high", "7200")
+    assert got.payload is not None and got.payload["body"] == "P1, only 2 h left for your move."
+    device.answer = 400  # the push service refuses this notice: trying again would not help
+    assert await seats.notices.deliver(reminder) == "gone"
+    assert await seats.endpoints(1) == [device.endpoint]  # the device itself stays
+
+
+async def test_the_channel_has_an_address_for_the_seats_of_playing_tables_with_a_device(
+    seats: Seats, push_service: PushService
+) -> None:
+    await seats.add(0, push_service.device())
+    await seats.add(2, push_service.device())
+    await seats.add(2, push_service.device())
+
+    async def addressed() -> set[tuple[str, int]]:
+        async with seats.notices.sessions() as session:
+            return await subscriptions.addressed(session)
+
+    assert await addressed() == set()  # the table has not started
+    for seat in (1, 2):
+        invite = seats.service.invite_code(seats.table_id)
+        await seats.service.join(seats.table_id, f"P{seat}", invite=invite)
+    await seats.service.start(seats.table_id, seats.token)
+    assert await addressed() == {(seats.table_id, 0), (seats.table_id, 2)}
