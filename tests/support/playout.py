@@ -15,7 +15,8 @@ the other commands) also:
 
 - every seat's view and the spectator's are JSON, carry ``legal``/``to_act`` equal to the
   game's, and every seat in ``to_act`` has a legal command; a game with ``view_from`` makes
-  each seat's very same view from the spectator's, which stays as it was;
+  each seat's view from the spectator's (as the server does), which stays as it was, and
+  ``view`` gives the very same text (one seat drawn per checkpoint);
 - the views of everyone but one seat (``owner``, drawn per checkpoint) are byte-identical
   when ``owner``'s hidden information is changed (``hidden_variant``): one variant changes
   all of it at once, and the unchanged views are reused from the check above;
@@ -291,35 +292,47 @@ def _view_text(view: Any) -> str:
 def _check_views(
     game: Game, state: State, seats: int, checks: Checks, rng: Rng
 ) -> dict[int, list[Command]]:
-    """Every view checked; returns each seat's legal commands."""
+    """Every view checked; returns each seat's legal commands.
+
+    A game with ``view_from`` is checked the server's way: every seat's view is made from the
+    one spectator view (which must stay as it was), and ``view`` of one seat drawn per
+    checkpoint must give the very same text."""
     to_act = sorted(game.to_act(state))
     spectator = game.view(state, None)
     assert spectator["legal"] == [] and sorted(spectator["to_act"]) == to_act
     texts: dict[int | None, str] = {None: _view_text(spectator)}
     legal_of: dict[int, list[Command]] = {}
-    view_from = getattr(game, "view_from", None)
     for seat in range(seats):
-        own = game.view(state, seat)
+        own = _seat_view(game, state, seat, spectator)
         legal_of[seat] = game.legal(state, seat)
         assert own["legal"] == legal_of[seat], f"view of seat {seat} has other legal commands"
         assert sorted(own["to_act"]) == to_act
         assert legal_of[seat] or seat not in to_act, f"seat {seat} may act without a command"
         texts[seat] = _view_text(own)
-        if view_from is not None:
-            # The server's way: every seat's view made from one spectator view it shares.
-            shared = json.dumps(view_from(state, seat, spectator))
-            assert shared == texts[seat], f"view_from differs from the view of seat {seat}"
-    if view_from is not None:
+    if hasattr(game, "view_from"):
         assert json.dumps(spectator) == texts[None], "view_from changed the spectator's view"
+        drawn = rng.below(seats)
+        assert json.dumps(game.view(state, drawn)) == texts[drawn], f"view_from of {drawn}"
     if checks.hidden_variant is not None and seats >= 2:
         owner = rng.below(seats)
         variant = checks.hidden_variant(state, owner, rng)
         if variant is not None:
+            variant_spectator = game.view(variant, None)
             for viewer, text in texts.items():
                 if viewer != owner:
-                    seen = json.dumps(game.view(variant, viewer))
+                    seen = json.dumps(
+                        variant_spectator
+                        if viewer is None
+                        else _seat_view(game, variant, viewer, variant_spectator)
+                    )
                     assert seen == text, f"view of {viewer} changed with seat {owner}'s secrets"
     return legal_of
+
+
+def _seat_view(game: Game, state: State, seat: int, spectator: Any) -> Any:
+    """``seat``'s view as the server makes it: from ``spectator`` when the game can."""
+    view_from = getattr(game, "view_from", None)
+    return game.view(state, seat) if view_from is None else view_from(state, seat, spectator)
 
 
 def _probe(
