@@ -8,6 +8,7 @@ citizens drawn at setup that never entered play, and the generator. Tiles that l
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from server.engine import planning as sealed
@@ -34,11 +35,19 @@ DATA_NOTE = (
 
 
 def tile_view(tile_id: str, good: str | None = None) -> dict[str, Any]:
-    """The public description of a tile, with ``id`` (and the peddler's ``good`` if any)."""
-    shown = {"id": tile_id, **tile(tile_id)}
+    """The public description of a tile, with ``id`` (and the peddler's ``good`` if any).
+
+    A new dict each time (views are the caller's), copied from one made once per tile."""
+    shown = dict(_tile_view(tile_id))
     if good is not None:
         shown["good"] = good
     return shown
+
+
+@lru_cache(maxsize=512)
+def _tile_view(tile_id: str) -> dict[str, Any]:
+    # Never handed out: tile_view copies it.
+    return {"id": tile_id, **tile(tile_id)}
 
 
 def _guild_view(state: State, guild: int) -> dict[str, Any]:
