@@ -378,27 +378,30 @@ class PushNotices:
         return "gone" if outcome == "failed" else outcome
 
     async def notify(self, move: YourMove) -> Outcome:
-        """Push ``move`` to every device of its seat; delete those whose push service says
-        they are gone. ``sent`` if any device took it; else ``retry`` if one may later; else
-        ``gone`` (no device left) or ``failed``."""
+        """Push ``move`` to every device of its seat at once; delete those whose push service
+        says they are gone. ``sent`` if any device took it; else ``retry`` if one may later;
+        else ``gone`` (no device left) or ``failed``. Takes at most one push's time-out."""
         devices = await subscriptions.for_seat(self.sessions, move.table_id, move.seat)
-        results = []
-        for sub in devices:
-            msg = message(move, sub.lang, self.settings.secret_key)
-            if msg is None:
-                return "failed"  # the decision's time is up: the notice is stale
-            result = await self.sender.send(sub, msg)
-            if result.outcome == "gone":
-                await subscriptions.drop(self.sessions, sub.id)
-            results.append(result.outcome)
-            log.info(
-                "push",
-                extra={"table_id": move.table_id, "seat": move.seat, "subscription": sub.id,
-                       "outcome": result.outcome, "status": result.status},
-            )  # fmt: skip
+        messages = [message(move, sub.lang, self.settings.secret_key) for sub in devices]
+        if None in messages:
+            return "failed"  # the decision's time is up: the notice is stale
+        results = await asyncio.gather(
+            *(self._push(move, sub, msg) for sub, msg in zip(devices, messages, strict=True) if msg)
+        )
         self.sent += results.count("sent")
         order: tuple[Outcome, ...] = ("sent", "retry", "failed")
         return next((outcome for outcome in order if outcome in results), "gone")
+
+    async def _push(self, move: YourMove, sub: Subscription, msg: PushMessage) -> Outcome:
+        result = await self.sender.send(sub, msg)
+        if result.outcome == "gone":
+            await subscriptions.drop(self.sessions, sub.id)
+        log.info(
+            "push",
+            extra={"table_id": move.table_id, "seat": move.seat, "subscription": sub.id,
+                   "outcome": result.outcome, "status": result.status},
+        )  # fmt: skip
+        return result.outcome
 
     def finished(self, data: Any) -> None:
         """A change this process stored (``TableService.on_change``): once a table has
