@@ -174,7 +174,7 @@ def _bad_subscriptions() -> list[tuple[str, Any, int, str]]:
         ("not base64", _with(sub, keys={"auth": "!!!!"}), 400, BAD),
         ("no keys", {"endpoint": sub["endpoint"]}, 422, "bad_request"),
         ("unknown field", {**sub, "extra": 1}, 422, "bad_request"),
-        ("not JSON", "{", 422, "bad_request"),
+        ("not JSON", "{", 400, "bad_json"),
     ]
 
 
