@@ -22,7 +22,9 @@ CLOCK = {"mode": "live", "plan": 5, "action": 5, "bank": 0, "increment": 0}
 def clock_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
     with live_app(
         tmp_path_factory.mktemp("clock-db"),
-        bot_delay=0.2,
+        # A second per bot move: once a stand-in and the bot play each other, the game must not
+        # end before the player has pressed "take my seat back" on a loaded machine.
+        bot_delay=1.0,
         clock_bot="random",
         clock_sweep=0.5,
     ) as server:

@@ -321,6 +321,7 @@ async def test_a_table_page_loads_only_its_own_games_module_style_and_strings() 
         "sheet",
         "strasbourg",
         "summary",
+        "table_acts",
     }
     assert preloaded == {f"{js}/{name}.js" for name in wanted}
     assert '"sb.log.' in scripts["stras"]

@@ -69,8 +69,18 @@ export function learnServerTime(serverTime, sentAt, receivedAt) {
   offset = serverTime - middle;
 }
 
-function serverNow() {
+export function serverNow() {
   return Date.now() / 1000 + offset;
+}
+
+// The server's nudge and vote thresholds (the summary's clock_rules), once known.
+var rules = null;
+export function clockRules() {
+  return rules;
+}
+
+export function learnClockRules(known) {
+  if (known && typeof known.nudge_after === "number") rules = known;
 }
 
 export function fetchServerTime(tableId) {
@@ -79,6 +89,7 @@ export function fetchServerTime(tableId) {
     return res.ok ? res.json() : null;
   }).then(function (summary) {
     if (summary) learnServerTime(summary.server_time, sentAt, Date.now());
+    if (summary) learnClockRules(summary.clock_rules);
   }).catch(function () { /* the next fetch tries again */ });
 }
 
@@ -122,7 +133,8 @@ function tick() {
 // then ticks by itself until the next call.
 export function renderClocks(el, table) {
   var clock = table && table.clock;
-  if (!clock || clock.mode === "untimed" || table.status !== "playing") {
+  // While paused nothing runs: the pause bar (table_acts.js) shows what each clock keeps.
+  if (!clock || clock.mode === "untimed" || table.status !== "playing" || clock.paused) {
     el.hidden = true;
     el.innerHTML = "";
     shown = null;

@@ -224,6 +224,7 @@ function playerCard(p, game, ctx) {
       botOffer(p.seat, seatInfo, game, ctx),
       acting ? h("span", { class: "ptag acting-tag" }, t("player.acting")) : null,
       planningTag(p, game)),
+    ctx.seatActs && game.phase !== "over" ? ctx.seatActs(p.seat) : null, // docs/clocks.md
     h("dl", null,
       h("dt", null, t("player.talers")),
       h("dd", { class: "talers", id: me ? "my-talers" : null, "data-watch": "talers-" + p.seat },

@@ -321,6 +321,7 @@ function playerCard(p, game, ctx) {
       game.start_player === p.seat ? h("span", { class: "ptag", title: t("sb.start_player") }, "★") : null,
       acting ? h("span", { class: "ptag acting-tag" }, t("player.acting")) : null,
       planningTag(p, game)),
+    ctx.seatActs && game.phase !== "over" ? ctx.seatActs(p.seat) : null, // docs/clocks.md
     h("dl", null,
       h("dt", null, t("sb.prestige")), h("dd", { class: "sb-prestige", "data-watch": "prestige-" + p.seat }, p.prestige),
       h("dt", null, t("sb.coins")), h("dd", { id: meSeat ? "my-coins" : null }, me ? me.coins : hidden()),

@@ -4,7 +4,8 @@
 // module is ever loaded.
 import { errorText, h, has, t, translatePage } from "./i18n.js";
 import { TableConnection, api, askRematch, forgetTable, recentTables, rememberTable } from "./conn.js";
-import { fetchServerTime, learnServerTime, renderClocks } from "./clocks.js";
+import { fetchServerTime, learnClockRules, learnServerTime, renderClocks } from "./clocks.js";
+import * as acts from "./table_acts.js";
 import * as panel from "./summary.js";
 import * as follow from "./follow.js";
 import { mark } from "./pieces.js";
@@ -102,7 +103,18 @@ function context(game, readOnly) {
     handoverAfter: summary ? summary.handover_after : 60,
     table: doc && doc.table,
     game: game,
+    seatActs: readOnly ? null : function (seat) {
+      return acts.seatActs(seat, doc.table, mySeat(), tableAct, seatName, render);
+    },
   };
+}
+
+// A table act on the clock (a pause, a nudge, added time …): docs/clocks.md. The new state
+// comes back through the socket like every change.
+function tableAct(path, body) {
+  api("POST", "/api/tables/" + tableId + path, body, token)
+    .then(function () { notice = null; render(); })
+    .catch(showNotice);
 }
 
 // How long the seat's player has been away as the server sees it (every process), or null.
@@ -230,6 +242,7 @@ function draw() {
   $("waiting-room").hidden = true;
   $("layout").hidden = false;
   renderClocks($("clocks"), replay ? {} : table);
+  acts.renderPause($("pause"), replay ? {} : table, mySeat(), tableAct, seatName);
   var renderer = renderers[table.game];
   if (!renderer) return loadRenderer(table.game);
   var showing = replay ? replay.view : doc.game;
@@ -240,6 +253,7 @@ function draw() {
   var opened = !replay && !!doc.game && panel.follow(sums);
   var mine = !replay && renderer.isMyTurn(showing, mySeat());
   var since = mine ? follow.digest(doc.log || [], mySeat()) : [];
+  if (!replay) noticeNudges(table);
   renderBanner(renderer, ctx);
   if (!replay) announce(renderer.status(showing, ctx), opened ? panel.openTitle(sums) : null, since);
   replaceChildren($("board"), renderer.board(showing, ctx));
@@ -307,8 +321,9 @@ function replaceChildren(el, content) {
 
 function renderBanner(renderer, ctx) {
   var el = $("banner");
+  var paused = !replay && ctx.table && ctx.table.clock && ctx.table.clock.paused;
   var info = replay ? { text: t("replay.banner", { step: replay.step, of: replayLength() }), mine: false }
-    : renderer.status(ctx.game, ctx);
+    : paused ? { text: t("pause.paused"), mine: false } : renderer.status(ctx.game, ctx);
   // Redraw only on change (patches arrive often). The banner is not a live region: #announce
   // speaks only what concerns this player; refusals are alerts.
   var key = JSON.stringify([info, notice, ctx.busy]);
@@ -321,6 +336,22 @@ function renderBanner(renderer, ctx) {
     lost ? h("button", { type: "button", class: "primary small-btn", id: "reclaim-seat", onclick: reclaim }, t("seat.reclaim")) : null,
     ctx.busy ? h("span", { class: "sending" }, t("table.sending")) : null,
   ]);
+}
+
+// A nudge for this player (docs/clocks.md) arriving while the page is open: said in the
+// banner, with the turn's beep. One already in the log when the page opened is only logged.
+var seatLogSeen = null;
+function noticeNudges(table) {
+  var entries = table.seat_log || [];
+  var me = mySeat();
+  if (seatLogSeen !== null && me !== null) {
+    entries.slice(seatLogSeen).forEach(function (e) {
+      if (e.type !== "nudged" || e.seat !== me) return;
+      notice = { kind: "info", text: t("nudge.you", { by: e.by_name || "" }) };
+      beep();
+    });
+  }
+  seatLogSeen = entries.length;
 }
 
 // Entries that arrived lately glow briefly, so others' moves are noticed; a redraw in
@@ -391,9 +422,11 @@ function withSeatChanges(log) {
 }
 
 function seatChangeLine(change) {
-  var name = change.name || t("seat.n", { n: change.seat + 1 });
+  var name = change.name || (change.seat === null ? "" : t("seat.n", { n: change.seat + 1 }));
   var kind = change.bot ? t("bot." + change.bot) : "";
-  return { type: "seat_change", text: t("seatlog." + change.type, { name: name, kind: kind }) };
+  var params = { name: name, kind: kind, by: change.by_name || "", when: change.until ? acts.when(change.until) : "" };
+  var key = "seatlog." + change.type + (change.until ? ".until" : "");
+  return { type: "seat_change", text: t(has(key) ? key : "seatlog." + change.type, params) };
 }
 
 function renderFairness(table) {
@@ -587,6 +620,7 @@ function pollTable() {
   api("GET", "/api/tables/" + tableId).then(function (table) {
     table = table.table || table;
     learnServerTime(table.server_time, sentAt, Date.now());
+    learnClockRules(table.clock_rules);
     summary = table;
     if (!doc) doc = { table: table, you: { seat: null }, game: null, log: [] };
     else if (doc.table.status === "open") doc.table = Object.assign({}, doc.table, table);

@@ -1,0 +1,221 @@
+// What the people at a table do to its clock (docs/clocks.md): the pause bar (a proposal and
+// who agreed, or the paused table with what each seat keeps) and each seat card's acts:
+// propose a pause and "away until" on one's own seat, nudge and vote on another's silent
+// seat (untimed tables), add time (the creator, timed tables). The server decides again;
+// this only offers what it would accept now.
+import { LANG, h, t } from "./i18n.js";
+import { clockRules, countdown, serverNow, span } from "./clocks.js";
+
+var open = null; // the one inline form open: {seat, kind}
+var drafts = {}; // what was typed into a form, kept across redraws (patches arrive often)
+
+// "Fri 5 Dec, 14:00" in the page's language.
+export function when(seconds) {
+  return new Date(seconds * 1000).toLocaleString(LANG, {
+    weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit",
+  });
+}
+
+// A person at the table plays their seat now (no bot standing in).
+function isPerson(table, seat) {
+  var s = seat === null || seat === undefined ? null : (table.seats || [])[seat];
+  return !!(s && !s.bot && s.name);
+}
+
+function live(table) {
+  return table && table.status === "playing" && table.clock;
+}
+
+function names(list, seatName) {
+  return list.map(seatName).join(", ");
+}
+
+// A date and time the browser's picker gives ("2026-12-05T14:00", local time) in seconds.
+function pickedTime(value) {
+  var ms = value ? new Date(value).getTime() : NaN;
+  return isNaN(ms) ? null : ms / 1000;
+}
+
+function dateField(id, label) {
+  return h("label", { class: "acts-date" }, label, " ",
+    h("input", { type: "datetime-local", id: id, "data-focus": id, value: drafts[id] || "",
+      oninput: function (ev) { drafts[id] = ev.target.value; } }));
+}
+
+function closeForm(rerender) {
+  return function () { open = null; rerender(); };
+}
+
+// ---- the pause bar -------------------------------------------------------------------
+
+// Draw the pause state of ``table`` into ``el``: hidden while nothing is proposed or paused.
+export function renderPause(el, table, me, act, seatName) {
+  var clock = live(table) ? table.clock : null;
+  // Redrawn only on a change (patches arrive often, and the bar is a live region).
+  var key = JSON.stringify(clock ? [clock.paused, clock.proposal, clock.seats, me, table.seats] : null);
+  if (el.dataset.key === key) return;
+  el.dataset.key = key;
+  var content = clock && clock.paused ? pausedBar(clock, table, me, act, seatName)
+    : clock && clock.proposal ? proposalBar(clock.proposal, table, me, act, seatName) : null;
+  el.hidden = !content;
+  el.innerHTML = "";
+  if (content) content.forEach(function (c) { if (c) el.appendChild(c); });
+}
+
+function pausedBar(clock, table, me, act, seatName) {
+  var until = clock.paused.until;
+  var held = clock.seats.map(function (entry, seat) {
+    if (!entry.held) return null;
+    var left = clock.mode === "untimed" ? null : entry.free + entry.bank;
+    return h("li", { class: "clock-chip", "data-seat": seat }, h("span", { class: "clock-name" }, seatName(seat)),
+      left === null ? null : [" ", h("span", { class: "clock-time" }, t("pause.keeps", { left: countdown(left) }))]);
+  }).filter(Boolean);
+  return [
+    h("p", { class: "pause-state", id: "pause-state" },
+      h("strong", null, t("pause.paused")), " ",
+      until ? t("pause.until", { when: when(until) }) : t("pause.no_date")),
+    held.length ? h("ol", { class: "clock-list", "aria-label": t("pause.held") }, held) : null,
+    isPerson(table, me) ? h("button", { type: "button", class: "small-btn primary", id: "pause-resume",
+      "data-focus": "pause-resume", onclick: function () { act("/resume", {}); } }, t("pause.resume")) : null,
+  ];
+}
+
+function proposalBar(proposal, table, me, act, seatName) {
+  var people = (table.seats || []).filter(function (s) { return isPerson(table, s.seat); }).map(function (s) { return s.seat; });
+  var waiting = people.filter(function (s) { return proposal.agreed.indexOf(s) < 0; });
+  var answer = function (path) { return function () { act("/pause/" + path, { proposal: proposal.id }); }; };
+  var mine = isPerson(table, me);
+  var agreed = proposal.agreed.indexOf(me) >= 0;
+  return [
+    h("p", { class: "pause-state", id: "pause-proposal" },
+      t(proposal.until ? "pause.proposed_until" : "pause.proposed",
+        { name: seatName(proposal.by), when: proposal.until ? when(proposal.until) : "" }), " ",
+      h("span", { class: "muted" }, t("pause.agreed", { names: names(proposal.agreed, seatName) }),
+        waiting.length ? [" · ", t("pause.waiting", { names: names(waiting, seatName) })] : null)),
+    mine && !agreed ? h("button", { type: "button", class: "small-btn primary", id: "pause-agree",
+      "data-focus": "pause-agree", onclick: answer("agree") }, t("pause.agree")) : null,
+    mine && !agreed ? h("button", { type: "button", class: "small-btn", id: "pause-decline",
+      "data-focus": "pause-decline", onclick: answer("decline") }, t("pause.decline")) : null,
+    mine && proposal.by === me ? h("button", { type: "button", class: "small-btn", id: "pause-withdraw",
+      "data-focus": "pause-withdraw", onclick: answer("decline") }, t("pause.withdraw")) : null,
+  ];
+}
+
+// ---- a seat card's acts --------------------------------------------------------------
+
+// The acts ``me`` may take on ``seat``'s card (and what everyone may read there: "away
+// until"), or null. ``act(path, body)`` posts to /api/tables/{id}{path} with the seat token.
+export function seatActs(seat, table, me, act, seatName, rerender) {
+  if (!live(table)) return null;
+  var clock = table.clock;
+  var entry = clock.seats[seat] || {};
+  var parts = [awayNote(entry)];
+  if (isPerson(table, me) && seat === me) parts = parts.concat(ownActs(seat, clock, act, rerender));
+  else if (isPerson(table, me) && isPerson(table, seat)) parts = parts.concat(othersActs(seat, clock, me, act, seatName, rerender));
+  if (me === 0 && isPerson(table, 0) && clock.mode !== "untimed" && table.seats[seat] && table.seats[seat].name) {
+    parts.push(addTime(seat, clock, act, rerender));
+  }
+  parts = parts.filter(Boolean);
+  return parts.length ? h("div", { class: "seat-acts", id: "seat-acts-" + seat }, parts) : null;
+}
+
+function awayNote(entry) {
+  if (!entry.away_until || entry.away_until <= serverNow()) return null;
+  return h("span", { class: "away-note" }, t("away.until", { when: when(entry.away_until) }));
+}
+
+function button(id, label, onclick, primary) {
+  return h("button", { type: "button", class: "small-btn" + (primary ? " primary" : ""), id: id,
+    "data-focus": id, onclick: onclick }, label);
+}
+
+function opener(seat, kind, rerender) {
+  return function () { open = { seat: seat, kind: kind }; rerender(); };
+}
+
+function isOpen(seat, kind) {
+  return open && open.seat === seat && open.kind === kind;
+}
+
+function ownActs(seat, clock, act, rerender) {
+  var out = [];
+  if (!clock.paused && !clock.proposal) {
+    if (isOpen(seat, "pause")) {
+      out.push(h("form", { class: "acts-form", id: "pause-form", onsubmit: function (ev) {
+        ev.preventDefault();
+        var until = pickedTime(drafts["pause-until"]);
+        open = null;
+        act("/pause", { until: until });
+      } }, dateField("pause-until", t("pause.until_label")),
+      h("button", { type: "submit", class: "small-btn primary", id: "pause-propose", "data-focus": "pause-propose" }, t("pause.propose")),
+      button("pause-cancel", t("prompt.cancel"), closeForm(rerender))));
+    } else {
+      out.push(button("pause-open", t("pause.open"), opener(seat, "pause", rerender)));
+    }
+  }
+  if (clock.mode !== "days") return out;
+  var away = clock.seats[seat].away_until;
+  if (isOpen(seat, "away")) {
+    out.push(h("form", { class: "acts-form", id: "away-form", onsubmit: function (ev) {
+      ev.preventDefault();
+      var until = pickedTime(drafts["away-until"]);
+      if (until === null) return;
+      open = null;
+      act("/seats/" + seat + "/away", { until: until });
+    } }, dateField("away-until", t("away.label")),
+    h("button", { type: "submit", class: "small-btn primary", id: "away-save", "data-focus": "away-save" }, t("away.save")),
+    button("away-cancel", t("prompt.cancel"), closeForm(rerender))));
+  } else {
+    out.push(button("away-open", t("away.open"), opener(seat, "away", rerender)));
+  }
+  if (away && away > serverNow()) {
+    out.push(button("away-clear", t("away.back"), function () { act("/seats/" + seat + "/away", { until: null }); }));
+  }
+  return out;
+}
+
+// Nudge and vote, on an untimed table, for a seat whose person has had to act long enough.
+function othersActs(seat, clock, me, act, seatName, rerender) {
+  var entry = clock.seats[seat];
+  var rules = clockRules();
+  if (clock.mode !== "untimed" || clock.paused || !entry.asked || !rules) return [];
+  var now = serverNow(), waited = now - entry.asked, out = [];
+  var last = (entry.nudged || {})[String(me)];
+  if (waited >= rules.nudge_after) {
+    if (last && now - last < rules.nudge_every) {
+      out.push(h("span", { class: "muted nudged" }, t("nudge.done", { left: span(last + rules.nudge_every - now) })));
+    } else {
+      out.push(button("nudge-" + seat, t("nudge.button", { name: seatName(seat) }), function () {
+        act("/seats/" + seat + "/nudge", {});
+      }));
+    }
+  }
+  if (waited < rules.vote_after) return out;
+  var votes = entry.votes || [];
+  var tally = t("vote.tally", { n: votes.length });
+  if (votes.indexOf(me) >= 0) {
+    out.push(h("span", { class: "muted voted" }, t("vote.done"), " (", tally, ")"));
+  } else if (isOpen(seat, "vote")) {
+    out.push(h("span", { class: "bot-offer" }, t("vote.sure", { name: seatName(seat) }), " ",
+      button("vote-yes-" + seat, t("vote.yes"), function () { open = null; act("/seats/" + seat + "/vote", {}); }, true),
+      button("vote-no-" + seat, t("prompt.cancel"), closeForm(rerender))));
+  } else {
+    out.push(button("vote-" + seat, t("vote.button"), opener(seat, "vote", rerender)),
+      votes.length ? h("span", { class: "muted" }, tally) : null);
+  }
+  return out;
+}
+
+var GIFTS = { live: [30, 60, 300], days: [43200, 86400, 172800] };
+
+function addTime(seat, clock, act, rerender) {
+  if (!isOpen(seat, "time")) return button("time-" + seat, t("time.add"), opener(seat, "time", rerender));
+  return h("span", { class: "bot-offer", id: "time-choices-" + seat }, t("time.how_much"), " ",
+    GIFTS[clock.mode].map(function (seconds) {
+      return button("time-" + seat + "-" + seconds, "+" + span(seconds), function () {
+        open = null;
+        act("/seats/" + seat + "/time", { seconds: seconds });
+      });
+    }),
+    button("time-cancel-" + seat, t("prompt.cancel"), closeForm(rerender)));
+}
