@@ -21,14 +21,18 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from server import metrics
-from server.api import clock_acts, health, push, replay, tables, ws
+from server.api import clock_acts, health, notify, push, replay, tables, ws
 from server.api.compression import Compression
 from server.api.headers import SecurityHeaders
 from server.clocks.acts import ClockActs
 from server.clocks.keeper import ClockKeeper
 from server.engine import RuleError
 from server.logs import configure_logging
+from server.notify.channel import ChannelContext
+from server.notify.contacts import ContactBook
+from server.notify.outbox import Outbox, build_channels
 from server.notify.push import PushNotices
+from server.notify.webhook import Guard
 from server.realtime.fanout import FanOut, MemoryFanOut
 from server.realtime.hub import Hub
 from server.settings import Settings, load_settings
@@ -57,8 +61,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.hub = Hub()
     app.state.connection_cap = ws.ConnectionCap(settings.max_connections_per_ip)
-    routers = (tables.router, clock_acts.router, replay.router, health.router, ws.router)
-    for router in (*routers, push.router, *_optional_routers()):
+    routers = (tables.router, clock_acts.router, notify.router, replay.router, health.router)
+    for router in (*routers, ws.router, push.router, *_optional_routers()):
         app.include_router(router)
     _add_error_handlers(app)
     app.add_middleware(SecurityHeaders)
@@ -113,16 +117,26 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         listeners.every_table.append(clocks.heard)
     app.state.service, app.state.bots, app.state.clocks = service, bots, clocks
     app.state.clock_acts = ClockActs(service)
+    # "Your move" notices: the webhook guard is shared by the route that sets a URL and the
+    # channel that sends to it (tests replace its resolver).
+    guard = Guard(settings.webhook_allow_private)
+    context = ChannelContext(settings, service._sessions, guard, push=app.state.push)
+    channels = build_channels(context)
+    outbox = Outbox(service, channels)
+    app.state.webhook_guard, app.state.outbox = guard, outbox
+    app.state.contacts = ContactBook(service, guard)
     try:
         # The VAPID key pair: made once, by whichever process on the database starts first.
         await app.state.push.start()
         await _resume_bots(engine, service, tracker)
         await clocks.start()
+        await outbox.start()
         yield
     finally:
         heartbeat.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await heartbeat
+        await outbox.stop()
         await clocks.stop()
         await bots.stop()
         await app.state.push.close()

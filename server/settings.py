@@ -37,6 +37,7 @@ DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./data/guildhall.db"
 ENV_FILE = ".env"
 FanOutKind = Literal["memory", "postgres"]
 LogFormat = Literal["text", "json"]
+SmtpTls = Literal["starttls", "tls", "none"]
 
 
 def normalize_database_url(url: str) -> str:
@@ -182,6 +183,60 @@ class Settings(BaseSettings):
     keepalive_timeout: int = setting(
         "GUILDHALL_KEEPALIVE_TIMEOUT", 5, "seconds an idle HTTP connection is kept open", ge=1
     )
+    notify_after: float = setting(
+        "GUILDHALL_NOTIFY_AFTER",
+        30.0,
+        "seconds a player must have been away from the table (no socket open in any process) "
+        'before a "your move" notice goes out',
+        ge=0,
+    )
+    notify_sweep: float = setting(
+        "GUILDHALL_NOTIFY_SWEEP",
+        5.0,
+        "seconds between two looks of each process at the outbox",
+        gt=0,
+        le=300,
+    )
+    notify_attempts: int = setting(
+        "GUILDHALL_NOTIFY_ATTEMPTS",
+        5,
+        "tries of a notice on a failing channel before it is dropped (with a log line)",
+        ge=1,
+        le=50,
+    )
+    notify_retry: float = setting(
+        "GUILDHALL_NOTIFY_RETRY",
+        30.0,
+        "seconds before a failed notice is tried again; doubled after each failure",
+        gt=0,
+    )
+    smtp_host: str = setting(
+        "GUILDHALL_SMTP_HOST", "", 'SMTP server for "your move" e-mails', shown="none (e-mail off)"
+    )
+    smtp_port: int = setting("GUILDHALL_SMTP_PORT", 587, "its port", ge=1, le=65535)
+    smtp_tls: SmtpTls = setting(
+        "GUILDHALL_SMTP_TLS",
+        "starttls",
+        "`starttls` (upgrade the plain connection), `tls` (TLS from the start, port 465) or `none`",
+    )
+    smtp_user: str = setting(
+        "GUILDHALL_SMTP_USER", "", "user name to log in with", shown="none (no login)"
+    )
+    smtp_password: str = setting(
+        "GUILDHALL_SMTP_PASSWORD", "", "its password", shown="none", repr=False
+    )
+    smtp_from: str = setting(
+        "GUILDHALL_SMTP_FROM",
+        "",
+        "the sender address of the e-mails",
+        shown="`guildhall@` and the host of `PUBLIC_URL`",
+    )
+    smtp_timeout: float = setting(
+        "GUILDHALL_SMTP_TIMEOUT", 10.0, "seconds one e-mail may take to send", gt=0, le=120
+    )
+    webhook_timeout: float = setting(
+        "GUILDHALL_WEBHOOK_TIMEOUT", 5.0, "seconds one webhook POST may take", gt=0, le=60
+    )
     push_contact: str = setting(
         "GUILDHALL_PUSH_CONTACT",
         "",
@@ -316,6 +371,19 @@ class Settings(BaseSettings):
             return self.public_url
         host = urlsplit(self.public_url).hostname or "localhost"
         return f"mailto:guildhall@{host}"
+
+    @property
+    def email_on(self) -> bool:
+        """Whether "your move" e-mails can be sent (an SMTP server is configured)."""
+        return bool(self.smtp_host)
+
+    @property
+    def mail_from(self) -> str:
+        """The sender address: ``GUILDHALL_SMTP_FROM``, else guildhall@ the public host."""
+        if self.smtp_from:
+            return self.smtp_from
+        host = urlsplit(self.public_url).hostname or "localhost"
+        return f"guildhall@{host}"
 
     @property
     def is_postgres(self) -> bool:

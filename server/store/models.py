@@ -70,6 +70,9 @@ class TableRow(Base):
     # A keyed hash of the address the table was created from (``server.tables.limits``): the
     # per-address limits count by it; the address itself is never stored.
     creator_key: Mapped[str | None] = mapped_column(sa.String(32), nullable=True)
+    # Where "your move" notices of the table are POSTed (set by the creator, shown to nobody
+    # else; ``server.notify.webhook``). Null: no webhook.
+    webhook_url: Mapped[str | None] = mapped_column(sa.String(2000), nullable=True)
 
 
 class SeatRow(Base):
@@ -90,6 +93,9 @@ class SeatRow(Base):
     # Unix time a process last saw a connection of this seat's owner (not versioned: it
     # changes without the table changing); decides when the creator may hand the seat over.
     seen_at: Mapped[float | None] = mapped_column(sa.Float, nullable=True)
+    # Where the owner wants "your move" e-mails (set and read with the seat's own token only;
+    # never in a document, record or log). Null: none.
+    email: Mapped[str | None] = mapped_column(sa.String(254), nullable=True)
 
 
 class CommandRow(Base):
@@ -173,3 +179,35 @@ class VapidKeyRow(Base):
     created_at: Mapped[datetime] = mapped_column(
         sa.DateTime(timezone=True), server_default=sa.func.now()
     )
+
+
+class NoticeRow(Base):
+    """The outbox of "your move" notices (``server.notify.outbox``): one row per seat, holding
+    the newest notice of that seat and how far its delivery got.
+
+    ``decision`` is the moment the seat's decision began (its clock's ``since``), so a notice
+    is sent once per decision and kind; ``status`` is ``pending`` (to deliver at ``due_at``),
+    ``sent``, ``dropped`` (every try failed) or ``expired`` (the decision ended first).
+    ``channels`` are the channels still to deliver to (null: all, not tried yet). ``rev``
+    grows with every write: each write is a compare-and-set on it, and a claimed notice has
+    its ``due_at`` moved to the end of the claim, so of two processes only one sends it.
+    """
+
+    __tablename__ = "notices"
+    __table_args__ = (
+        sa.UniqueConstraint("table_id", "seat", name="uq_notices_table_seat"),
+        sa.Index("ix_notices_status_due", "status", "due_at"),
+    )
+
+    id: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(
+        sa.String(32), sa.ForeignKey("tables.id", ondelete="CASCADE")
+    )
+    seat: Mapped[int] = mapped_column(sa.Integer)
+    decision: Mapped[float] = mapped_column(sa.Float)
+    kind: Mapped[str] = mapped_column(sa.String(16))
+    status: Mapped[str] = mapped_column(sa.String(16))
+    due_at: Mapped[float] = mapped_column(sa.Float)
+    attempts: Mapped[int] = mapped_column(sa.Integer, default=0, server_default="0")
+    channels: Mapped[list[str] | None] = mapped_column(sa.JSON, nullable=True)
+    rev: Mapped[int] = mapped_column(sa.Integer, default=0, server_default="0")

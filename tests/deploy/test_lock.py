@@ -17,7 +17,7 @@ from packaging.utils import canonicalize_name
 
 ROOT = Path(__file__).resolve().parents[2]
 REQUIREMENTS = ROOT / "requirements"
-DEV_ONLY = {"httpx", "pytest", "hypothesis", "playwright", "mypy", "ruff", "psycopg"}
+DEV_ONLY = {"httpx", "aiosmtpd", "pytest", "hypothesis", "playwright", "mypy", "ruff", "psycopg"}
 
 
 def pins(lock: str) -> dict[str, str]:

@@ -255,6 +255,7 @@ def test_migrations_match_the_models_and_go_down_and_up(empty_database_url: str)
         "clock_beat",
         "push_subscriptions",
         "vapid_keys",
+        "notices",
     }
     downgrade(empty_database_url, "base")
     assert _table_names(empty_database_url) == set()
