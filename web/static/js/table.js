@@ -788,6 +788,8 @@ function loadMine() {
   api("GET", "/api/tables/" + tableId + "/me", undefined, token).then(function (res) {
     invite = res.invite;
     render();
+    // The notifications card is a seat's own: its module is loaded only for a seat link.
+    import("./notify.js").then(function (m) { m.showNotifications(tableId, token); });
   }).catch(function () { /* a seat link that no longer works is handled on hello */ });
 }
 
