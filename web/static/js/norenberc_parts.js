@@ -73,7 +73,8 @@ export function windowCost(w) {
 
 // ---- the game log ------------------------------------------------------------------
 
-function andList(parts) {
+// "a, b and c" in the page's language.
+export function andList(parts) {
   if (!parts.length) return t("none");
   if (parts.length === 1) return parts[0];
   return parts.slice(0, -1).join(", ") + t("log.and") + parts[parts.length - 1];

@@ -1,7 +1,9 @@
 // Norenberc prompts, built only from the view's "legal" list: the page narrows that list
 // down with the player's picks and sends the one command left on Confirm. No rule lives here.
 import { h, t } from "./i18n.js";
-import { Draft, confirmRow as sharedConfirmRow, distinct, isMyTurn, ofType, optionButton, same } from "./pieces.js";
+import {
+Draft, confirmRow as sharedConfirmRow, distinct, isMyTurn, ofType, optionButton, orderedNote as sharedOrderedNote, same,
+} from "./pieces.js";
 import {
 GOODS, describe, goodName, goodsChips, goodsText, guildLetter, guildName, placeOf, tileById, tileLabel, windowCost,
 } from "./norenberc_parts.js";
@@ -145,13 +147,10 @@ function waitingNote(game, ctx) {
   return null;
 }
 
-// Why planning went one at a time: someone asked to wait (or the table plans in order).
 function orderedNote(game, ctx) {
-  var p = game.planning;
-  if (game.phase !== "planning" || !p || !p.ordered) return null;
-  var text = p.waited_by === null || p.waited_by === undefined ? t("plan.ordered_table")
-    : t("plan.ordered_by", { name: ctx.seatName(p.waited_by) });
-  return h("p", { class: "hint", id: "plan-ordered" }, text);
+  return sharedOrderedNote(game, function (by) {
+    return by === null ? t("plan.ordered_table") : t("plan.ordered_by", { name: ctx.seatName(by) });
+  });
 }
 
 // The seats before mine in planning order that have not committed yet (I wait for them).

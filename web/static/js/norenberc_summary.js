@@ -3,13 +3,7 @@
 // panel when it happens and again from the log. Nothing here is not already in the log.
 import { h, t } from "./i18n.js";
 import { badge } from "./pieces.js";
-import { goodName, guildLetter, guildName, tileLabel } from "./norenberc_parts.js";
-
-function andList(parts) {
-  if (!parts.length) return t("none");
-  if (parts.length === 1) return parts[0];
-  return parts.slice(0, -1).join(", ") + t("log.and") + parts[parts.length - 1];
-}
+import { andList, goodName, guildLetter, guildName, tileLabel } from "./norenberc_parts.js";
 
 function amounts(list, ctx) {
   return list.map(function (a) { return h("span", { class: "sum-amount" }, badge(a.seat, null, ctx), " " + a.n); });

@@ -62,6 +62,15 @@ export function planningTag(state, text) {
   return h("span", { class: "ptag plan-" + state }, text);
 }
 
+// Why planning went one at a time: someone asked to wait (or the table plans in order).
+// text(seat) is the game's sentence for that seat's asking, text(null) for the table's option.
+export function orderedNote(game, text) {
+  var p = game.planning;
+  if (game.phase !== "planning" || !p || !p.ordered) return null;
+  var by = p.waited_by === undefined ? null : p.waited_by;
+  return h("p", { class: "hint", id: "plan-ordered" }, text(by));
+}
+
 // One choice of a prompt: a toggle button (aria-pressed) with a stable focus key.
 export function optionButton(label, selected, onclick, focusKey, extra) {
   extra = extra || {};

@@ -388,13 +388,10 @@ function waitingNote(game, ctx) {
   return h("div", { class: "card prompt-card" }, h("p", { id: "sb-waiting" }, text), orderedNote(game, ctx));
 }
 
-// Why planning went one at a time: someone asked to wait (or the table plans in order).
 function orderedNote(game, ctx) {
-  var p = game.planning;
-  if (game.phase !== "planning" || !p || !p.ordered) return null;
-  var text = p.waited_by === null || p.waited_by === undefined ? t("sb.plan.ordered_table")
-    : t("sb.plan.ordered_by", { name: ctx.seatName(p.waited_by) });
-  return h("p", { class: "hint", id: "plan-ordered" }, text);
+  return pieces.orderedNote(game, function (by) {
+    return by === null ? t("sb.plan.ordered_table") : t("sb.plan.ordered_by", { name: ctx.seatName(by) });
+  });
 }
 
 // Confirm, and Cancel once something is picked (it drops the pick, sends nothing).
