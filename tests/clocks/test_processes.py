@@ -22,8 +22,11 @@ from tests.scale.pg import fresh_database
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
 TABLES = 3
-PLAN = 12  # seconds: long enough to create the tables and kill the server before any runs out
-GRACE = 3.0
+# Seconds of planning each table gets: long enough to start the (already created) tables and
+# kill the server before any runs out, even on a busy machine.
+PLAN = 6
+SWEEP = 0.5  # seconds between two sweeps: short, so the waits below are short too
+GRACE = 1.5
 
 
 def rows(url: str, query: str, *args: Any) -> list[tuple[Any, ...]]:
@@ -57,7 +60,7 @@ def database() -> Iterator[str]:
 def servers(url: str, tmp_path: Path, count: int, **extra: str) -> list[ServerProcess]:
     env = server_env(
         url,
-        GUILDHALL_CLOCK_SWEEP="1",
+        GUILDHALL_CLOCK_SWEEP=str(SWEEP),
         GUILDHALL_CLOCK_GRACE=str(GRACE),
         GUILDHALL_CLOCK_BOT="random",
         **extra,
@@ -73,10 +76,8 @@ def test_sigkill_while_deadlines_run_fires_each_once_after_the_restart(
     server.start()
     try:
         clock = {"mode": "live", "plan": PLAN, "action": 3600, "bank": 0, "increment": 0}
-        tables = []
-        first = time.time()
-        for _ in range(TABLES):
-            made = post(
+        made = [
+            post(
                 server,
                 "/api/tables",
                 {
@@ -87,8 +88,12 @@ def test_sigkill_while_deadlines_run_fires_each_once_after_the_restart(
                     "clock": clock,
                 },
             )
-            post(server, f"/api/tables/{made['table_id']}/start", {}, made["token"])
-            tables.append(made["table_id"])
+            for _ in range(TABLES)
+        ]
+        tables = [table["table_id"] for table in made]
+        first = time.time()  # the clocks run from the starts on: only these precede the kill
+        for table in made:
+            post(server, f"/api/tables/{table['table_id']}/start", {}, table["token"])
         server.kill()  # Anna's time runs out while no server runs
         before = rows(database, "SELECT count(*) FROM commands WHERE seat = 0")
         assert before == [(0,)], "the machine was too slow: a deadline passed before the kill"
@@ -104,7 +109,7 @@ def test_sigkill_while_deadlines_run_fires_each_once_after_the_restart(
             )
 
         waited = wait_for("every deadline fired", lambda: len(covered()) >= TABLES)
-        time.sleep(3)  # three more sweeps: nothing fires twice
+        time.sleep(3 * SWEEP)  # three more sweeps: nothing fires twice
         fired = covered()
         # Every table covered (a covered planning decision may take a step or two) ...
         assert {table for table, _at in fired} == set(tables)
