@@ -85,6 +85,7 @@ def test_the_footnote_names_where_the_component_data_comes_from(open_table: Any)
     assert "reconstruction" in (page.get_attribute("#footnote", "title") or "")
 
 
+@pytest.mark.slow
 def test_a_whole_game_through_every_kind_of_prompt(open_table: Any) -> None:
     fake = FakeTable(seed="s3")  # a seed whose game offers this seat a thief and a judge
     page = open_table(fake)
@@ -175,7 +176,9 @@ def test_a_dropped_connection_reconnects_and_resends_with_the_same_id(open_table
     fake = FakeTable(seed="reconnect")
     page = open_table(fake)
     fake.drop_next_command = True
-    page.evaluate(AUTOPLAY, [])
+    # "online" comes with the socket's opening, the prompt with the first document after it.
+    page.wait_for_selector(".banner.mine")
+    assert page.evaluate(AUTOPLAY, []) is not None, "the page sent no command"
     page.wait_for_selector("#conn[data-state=offline]")
     assert "Connection lost" in page.inner_text("#conn")
     page.wait_for_selector("#conn[data-state=online]")
