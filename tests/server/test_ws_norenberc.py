@@ -45,9 +45,23 @@ def _play_some(players: dict[int, WsClient], client: TestClient, table_id: str, 
         assert ws.outcome(ws.command(cmd))["type"] == "ack"
 
 
-# The fewest and the most seats: the server path is the same for every count, and the
-# engine's play-outs (tests/games/norenberc) cover each count's rules.
-@pytest.mark.parametrize("seats", [2, pytest.param(5, marks=pytest.mark.slow)])
+# The fewest and the most seats, each store once: the server path is the same for every
+# count and store (the engine's play-outs in tests/games/norenberc cover each count's rules,
+# tests/server/test_storage.py each store's paths). The other two pairs play in the soak tier.
+@pytest.mark.parametrize(
+    ("empty_database_url", "seats"),
+    [
+        pytest.param("sqlite", 2, id="sqlite-2"),
+        pytest.param(
+            "postgres", 5, id="postgres-5", marks=[pytest.mark.postgres, pytest.mark.slow]
+        ),
+        pytest.param(
+            "postgres", 2, id="postgres-2", marks=[pytest.mark.postgres, pytest.mark.soak]
+        ),
+        pytest.param("sqlite", 5, id="sqlite-5", marks=pytest.mark.soak),
+    ],
+    indirect=["empty_database_url"],
+)
 def test_whole_norenberc_game_over_the_websocket(
     settings: Settings, seats: int, tmp_path: Path
 ) -> None:

@@ -11,7 +11,23 @@ from tests.support.testclient import TestClient
 from tests.support.wsclient import WsClient
 
 
-@pytest.mark.parametrize("seats", [3, pytest.param(5, marks=pytest.mark.slow)])
+# The fewest and the most seats, each store once: the server path is the same for every
+# count and store (the engine's play-outs in tests/games/strasbourg cover each count's rules,
+# tests/server/test_storage.py each store's paths). The other two pairs play in the soak tier.
+@pytest.mark.parametrize(
+    ("empty_database_url", "seats"),
+    [
+        pytest.param("sqlite", 3, id="sqlite-3"),
+        pytest.param(
+            "postgres", 5, id="postgres-5", marks=[pytest.mark.postgres, pytest.mark.slow]
+        ),
+        pytest.param(
+            "postgres", 3, id="postgres-3", marks=[pytest.mark.postgres, pytest.mark.soak]
+        ),
+        pytest.param("sqlite", 5, id="sqlite-5", marks=pytest.mark.soak),
+    ],
+    indirect=["empty_database_url"],
+)
 def test_whole_strasbourg_game_over_the_websocket(client: TestClient, seats: int) -> None:
     bots: list[str | None] = [None] * (seats - 1) + ["random"]
     table_id, tokens = set_up_table(client, "strasbourg", seats, bots=bots)
