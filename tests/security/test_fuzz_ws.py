@@ -162,6 +162,7 @@ def start_table(api: httpx.Client, game: str, seats: int) -> tuple[str, list[str
     return created["table_id"], tokens
 
 
+@pytest.mark.slow
 def test_thousands_of_bad_frames_in_every_phase_change_nothing_and_every_table_finishes(
     server: ServerThread,
 ) -> None:

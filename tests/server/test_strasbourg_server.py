@@ -58,6 +58,7 @@ def _wait_for_change(ws: WsClient) -> None:
 
 # Each store once and each planning mode once: the game is the same code on both stores
 # (tests/server/test_storage.py checks the stores themselves on every path).
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("empty_database_url", "planning"),
     [

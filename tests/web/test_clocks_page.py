@@ -47,6 +47,7 @@ def started_table(server: ServerThread) -> dict[str, Any]:
     return made
 
 
+@pytest.mark.slow  # real clocks: it waits out a plan deadline
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1366", "390"])
 def test_a_running_clock_a_covered_timeout_and_taking_the_seat_back(
     new_page: Any, clock_server: ServerThread, viewport: dict[str, int]

@@ -139,6 +139,7 @@ class SaleCheck:
             assert my_talers(page) >= self.before + self.total
 
 
+@pytest.mark.slow
 def test_one_person_plays_a_whole_game_against_bots(
     new_page: Any, live_server: ServerThread
 ) -> None:
@@ -309,6 +310,7 @@ def test_an_absent_friend_can_be_replaced_by_a_bot(
     assert host.locator("#stand-in-1").count() == 0
 
 
+@pytest.mark.slow
 def test_two_people_play_a_whole_game_in_two_browsers(
     new_page: Any, live_server: ServerThread
 ) -> None:

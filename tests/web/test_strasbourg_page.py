@@ -170,6 +170,7 @@ class Player:
         return kind
 
 
+@pytest.mark.slow
 def test_a_person_plays_a_whole_strasbourg_game_in_the_browser(
     new_page: Any, live_server: ServerThread
 ) -> None:
