@@ -94,9 +94,30 @@ def step_all(
         other.sync(version)
 
 
+# The clock document's wall-clock moments (docs/clocks.md): they differ between two runs.
+MOMENTS = ("asked", "deadline")
+
+
+def _without_moments(node: Any) -> Any:
+    if isinstance(node, list):
+        return [_without_moments(v) for v in node]
+    if not isinstance(node, dict):
+        return node
+    out = {
+        k: "<moment>" if k in MOMENTS and isinstance(v, float) else _without_moments(v)
+        for k, v in node.items()
+    }
+    path = node.get("path")  # a patch operation that sets one moment
+    moment = isinstance(path, str) and path.rsplit("/", 1)[-1] in MOMENTS
+    if moment and isinstance(node.get("value"), float):
+        out["value"] = "<moment>"
+    return out
+
+
 def blanked(message: dict[str, Any], table_id: str, tokens: list[str]) -> str:
-    """The message as text with this run's random names (table id, token prefixes) blanked."""
-    text = json.dumps(message).replace(table_id, "T")
+    """The message as text with this run's random names (table id, token prefixes) and the
+    clock's moments blanked."""
+    text = json.dumps(_without_moments(message)).replace(table_id, "T")
     for seat, token in enumerate(tokens):
         text = text.replace(f'"{token[:4]}-', f'"seat{seat}-')
     return text
