@@ -183,3 +183,33 @@ def test_outsiders_spectators_and_rogues_are_refused_and_nothing_changes(
         400,
         "bad_time",
     )
+
+
+def test_over_the_websocket_a_paused_table_refuses_moves_and_everyone_sees_the_pause(
+    client: TestClient, now: FakeTime
+) -> None:
+    from tests.support.wsclient import WsClient
+
+    table_id, (anna, bela) = started(client, {"mode": "live"})
+    player, spectator = (
+        WsClient(client, table_id, anna).connect(),
+        WsClient(client, table_id).connect(),
+    )
+    client.post(f"/api/tables/{table_id}/pause", json={}, headers=bearer(anna))
+    paused = client.post(
+        f"/api/tables/{table_id}/pause/agree", json={"proposal": 1}, headers=bearer(bela)
+    ).json()
+    for ws in (player, spectator):
+        ws.sync(paused["version"])
+        assert ws.doc is not None and ws.doc["table"]["clock"]["paused"] == {
+            "since": T0,
+            "until": None,
+        }
+        assert [e["type"] for e in ws.doc["table"]["seat_log"]][-1] == "paused"
+    refused = player.outcome(player.command({"type": "plan", "value": 1}))
+    assert refused["type"] == "error" and refused["code"] == "paused"
+    assert version(client, table_id) == paused["version"]  # nothing stored
+    client.post(f"/api/tables/{table_id}/resume", headers=bearer(bela))
+    assert player.outcome(player.command({"type": "plan", "value": 1}))["type"] == "ack"
+    player.close()
+    spectator.close()
