@@ -125,6 +125,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     outbox = Outbox(service, channels)
     app.state.webhook_guard, app.state.outbox = guard, outbox
     app.state.contacts = ContactBook(service, guard)
+    app.state.clock_acts.on_nudge.append(outbox.nudged)  # a nudged player away is told
     try:
         # The VAPID key pair: made once, by whichever process on the database starts first.
         await app.state.push.start()

@@ -15,8 +15,10 @@ from typing import Any, Literal
 from server.clocks import model as clock_model
 
 Outcome = Literal["sent", "retry", "gone"]
-Kind = Literal["turn", "reminder"]
-KINDS: tuple[Kind, ...] = ("turn", "reminder")  # a later kind replaces an earlier one
+Kind = Literal["turn", "reminder", "nudge"]
+# For one decision a later kind replaces an earlier one (a nudge only on an untimed table,
+# the reminder only on a timed one).
+KINDS: tuple[Kind, ...] = ("turn", "reminder", "nudge")
 # The reminder of a timed decision goes out once this share of the decision's time is used.
 REMINDER_AT = 0.8
 
@@ -26,7 +28,8 @@ class Notice:
     """One seat's "your move", as every channel receives it.
 
     ``seconds_left`` is None on an untimed table; ``url`` is the table page without any seat
-    token (the player opens it with their own seat link, or their browser remembers it).
+    token (the player opens it with their own seat link, or their browser remembers it);
+    ``by_name`` is who nudged the player (a ``nudge``: the table log says so to everyone).
     """
 
     table_id: str
@@ -36,6 +39,7 @@ class Notice:
     seat_name: str
     seconds_left: float | None
     url: str
+    by_name: str | None = None
 
     @property
     def subject(self) -> str:
@@ -44,6 +48,8 @@ class Notice:
         >>> Notice("t1", 0, "turn", "Toy · t1", "Anna", None, "http://x/t/t1").subject
         'Your move at Toy · t1'
         """
+        if self.kind == "nudge":
+            return f"{self.by_name or 'A player'} is waiting for your move at {self.table_name}"
         lead = "Reminder: your move" if self.kind == "reminder" else "Your move"
         return f"{lead} at {self.table_name}"
 
@@ -58,7 +64,9 @@ class Notice:
         left = ""
         if self.seconds_left is not None:
             left = f" Time left: {duration(self.seconds_left)}."
-        return f"{self.seat_name}, it is your move at {self.table_name}.{left}\n{self.url}"
+        nudged = f" {self.by_name or 'A player'} nudged you:" if self.kind == "nudge" else ""
+        move = f"{self.seat_name},{nudged} it is your move at {self.table_name}."
+        return f"{move}{left}\n{self.url}"
 
     def as_json(self) -> dict[str, Any]:
         """The JSON a webhook receives: the fields, plus ``text`` and ``content`` (the keys
@@ -71,6 +79,7 @@ class Notice:
             "table_id": self.table_id,
             "seat": self.seat,
             "player": self.seat_name,
+            "by": self.by_name,
             "seconds_left": None if self.seconds_left is None else round(self.seconds_left),
             "url": self.url,
         }

@@ -14,7 +14,8 @@ Nothing is written on the command path. Each sweep derives what is owed from wha
 change already stores durably, the turn clock (``tables.clock``): a seat whose clock runs is
 asked to act, since ``since``; that moment names the *decision*. A person's seat (no bot, no
 stand-in) that a channel can reach is owed one notice per decision, and on a timed table a
-reminder once 80 % of the decision's time is used (``notice.wanted``). The outbox holds one
+reminder once 80 % of the decision's time is used (``notice.wanted``); a nudge by another
+player (``nudged``, told by the clock acts) owes one more. The outbox holds one
 row per seat (``notices``): the newest notice owed, and how far its delivery got. A newer
 notice (the next decision, the reminder) replaces the row, sent or not, so a seat never has
 two pending. A crash loses nothing: the clock is stored with the move, and the row with
@@ -161,6 +162,24 @@ class Outbox:
                     await _offer(session, row, table_id, seat, want, now)
             await session.commit()
 
+    async def nudged(self, data: TableData, seat: int, by: int) -> None:
+        """Another player nudged ``seat`` (``ClockActs.on_nudge``): its row becomes a nudge
+        of the running decision, due now; like every notice it goes out once the player is
+        away. Each nudge (at most one per person an hour) sends one more."""
+        if not self.channels or data.clock is None:
+            return
+        since = data.clock["seats"][seat]["since"]
+        if since is None:
+            return
+        want: tuple[float, rules.Kind] = (float(since), "nudge")
+        now = self.service.now()
+        for _ in range(3):  # a sweep may write the row meanwhile: read it again, once or twice
+            async with self.service.cache.sqlite_lock(), self.service._sessions() as session:
+                row = (await _rows(session, [data.id])).get((data.id, seat))
+                if await _offer(session, row, data.id, seat, want, now):
+                    await session.commit()
+                    return
+
     # ---------------------------------------------------------------- sending
 
     async def deliver_due(self) -> int:
@@ -257,10 +276,12 @@ class Outbox:
     def _notice(self, data: TableData, row: Row, now: float) -> Notice:
         info = data.seats[row.seat]
         title = get_game(data.game).title
+        kind: rules.Kind = row.kind if row.kind in rules.KINDS else "turn"
         return Notice(
             table_id=data.id,
             seat=row.seat,
-            kind="reminder" if row.kind == "reminder" else "turn",
+            kind=kind,
+            by_name=_nudger(data, row.seat) if kind == "nudge" else None,
             table_name=f"{title} · {data.id}",
             seat_name=info.name or f"Seat {row.seat + 1}",
             seconds_left=rules.left(data.clock, row.seat, now),
@@ -294,6 +315,14 @@ def _as_row(row: NoticeRow) -> Row:
         channels=None if row.channels is None else list(row.channels),
         rev=row.rev,
     )
+
+
+def _nudger(data: TableData, seat: int) -> str | None:
+    """The name of whoever nudged ``seat`` last (the seat log, which everyone sees)."""
+    for entry in reversed(data.seat_log):
+        if entry.get("type") == "nudged" and entry.get("seat") == seat:
+            return entry.get("by_name")
+    return None
 
 
 def _still_owed(data: TableData, row: Row) -> bool:
@@ -336,9 +365,9 @@ async def _offer(
     seat: int,
     want: tuple[float, rules.Kind],
     now: float,
-) -> None:
+) -> bool:
     """Put the notice ``want`` in the seat's row: a new row, or (compare-and-set) in place
-    of ``row``. A process that loses the race leaves the winner's row as it is."""
+    of ``row``. A process that loses the race leaves the winner's row as it is (False)."""
     decision, kind = want
     values = {
         "decision": decision,
@@ -353,10 +382,11 @@ async def _offer(
             async with session.begin_nested():
                 session.add(NoticeRow(table_id=table_id, seat=seat, rev=0, **values))
         except IntegrityError:
-            pass  # another process wrote the seat's row first
-        return
-    await session.execute(
+            return False  # another process wrote the seat's row first
+        return True
+    written = await session.execute(
         sa.update(NoticeRow)
         .where(NoticeRow.id == row.id, NoticeRow.rev == row.rev)
         .values(rev=row.rev + 1, **values)
     )
+    return getattr(written, "rowcount", 0) == 1

@@ -1,6 +1,7 @@
-"""Web Push as a channel of the outbox: each notice goes to every device of the seat through
-``push.PushNotices`` (which the app starts, reading its VAPID keys), on the outbox's
-schedule, claims and retries like the other channels."""
+"""Web Push as a channel of the outbox: the app's started ``push.PushNotices`` (its VAPID
+keys read) delivers each notice to every device of the seat (``PushNotices.deliver``), and
+``subscriptions.addressed`` names the seats that have a device; the outbox schedules, claims
+and retries it like every channel."""
 
 from __future__ import annotations
 

@@ -168,3 +168,25 @@ def test_a_seat_s_devices_get_the_notice_through_web_push_once(database_url: str
         assert got.problems == []
         assert got.payload is not None and got.payload["body"].startswith("Bela, it is your move")
         assert app.notices(table_id) == {1: ("turn", "sent", 0)}
+
+
+def test_a_nudge_reaches_a_player_away_once_per_nudge(
+    database_url: str, receiver: Receiver
+) -> None:
+    settings = make_settings(database_url, webhook_allow_private=True, nudge_after=0)
+    with running(settings) as app:
+        table_id, anna, _bela = app.table({"mode": "untimed"}, start=False)
+        app.post(f"/api/tables/{table_id}/webhook", {"url": receiver.url}, anna)
+        app.start(table_id, anna)
+        app.now.at += 60
+        assert app.sweep() == 2  # both seats' turn
+        nudged = app.post(f"/api/tables/{table_id}/seats/1/nudge", {}, anna)
+        assert nudged.status_code == 200, nudged.text
+        assert app.sweep() == 1
+        assert app.sweep() == 0  # once per nudge
+        last = receiver.wait_for(3)[-1].body
+        assert (last["player"], last["kind"], last["by"]) == ("Bela", "nudge", "Anna")
+        assert last["text"].startswith(
+            f"Bela, Anna nudged you: it is your move at Toy · {table_id}."
+        )
+        assert app.notices(table_id)[1] == ("nudge", "sent", 0)
