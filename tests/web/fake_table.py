@@ -138,8 +138,9 @@ class FakeTable:
     # ---- the page's routes -------------------------------------------------------------
 
     def serve(self, page: Any, seat: int | None = 0) -> None:
-        """Answer ``page``'s websocket, table summary and seat lookup (``GET …/me``) for
-        ``seat``, as server/api/tables.py would for seat ``seat``'s link."""
+        """Answer ``page``'s websocket, table summary, seat lookup (``GET …/me``) and the
+        seat's notification settings for ``seat``, as server/api/tables.py and
+        server/api/notify.py would for seat ``seat``'s link (no e-mail, no webhook)."""
         page.route_web_socket(re.compile(r".*/ws/tables/.*"), lambda ws: self.attach(ws, seat))
         page.route(
             re.compile(r".*/api/tables/fake$"),
@@ -149,6 +150,19 @@ class FakeTable:
             re.compile(r".*/api/tables/fake/me$"),
             lambda route: route.fulfill(json=self.my_seat(seat)),
         )
+        page.route(
+            re.compile(r".*/api/tables/fake/notifications$"),
+            lambda route: route.fulfill(json=self.notifications(seat)),
+        )
+
+    def notifications(self, seat: int | None) -> dict[str, Any]:
+        return {
+            "seat": seat,
+            "creator": seat == 0,
+            "email": None,
+            "email_on": False,
+            "webhook": None,
+        }
 
     def my_seat(self, seat: int | None) -> dict[str, Any]:
         return {
