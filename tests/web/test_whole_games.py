@@ -10,7 +10,11 @@ made glows on the board while the digest lists their lines; at 390 px every boar
 first place lies between the banner and the bottom sheet and the page never scrolls
 sideways. After the end: every summary is opened again from the log, the replay jumps to
 round 3, and the downloaded record passes ``guildhall verify``. One game per game per width
-(four games, about a minute each on one core). Screenshots: ``artifacts/whole-*.png``.
+(four games, about a minute each on one core). ``make test`` plays each game at 390 px, where
+the bottom sheet and the scrolling are checked as well; the 1280 px games are in the soak tier
+(``make soak``): whole games at a desktop width also run in test_strasbourg_page.py and
+test_full_game.py, and the board choices at 1280 px in test_board_play.py.
+Screenshots: ``artifacts/whole-*.png``.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from .conftest import ARTIFACTS, ServerThread, live_app
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 AUTOPLAY = (Path(__file__).parent / "autoplay.js").read_text()
 WIDTHS = {1280: {"width": 1280, "height": 900}, 390: {"width": 390, "height": 844}}
+PER_WIDTH = [pytest.param(1280, marks=pytest.mark.soak), 390]
 MAX_DECISIONS = 500
 BOT_DELAY = 0.05  # seconds: the bots' moves arrive one by one, as at a real table
 
@@ -301,7 +306,7 @@ def after_the_game(page: Any, url: str, table_id: str, game: str, width: int, tm
     assert "result matches" in ran.stdout
 
 
-@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("width", PER_WIDTH)
 def test_a_whole_norenberc_game_on_the_board(
     new_page: Any, server: ServerThread, width: int, tmp_path: Path
 ) -> None:
@@ -315,7 +320,7 @@ def test_a_whole_norenberc_game_on_the_board(
     print("norenberc", width, dict(person.board), "summaries", person.summaries)
 
 
-@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("width", PER_WIDTH)
 def test_a_whole_strasbourg_game_on_the_board(
     new_page: Any, server: ServerThread, width: int, tmp_path: Path
 ) -> None:
