@@ -59,8 +59,8 @@ def test_a_player_sets_their_address_and_the_creator_the_webhook_seen_by_nobody_
     page = new_page(viewport=viewport)
     page.goto(f"{server.url}/t/{table_id}#seat={anna}")
     card = page.locator("#notify")
+    card.locator("summary", has_text="Notifications").click(timeout=10_000)  # folded at first
     card.locator("#notify-email").wait_for(timeout=10_000)
-    assert card.locator("h2").text_content() == "Notifications"
     # A refusal says why, in the page's words.
     page.fill("#notify-email", "not an address")
     page.click("#notify-email-save")
@@ -76,12 +76,14 @@ def test_a_player_sets_their_address_and_the_creator_the_webhook_seen_by_nobody_
     expected_refusals(console_errors)
     # Kept across a reload; removed again with Remove.
     page.reload()
+    page.locator("#notify summary").click(timeout=10_000)
     page.locator("#notify-email-remove").wait_for(timeout=10_000)
     assert page.input_value("#notify-email") == "anna@example.org"
 
     # Bela sees his own (empty) field and no webhook; a spectator sees no card at all.
     other = new_page(viewport=viewport)
     other.goto(f"{server.url}/t/{table_id}#seat={bela}")
+    other.locator("#notify summary").click(timeout=10_000)
     other.locator("#notify-email").wait_for(timeout=10_000)
     assert other.input_value("#notify-email") == ""
     assert other.locator("#notify-webhook").count() == 0

@@ -1,7 +1,8 @@
 // The "Notifications" card of the table page (docs/notifications.md): the seat's own e-mail
 // address for "your move" notices, when the server sends e-mail, and, for the table's
-// creator, the table's webhook URL. Only a page with a seat link loads this module; the
-// addresses are read and written with that seat's token and shown to nobody else.
+// creator, the table's webhook URL. A page with a seat link loads this module when the
+// player unfolds the card; the addresses are read and written with that seat's token and
+// shown to nobody else.
 import { errorText, h, t } from "./i18n.js";
 import { api } from "./conn.js";
 
@@ -16,11 +17,9 @@ export function showNotifications(tableId, token) {
 }
 
 function draw() {
-  var el = document.getElementById("notify");
+  var el = document.getElementById("notify-body");
   var s = here.settings;
-  el.hidden = false;
   var parts = [
-    h("h2", { id: "notify-title" }, t("notify.title")),
     s.email_on ? field("email", s.email) : h("p", { id: "notify-email-off", class: "muted" }, t("notify.email_off")),
     s.creator ? field("webhook", s.webhook) : null,
     h("p", { id: "notify-status", class: "muted", role: "status", "aria-live": "polite" }, here.status),

@@ -788,8 +788,14 @@ function loadMine() {
   api("GET", "/api/tables/" + tableId + "/me", undefined, token).then(function (res) {
     invite = res.invite;
     render();
-    // The notifications card is a seat's own: its module is loaded only for a seat link.
-    import("./notify.js").then(function (m) { m.showNotifications(tableId, token); });
+    // The notifications card is a seat's own, folded: its module and settings are loaded
+    // only when a player opens it.
+    var card = $("notify");
+    if (!card.hidden) return;
+    card.hidden = false;
+    card.addEventListener("toggle", function () {
+      if (card.open) import("./notify.js").then(function (m) { m.showNotifications(tableId, token); });
+    });
   }).catch(function () { /* a seat link that no longer works is handled on hello */ });
 }
 
