@@ -84,6 +84,7 @@ def test_two_players_pause_by_agreement_and_the_creator_adds_time(
     bela.locator("#pause-agree").click()
     for page in (anna, bela):
         page.locator("#pause-state", has_text="The game is paused.").wait_for()
+        page.locator("#banner-text", has_text="Paused: nobody moves").wait_for()
         page.locator("#pause .clock-chip[data-seat='1']").wait_for()
         page.locator("#log li", has_text="Everyone agreed: the game is paused until").wait_for()
     assert re.fullmatch(r"keeps 1?\d:\d\d:\d\d", kept(bela, 1)), kept(bela, 1)

@@ -323,7 +323,7 @@ function renderBanner(renderer, ctx) {
   var el = $("banner");
   var paused = !replay && ctx.table && ctx.table.clock && ctx.table.clock.paused;
   var info = replay ? { text: t("replay.banner", { step: replay.step, of: replayLength() }), mine: false }
-    : paused ? { text: t("pause.paused"), mine: false } : renderer.status(ctx.game, ctx);
+    : paused ? { text: t("pause.banner"), mine: false } : renderer.status(ctx.game, ctx);
   // Redraw only on change (patches arrive often). The banner is not a live region: #announce
   // speaks only what concerns this player; refusals are alerts.
   var key = JSON.stringify([info, notice, ctx.busy]);

@@ -16,6 +16,13 @@ export function when(seconds) {
   });
 }
 
+// A wait for people, to the minute: "50 min", "1 h" (59 min 59 s is "1 h", not "3599 s").
+function roughly(seconds) {
+  var minutes = Math.max(1, Math.ceil(seconds / 60));
+  if (minutes >= 60) return t("clock.hours", { n: Math.round(minutes / 6) / 10 });
+  return t("clock.minutes", { n: minutes });
+}
+
 // A person at the table plays their seat now (no bot standing in).
 function isPerson(table, seat) {
   var s = seat === null || seat === undefined ? null : (table.seats || [])[seat];
@@ -183,7 +190,7 @@ function othersActs(seat, clock, me, act, seatName, rerender) {
   var last = (entry.nudged || {})[String(me)];
   if (waited >= rules.nudge_after) {
     if (last && now - last < rules.nudge_every) {
-      out.push(h("span", { class: "muted nudged" }, t("nudge.done", { left: span(last + rules.nudge_every - now) })));
+      out.push(h("span", { class: "muted nudged" }, t("nudge.done", { left: roughly(last + rules.nudge_every - now) })));
     } else {
       out.push(button("nudge-" + seat, t("nudge.button", { name: seatName(seat) }), function () {
         act("/seats/" + seat + "/nudge", {});
