@@ -5,6 +5,12 @@ worker lets it. The CPU a test costs does not depend on that. Each phase's cost 
 the CPU time of the worker's whole process tree (the worker, the servers and browsers it
 started, and whatever they reaped), read from ``/proc``; Postgres' own server is not in it.
 
+A process that leaves the tree unreaped takes its CPU time with it: Chromium's renderers do,
+when a browser closes (they are re-parented, and nobody in the tree adds them up), so that
+phase's change is negative although nothing was given back. Such a phase counts as 0 and the
+seconds are shown apart ("left the tree"); every CPU second a test used while its processes
+were in the tree stays counted where it was used.
+
 Enabled with ``-p tests.support.cpu_report``. Under pytest-xdist each worker measures and puts
 the figure on the report; the controller adds them up and prints the summary.
 """
@@ -76,11 +82,13 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 class Totals:
     def __init__(self) -> None:
         self.by_test: dict[str, float] = defaultdict(float)
+        self.left_tree = 0.0  # CPU seconds that processes took with them (module docstring)
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         for key, value in report.user_properties:
             if key == KEY and isinstance(value, float):
-                self.by_test[report.nodeid] += value
+                self.by_test[report.nodeid] += max(0.0, value)
+                self.left_tree += max(0.0, -value)
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         if not self.by_test:
@@ -91,6 +99,7 @@ class Totals:
             by_file[nodeid.split("::", 1)[0]] += seconds
         terminalreporter.section("CPU seconds (process trees of the tests, Postgres not counted)")
         write(f"all tests: {sum(self.by_test.values()):.1f} s in {len(self.by_test)} tests")
+        write(f"(of which {self.left_tree:.1f} s left the tree with unreaped processes)")
         write("by file:")
         for path, seconds in sorted(by_file.items(), key=lambda kv: -kv[1])[:SHOWN]:
             write(f"  {seconds:8.1f}  {path}")
