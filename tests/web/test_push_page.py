@@ -226,16 +226,18 @@ def _push_to_worker(page: Any, server: ServerThread, payload: dict[str, Any]) ->
         {"origin": server.url, "registrationId": registration["registrationId"],
          "data": json.dumps(payload)},
     )  # fmt: skip
-    page.wait_for_function(
-        f"body => {shown}.then(ns => ns.some(n => n.body === body))",
-        arg=payload["body"],
-        timeout=10_000,
-    )
-    found: list[Any] = page.evaluate(
+    # Polled from here: page.evaluate awaits the promise, where wait_for_function took the
+    # pending promise itself for a true answer and read the notices before the new one.
+    listed = (
         f"{shown}.then(ns => ns.map(n => ({{title: n.title, body: n.body, tag: n.tag,"
         " url: n.data.url, icon: n.icon})))"
     )
-    return found
+    for _ in range(200):
+        found: list[Any] = page.evaluate(listed)
+        if any(n["body"] == payload["body"] for n in found):
+            return found
+        page.wait_for_timeout(50)
+    raise AssertionError(f"the worker never showed {payload['body']!r}; it shows {found}")
 
 
 def test_the_worker_shows_the_notice_and_opens_only_this_site(
