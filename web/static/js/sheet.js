@@ -8,6 +8,7 @@ import { h, t } from "./i18n.js";
 var PHONE = "(max-width: 800px)";
 var folded = false;
 var asked = null; // the question the page last scrolled for (the legal places' ids)
+var scrolledTo = null; // where that scroll left the page (a player's own scroll moves it)
 
 export function isPhone() {
   return window.matchMedia(PHONE).matches;
@@ -42,12 +43,20 @@ export function place(promptEl) {
     return;
   }
   root.style.setProperty("--sheet", promptEl.offsetHeight + "px");
+  var panel = promptEl.querySelector(".summary-hold") && document.getElementById("summary");
   if (fresh) {
     asked = key;
     // A summary holding the prompt is read first: bring it up (it stands above the board).
-    var panel = promptEl.querySelector(".summary-hold") && document.getElementById("summary");
     if (panel && !panel.hidden) window.scrollBy(0, panel.getBoundingClientRect().top - bannerBottom() - 8);
     else if (spots.length) bringAbove(spots, promptEl);
+    scrolledTo = window.scrollY;
+  } else if (spots.length && !(panel && !panel.hidden) && scrolledTo !== null &&
+             Math.abs(window.scrollY - scrolledTo) < 2) {
+    // A redraw of the same question after the page above the board grew (the digest, a log
+    // line) or the sheet changed height: bring the places up again, unless the player has
+    // scrolled since, whose own scroll is left alone.
+    bringAbove(spots, promptEl);
+    scrolledTo = window.scrollY;
   }
 }
 
