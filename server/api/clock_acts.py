@@ -7,7 +7,6 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 
 from server.clocks.acts import ClockActs
-from server.tables import TableData
 
 from .deps import Service, Token
 from .models import AnswerPause, AwayUntil, ProposePause, TableSummary
@@ -21,17 +20,13 @@ def _acts(request: Request) -> ClockActs:
     return acts
 
 
-async def _answer(request: Request, service: Service, data: TableData) -> TableSummary:
-    return await full_summary(request, service, data)
-
-
 @router.post("/{table_id}/pause")
 async def propose_pause(
     table_id: str, body: ProposePause, request: Request, service: Service, token: Token
 ) -> TableSummary:
     """Propose a pause, optionally until a date; it starts once every person agrees."""
     data = await _acts(request).propose_pause(table_id, token, body.until)
-    return await _answer(request, service, data)
+    return await full_summary(request, service, data)
 
 
 @router.post("/{table_id}/pause/agree")
@@ -40,7 +35,7 @@ async def agree_pause(
 ) -> TableSummary:
     """Agree to the open pause proposal (by its id)."""
     data = await _acts(request).agree_pause(table_id, token, body.proposal)
-    return await _answer(request, service, data)
+    return await full_summary(request, service, data)
 
 
 @router.post("/{table_id}/pause/decline")
@@ -49,14 +44,14 @@ async def decline_pause(
 ) -> TableSummary:
     """Decline the open pause proposal (the proposer: withdraw it); it ends."""
     data = await _acts(request).decline_pause(table_id, token, body.proposal)
-    return await _answer(request, service, data)
+    return await full_summary(request, service, data)
 
 
 @router.post("/{table_id}/resume")
 async def resume(table_id: str, request: Request, service: Service, token: Token) -> TableSummary:
     """End the pause now (any person at the table)."""
     data = await _acts(request).resume(table_id, token)
-    return await _answer(request, service, data)
+    return await full_summary(request, service, data)
 
 
 @router.post("/{table_id}/seats/{seat}/away")
@@ -65,7 +60,7 @@ async def set_away(
 ) -> TableSummary:
     """Show your seat as away until a date (null: back); over-days tables."""
     data = await _acts(request).set_away(table_id, token, seat, body.until)
-    return await _answer(request, service, data)
+    return await full_summary(request, service, data)
 
 
 @router.post("/{table_id}/seats/{seat}/nudge")
@@ -74,7 +69,7 @@ async def nudge(
 ) -> TableSummary:
     """Remind a silent player of an untimed table that it is their move."""
     data = await _acts(request).nudge(table_id, token, seat)
-    return await _answer(request, service, data)
+    return await full_summary(request, service, data)
 
 
 @router.post("/{table_id}/seats/{seat}/vote")
@@ -83,4 +78,4 @@ async def vote_hand_over(
 ) -> TableSummary:
     """Vote to hand a seat silent for a day (untimed tables) to a bot until its player is back."""
     data = await _acts(request).vote_hand_over(table_id, token, seat)
-    return await _answer(request, service, data)
+    return await full_summary(request, service, data)
