@@ -59,7 +59,7 @@ def summary(
                 bot=s.bot,
                 connected=s.seat in connected,
                 stand_in=s.stand_in,
-                away_seconds=_seconds(away.get(s.seat)) if s.bot is None else None,
+                away_seconds=shown_away(away.get(s.seat)) if s.bot is None else None,
             )
             for s in data.seats
         ],
@@ -69,10 +69,12 @@ def summary(
     )
 
 
-def _seconds(away: float | None) -> float | None:
+def shown_away(away: float | None) -> float | None:
+    """Tenths of a second, rounded down: a seat shown away for ``handover_after`` seconds
+    may be handed over (rounded to nearest, 1.96 s read 2.0 and the hand-over was refused)."""
     if away is None:
         return None
-    return 1e9 if math.isinf(away) else round(away, 1)
+    return 1e9 if math.isinf(away) else math.floor(away * 10) / 10
 
 
 async def full_summary(request: Request, service: TableService, data: TableData) -> TableSummary:
