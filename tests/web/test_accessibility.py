@@ -1,5 +1,7 @@
 """Accessibility: axe-core (WCAG 2.2 A and AA rules) on every state a player meets, at a
 desktop and a phone width, in every language; and a keyboard-only game in each game.
+``make test`` checks every state in English and in one other language, each language in
+turn, and the lobby in every language; ``make soak`` every state in every language.
 
 axe-core is vendored as one file (``vendor/axe.min.js``, MPL-2.0, its licence beside it); it
 runs inside the page and fetches nothing. The pages are the real shells with real engine
@@ -123,8 +125,21 @@ def violations_at_every_width(page: Any, name: str, shoot: bool) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
-@pytest.mark.parametrize("state", sorted(STATES))
+def state_languages() -> list[Any]:
+    """Every state in English, and each state in one other language besides, in turn (a
+    language's words change lengths and labels, not which elements a state has); every other
+    pair of state and language is in the soak tier."""
+    others = [lang for lang in LANGUAGES if lang != "en"]
+    pairs = []
+    for i, state in enumerate(sorted(STATES)):
+        for lang in LANGUAGES:
+            fast = lang == "en" or lang == others[i % len(others)]
+            marks = () if fast else (pytest.mark.soak,)
+            pairs.append(pytest.param(state, lang, marks=marks, id=f"{state}-{lang}"))
+    return pairs
+
+
+@pytest.mark.parametrize(("state", "lang"), state_languages())
 def test_no_serious_accessibility_finding_in_any_state(
     new_page: Any, pages_server: ServerThread, state: str, lang: str
 ) -> None:
