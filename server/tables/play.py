@@ -231,6 +231,7 @@ class Play:
                     asyncpg_dsn(self.settings.database_url),
                     min_size=1,
                     max_size=self.settings.db_pool_size,
+                    reset=_keep_session,
                 )
         return self._command_pool
 
@@ -245,6 +246,18 @@ class Play:
         async with self._sessions() as session:
             done = await queries.command_by_client_id(session, table_id, seat, client_id)
         return None if done is None else done.version
+
+
+async def _keep_session(_conn: asyncpg.Connection) -> None:
+    """The command pool's reset on release: nothing to undo, so no round trip.
+
+    asyncpg's default reset sends ``pg_advisory_unlock_all(); CLOSE ALL; UNLISTEN *; RESET
+    ALL`` on every release, a second round trip per command before its ack. These connections
+    only ever run ``append_command_pg``'s single autocommit statement: no advisory lock (the
+    table-creation limits take theirs with ``pg_advisory_xact_lock``, which ends with its
+    transaction, on SQLAlchemy's connections), no cursor, no LISTEN (the fan-out has its own
+    connection), no SET. asyncpg still rolls back a transaction left open before calling this.
+    """
 
 
 class _Outraced(Exception):
