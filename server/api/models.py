@@ -52,7 +52,8 @@ class ClockSettings(BaseModel):
 class AddTime(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    seconds: float = Field(gt=0, le=7 * 86400, description="seconds more for the seat")
+    # The range (1 s to 7 days) is the clock model's: outside it the answer is 'bad_time'.
+    seconds: float = Field(description="seconds more for the seat, 1 to 604800 (7 days)")
 
 
 class ProposePause(BaseModel):

@@ -13,6 +13,10 @@ A timeout (``model.timed_out``) is covered: the cover bot plays that one decisio
 seat's own view through ``TableService.submit``, and the seat log says "time ran out". The
 timeout that makes ``model.HANDOVER_AFTER`` in a row instead hands the seat to a stand-in
 bot (the seat model's, ``docs/seats.md``) until its player takes it back.
+
+A bot command the game refuses is replaced by the seat's first legal command. When even
+that is refused, or the seat has none, the seat is left alone for a while
+(``model.stall``), so that a table never stays due at every sweep.
 """
 
 from __future__ import annotations
@@ -22,7 +26,6 @@ import contextlib
 import hashlib
 import hmac
 import logging
-import math
 from collections.abc import Callable
 from typing import Any
 
@@ -33,7 +36,7 @@ from server.tables.bots import BotRunner
 from server.tables.data import ServiceError, TableData
 from server.tables.service import TableService
 
-from . import model
+from . import downtime, model
 from . import table as table_clock
 
 log = logging.getLogger(__name__)
@@ -208,58 +211,109 @@ class ClockKeeper:
             return False
         if data.clock["paused"] is not None:
             return await self._resume_at_date(data, now)  # nothing else moves while paused
+        clock = data.clock
         humans, bots = table_clock.split_to_act(data, data.state)
-        late = model.timed_out(data.clock, sorted(humans), now)
+        late = [
+            seat
+            for seat in model.timed_out(clock, sorted(humans), now)
+            if not model.is_stalled(clock, seat, now)
+        ]
         if not late:
             return await self._bot_turn(data, bots, now)
         seat = late[0]
-        clock, newly, hand_over = model.cover(data.clock, seat)
+        covered, newly, hand_over = model.cover(clock, seat)
         try:
             if hand_over:
-                await self._hand_over(data, seat, clock)
+                await self._hand_over(data, seat, covered)
             else:
-                cmd = await self._bot_command(data, seat)
-                cover = table_clock.Cover(seat=seat, version=data.version, clock=clock, newly=newly)
-                await self.service.submit(data.id, seat, cmd, by=cover)
+                cover = table_clock.Cover(
+                    seat=seat, version=data.version, clock=covered, newly=newly
+                )
+                seed = self._seed(data, seat, "cover")
+                if not await self._play(data, seat, self.settings.clock_bot, seed, cover):
+                    return await self._stall(data, seat, now)
         except ServiceError as exc:
             if exc.code in ("moved_on", "conflict"):
                 return True  # someone came first: look at the table as it is now
             raise
-        except RuleError:
-            log.warning("cover bot's command refused on table %s seat %s", data.id, seat)
-            return False
         if newly or hand_over:
             self.fired += 1  # a covered decision's later steps are the same timeout
         return True
 
     async def _bot_turn(self, data: TableData, bots: set[int], now: float) -> bool:
         """Play the first bot seat whose move is due, claimed by the table version."""
+        assert data.clock is not None
         delay = self.settings.bot_delay
         ready = [
             seat
             for seat in sorted(bots)
-            if (since := data.clock["seats"][seat]["since"] if data.clock else None) is not None
+            if (since := data.clock["seats"][seat]["since"]) is not None
             and since + delay <= now
+            and not model.is_stalled(data.clock, seat, now)
         ]
         if not ready:
             return False
         seat = ready[0]
         kind = data.seats[seat].bot
         assert kind is not None
-        message = f"{data.id}:{data.version}:{seat}".encode()
-        seed = hmac.new(self.settings.secret_key.encode(), message, hashlib.sha256).hexdigest()
-        cmd = await self._decide_for(data, seat, kind, seed)
         turn = table_clock.BotTurn(seat=seat, version=data.version)
         try:
-            await self.service.submit(data.id, seat, cmd, by=turn)
+            if not await self._play(data, seat, kind, self._seed(data, seat), turn):
+                return await self._stall(data, seat, now)
         except ServiceError as exc:
             if exc.code in ("moved_on", "conflict", "seat_lost"):
                 return True  # another process played it, or the seat changed: look again
             raise
-        except RuleError:
-            log.warning("bot %s refused on table %s seat %s", kind, data.id, seat)
-            return False
         self.bot_moves += 1
+        return True
+
+    async def _play(
+        self,
+        data: TableData,
+        seat: int,
+        kind: str,
+        seed: str,
+        by: table_clock.Cover | table_clock.BotTurn,
+    ) -> bool:
+        """Store bot ``kind``'s command for ``seat``, or the seat's first legal command if the
+        game refuses it (a bot that chose badly must not stall the table, and its seed is
+        the same at every try on this version). False when no command was accepted: the seat
+        has none, or the game refused that one too. Raises ServiceError as ``submit`` does.
+        """
+        cmd = await self._decide_for(data, seat, kind, seed)
+        if cmd is None:
+            log.error("table %s seat %s must act but has no legal command", data.id, seat)
+            return False
+        assert data.state is not None
+        first = get_game(data.game).legal(data.state, seat)[:1]
+        attempts = [cmd, *(c for c in first if c != cmd)]
+        for index, attempt in enumerate(attempts):
+            try:
+                await self.service.submit(data.id, seat, attempt, by=by)
+                return True
+            except RuleError as exc:
+                then = "; its first legal command instead" if index + 1 < len(attempts) else ""
+                log.warning(
+                    "bot %s's command %r refused on table %s seat %s (%s)%s",
+                    *(kind, attempt, data.id, seat, exc.code, then),
+                )
+        return False
+
+    async def _stall(self, data: TableData, seat: int, now: float) -> bool:
+        """Leave ``seat`` alone for a while (``model.stall``): no bot command of its decision
+        was accepted, and trying again at every sweep would keep the table due for ever."""
+
+        def change(_current: TableData, clock: model.Clock) -> tuple[model.Clock, dict[str, Any]]:
+            return model.stall(clock, seat, now), {}
+
+        stalled = await self.service.change_clock(data.id, change, version=data.version)
+        until = stalled.clock["seats"][seat]["stalled"]["until"] if stalled.clock else now
+        log.error(
+            "no bot move accepted on table %s seat %s: tried again in %.0f s",
+            data.id,
+            seat,
+            until - now,
+        )
         return True
 
     async def _resume_at_date(self, data: TableData, now: float) -> bool:
@@ -291,21 +345,18 @@ class ClockKeeper:
 
         await self.service.change_clock(data.id, change, version=data.version, seats={seat: kind})
 
-    async def _bot_command(self, data: TableData, seat: int) -> dict[str, Any]:
-        """The cover bot's command for ``seat``, from that seat's own view only."""
-        message = f"{data.id}:{data.version}:{seat}:cover".encode()
-        key = self.settings.secret_key.encode()
-        seed = hmac.new(key, message, hashlib.sha256).hexdigest()
-        return await self._decide_for(data, seat, self.settings.clock_bot, seed)
+    def _seed(self, data: TableData, seat: int, purpose: str = "") -> str:
+        """A seed for ``seat``'s bot at this version that tells nothing of the table's own."""
+        message = f"{data.id}:{data.version}:{seat}{':' + purpose if purpose else ''}".encode()
+        return hmac.new(self.settings.secret_key.encode(), message, hashlib.sha256).hexdigest()
 
-    async def _decide_for(self, data: TableData, seat: int, kind: str, seed: str) -> dict[str, Any]:
-        """Bot ``kind``'s command for ``seat`` from that seat's view; its first legal command
-        if the bot fails (a failing bot must not stall the table)."""
+    async def _decide_for(
+        self, data: TableData, seat: int, kind: str, seed: str
+    ) -> dict[str, Any] | None:
+        """Bot ``kind``'s command for ``seat`` from that seat's view (None: it has no legal
+        command); its first legal command if the bot fails (it must not stall the table)."""
         if self._decide is None and self.bots is not None:
-            thought = await self.bots.think(data, seat, kind, seed)
-            if thought is None:
-                raise RuleError("no_legal", f"seat {seat} has nothing to play")
-            return thought
+            return await self.bots.think(data, seat, kind, seed)
         decide = self._decide
         if decide is None:
             from server.bots import decide as bot_decide  # loads the search; on first use
@@ -315,7 +366,7 @@ class ClockKeeper:
         view = get_game(data.game).view(data.state, seat)
         legal = view.get("legal") or []
         if not legal:
-            raise RuleError("no_legal", f"seat {seat} has nothing to play")
+            return None
         try:
             cmd: dict[str, Any] = await asyncio.to_thread(decide, kind, data.game, view, seat, seed)
         except Exception:
@@ -340,7 +391,8 @@ class ClockKeeper:
             try:
                 new = model.add_time(clock, seat, seconds, now)
             except model.ClockError as exc:
-                raise ServiceError(exc.code, exc.message, 409) from None
+                status = 400 if exc.code == "bad_time" else 409
+                raise ServiceError(exc.code, exc.message, status) from None
             name = data.seats[seat].name
             entry = {
                 "type": "time_added",
@@ -357,40 +409,6 @@ class ClockKeeper:
     # ---------------------------------------------------------------- downtime
 
     async def extend_after_downtime(self) -> int:
-        """Give live tables back the time the server was down (plus ``clock_grace``).
-
-        The beat row tells when any process last swept; a gap longer than a few sweeps is
-        downtime. Only the process that moves the beat on sees the gap, so two processes
-        starting together extend once. Returns how many tables were extended.
-        """
-        now = self.service.now()
-        async with self.service._sessions() as session:
-            before = await queries.beat(session, now)
-            tables = await queries.live_clock_tables(session)
-            await session.commit()
-        if before is None:
-            return 0
-        down = now - before
-        if down <= 3 * self.settings.clock_sweep:
-            return 0
-        grace = self.settings.clock_grace
-        extended = 0
-        for table_id in tables:
-            data = await self.service.get_stored(table_id)
-            if data.clock is None or data.clock["config"]["mode"] != "live":
-                continue
-            if not any(s["since"] is not None for s in data.clock["seats"]):
-                continue
-
-            def change(_data: TableData, clock: model.Clock) -> tuple[model.Clock, dict[str, Any]]:
-                return model.shift(clock, down, now, grace), {}
-
-            try:
-                await self.service.change_clock(table_id, change, version=data.version)
-            except ServiceError as exc:
-                if exc.code != "moved_on":
-                    raise
-                continue
-            extended += 1
-        log.info("clocks extended after downtime", extra={"seconds": math.floor(down)})
-        return extended
+        """Give live tables back the time every process was down (``server.clocks.downtime``);
+        returns how many tables this process extended."""
+        return await downtime.extend_after_downtime(self.service)

@@ -10,8 +10,11 @@ same transaction as every change, so it is as durable as the move that started i
                 "bank": 300.0,           # bank left, as of ``since``
                 "left": None,            # free time kept by a commit, for a retract
                 "timeouts": 0,           # timeouts in a row (reset by the player's own move)
-                "covered": False}, …],   # a bot is playing this decision (its time ran out)
-     "paused": None}                     # or {"since": t, "until": t | None}
+                "covered": False,        # a bot is playing this decision (its time ran out)
+                "added": 0.0,            # (days, while stopped) added time, for its next span
+                "stalled": None}, …],    # or {"since", "until", "count"}: no bot move taken
+     "paused": None,                     # or {"since": t, "until": t | None}
+     "downtime": None}                   # (live) the last downtime given back: when it began
 
 Modes (``config["mode"]``):
 
@@ -52,6 +55,11 @@ DEFAULT_CONFIG: dict[str, Any] = {
 }
 # Bounds of the live settings, in seconds: a clock a table can actually be played with.
 LIVE_BOUNDS = {"plan": (5, 3600), "action": (5, 3600), "bank": (0, 7200), "increment": (0, 600)}
+# Bounds of the time the creator may add to a seat at once, in seconds.
+MIN_ADDED, MAX_ADDED = 1.0, 7 * 86400.0
+# Seconds the keeper leaves a seat alone whose bot move was refused (``stall``): the first
+# time, and at most (the wait doubles each time in between).
+STALL_FIRST, STALL_LONGEST = 60.0, 3600.0
 # Timeouts in a row after which the seat is handed to a bot until its player takes it back.
 HANDOVER_AFTER = {"live": 2, "days": 1, "untimed": 0}
 
@@ -89,8 +97,13 @@ def check_config(raw: dict[str, Any] | None) -> dict[str, Any]:
     return config
 
 
+def _is_number(value: Any) -> bool:
+    """A finite int or float (a bool is no number of seconds)."""
+    return not isinstance(value, bool) and isinstance(value, int | float) and math.isfinite(value)
+
+
 def _number(key: str, value: Any, low: float, high: float) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+    if not _is_number(value):
         raise ClockError("bad_clock", f"clock setting {key} must be a number of seconds")
     if not low <= value <= high:
         raise ClockError("bad_clock", f"clock setting {key} must be within {low}-{high} seconds")
@@ -142,9 +155,10 @@ def _stop(seat: dict[str, Any], config: dict[str, Any], now: float) -> None:
 
 
 def _begin(seat: dict[str, Any], config: dict[str, Any], planning: bool, now: float) -> None:
-    """Start a new decision: fresh free time, and (live) the bank's increment up to its cap."""
+    """Start a new decision: fresh free time (with any time added while the seat was not
+    running), and (live) the bank's increment up to its cap."""
     seat["since"] = now
-    seat["free"] = _allowance(config, planning)
+    seat["free"] = _allowance(config, planning) + seat.pop("added", 0.0)
     seat["left"] = None
     seat["covered"] = False
     if config["mode"] == "live":
@@ -191,7 +205,8 @@ def advance(
             seat["covered"] = False
         elif index in after_set and index not in before_set:
             if acted and command == "retract" and seat["left"] is not None:
-                seat["since"], seat["free"], seat["left"] = now, seat["left"], None
+                free = seat["left"] + seat.pop("added", 0.0)
+                seat["since"], seat["free"], seat["left"] = now, free, None
             else:
                 _begin(seat, config, starts_planning, now)
         elif index in after_set and ((acted and not planning) or planning != starts_planning):
@@ -240,15 +255,15 @@ def due_at(
     for seat in bots_to_act:
         since = clock["seats"][seat]["since"]
         if since is not None:
-            times.append(since + bot_delay)
+            times.append(_after_stall(clock["seats"][seat], since + bot_delay))
     for seat in people_to_act:
         entry = clock["seats"][seat]
         if entry["covered"] and entry["since"] is not None:
-            times.append(entry["since"])
+            times.append(_after_stall(entry, entry["since"]))
             continue
         end = deadline(clock, seat)
         if end is not None:
-            times.append(end)
+            times.append(_after_stall(entry, end))
     return min(times) if times else None
 
 
@@ -261,6 +276,45 @@ def timed_out(clock: Clock, people_to_act: Iterable[int], now: float) -> list[in
         if entry["covered"] or (end is not None and end <= now):
             out.append(seat)
     return out
+
+
+def _current_stall(entry: dict[str, Any]) -> dict[str, Any] | None:
+    """The stall of ``entry``'s current decision (a stall of an earlier one counts no more)."""
+    stalled = entry.get("stalled")
+    if not stalled or entry["since"] is None or stalled["since"] != entry["since"]:
+        return None
+    return dict(stalled)
+
+
+def _after_stall(entry: dict[str, Any], moment: float) -> float:
+    stalled = _current_stall(entry)
+    return moment if stalled is None else max(moment, float(stalled["until"]))
+
+
+def is_stalled(clock: Clock, seat: int, now: float) -> bool:
+    """Whether the keeper leaves ``seat`` alone at ``now`` (``stall``)."""
+    stalled = _current_stall(clock["seats"][seat])
+    return stalled is not None and stalled["until"] > now
+
+
+def stall(clock: Clock, seat: int, now: float) -> Clock:
+    """The clock once no bot command for ``seat``'s current decision was accepted (a game that
+    lists no command, or refuses the one it lists): the seat is left alone for
+    ``STALL_FIRST`` seconds, twice as long each time again up to ``STALL_LONGEST``, so that
+    the table is not due at every sweep; the seat's next decision ends the stall.
+
+    >>> clock = advance(new_clock(DEFAULT_CONFIG, 2), set(), {1}, now=100.0, planning=False)
+    >>> clock = stall(stall(clock, 1, now=100.0), 1, now=160.0)
+    >>> clock["seats"][1]["stalled"]["until"], is_stalled(clock, 1, 279.0)
+    (280.0, True)
+    """
+    new = copy.deepcopy(clock)
+    entry = new["seats"][seat]
+    before = _current_stall(entry)
+    count = 1 if before is None else int(before["count"]) + 1
+    wait = min(STALL_LONGEST, STALL_FIRST * 2 ** (count - 1))
+    entry["stalled"] = {"since": entry["since"], "until": now + wait, "count": count}
+    return new
 
 
 def cover(clock: Clock, seat: int) -> tuple[Clock, bool, bool]:
@@ -281,20 +335,27 @@ def cover(clock: Clock, seat: int) -> tuple[Clock, bool, bool]:
 
 
 def add_time(clock: Clock, seat: int, seconds: float, now: float) -> Clock:
-    """``seconds`` more for ``seat``: on its bank (live; the cap does not apply to a gift) or on
-    its current decision (over days). Raises ClockError('untimed') on an untimed table."""
+    """``seconds`` more for ``seat``: on its bank (live; the cap does not apply to a gift) or,
+    over days, on its running decision; a seat not running keeps them in ``added`` for its
+    next running span (its next decision, or the one a retract takes up again), which its
+    fresh allowance would otherwise replace.
+
+    Raises ClockError: 'untimed' on an untimed table, 'bad_time' outside 1 s to 7 days.
+    """
     if not is_timed(clock):
         raise ClockError("untimed", "this table has no clock")
-    if not 0 < seconds <= 7 * 86400:
-        raise ClockError("bad_time", "add between 1 second and 7 days")
+    if not _is_number(seconds) or not MIN_ADDED <= seconds <= MAX_ADDED:
+        raise ClockError(
+            "bad_time", f"add between 1 second and 7 days ({MAX_ADDED:.0f} s), not {seconds!r}"
+        )
     new = copy.deepcopy(clock)
     entry = new["seats"][seat]
     if new["config"]["mode"] == "live":
         entry["bank"] += seconds
-    else:
+    elif entry["since"] is not None:
         entry["free"] = (entry["free"] or 0.0) + seconds
-        if entry["since"] is None and entry["left"] is not None:
-            entry["left"] += seconds
+    else:
+        entry["added"] = entry.get("added", 0.0) + seconds
     entry["covered"] = False if entry["since"] is not None else entry["covered"]
     return new
 
@@ -315,15 +376,22 @@ def taken_back(clock: Clock, seat: int, now: float) -> Clock:
     return new
 
 
-def shift(clock: Clock, seconds: float, now: float, grace: float) -> Clock:
+def shift(clock: Clock, seconds: float, now: float, grace: float, began: float) -> Clock:
     """A live clock with ``seconds`` of downtime given back to every running seat, and at least
-    ``grace`` seconds left for each (the server was down: that time was nobody's)."""
+    ``grace`` seconds left for each (the server was down: that time was nobody's).
+
+    ``began`` names the downtime (the last beat before it): a clock that was given it back
+    already comes back unchanged, so two processes starting after one downtime extend once.
+    """
     new = copy.deepcopy(clock)
     if new["config"]["mode"] != "live" or new["paused"] is not None:
+        return new
+    if new.get("downtime") == began:
         return new
     for entry in new["seats"]:
         if entry["since"] is None:
             continue
+        new["downtime"] = began
         entry["since"] += seconds
         end = entry["since"] + (entry["free"] or 0.0) + entry["bank"]
         if end < now + grace:

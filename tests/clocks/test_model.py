@@ -183,14 +183,83 @@ def test_add_time_goes_to_the_bank_or_the_decision() -> None:
         model.add_time(live, 0, -5, T0)
 
 
+def test_added_time_waits_for_a_stopped_seats_next_decision_in_every_mode() -> None:
+    # Over days, given while the seat waits for the others: its next decision gets it, once.
+    days = started(DAYS, 2, {0}, planning=False)
+    days = model.advance(days, {0}, {1}, now=T0 + 100, planning=False, actor=0, command="x")
+    days = model.add_time(days, 0, 3600, T0 + 200)
+    days = model.advance(days, {1}, {0}, now=T0 + 300, planning=False, actor=1, command="x")
+    assert model.deadline(days, 0) == T0 + 300 + 43200 + 3600
+    days = model.advance(days, {0}, {1}, now=T0 + 400, planning=False, actor=0, command="x")
+    days = model.advance(days, {1}, {0}, now=T0 + 500, planning=False, actor=1, command="x")
+    assert model.deadline(days, 0) == T0 + 500 + 43200
+    # Given after a commit: the retract takes it up with what the commit kept, ...
+    plan = started(DAYS, 2, {0, 1}, planning=True)
+    plan = model.advance(plan, {0, 1}, {1}, now=T0 + 100, planning=True, actor=0, command="plan")
+    plan = model.add_time(plan, 0, 3600, T0 + 200)
+    retract = model.advance(
+        plan, {1}, {0, 1}, now=T0 + 300, planning=True, actor=0, command="retract"
+    )
+    assert model.deadline(retract, 0) == T0 + 300 + 43100 + 3600
+    # ... or, without one, the seat's next decision.
+    acting = model.advance(
+        plan, {1}, {0}, now=T0 + 300, planning=True, planning_after=False, actor=1, command="plan"
+    )
+    assert model.deadline(acting, 0) == T0 + 300 + 43200 + 3600
+    # Live: on the bank, which the stopped seat keeps through its next decision's cap.
+    live = started(LIVE, 2, {0}, planning=False)
+    live = model.advance(live, {0}, {1}, now=T0 + 10, planning=False, actor=0, command="x")
+    live = model.add_time(live, 0, 60, T0 + 20)
+    live = model.advance(live, {1}, {0}, now=T0 + 30, planning=False, actor=1, command="x")
+    assert model.deadline(live, 0) == T0 + 30 + 20 + 360
+    # Untimed: there is no time to add.
+    with pytest.raises(ClockError) as untimed:
+        model.add_time(started(model.check_config({}), 2, {1}, planning=False), 0, 60, T0)
+    assert untimed.value.code == "untimed"
+
+
+@pytest.mark.parametrize("seconds", [0, 0.5, -5, 7 * 86400 + 1, float("inf"), True])
+def test_added_time_is_one_second_to_seven_days(seconds: float) -> None:
+    clock = started(LIVE, 2, {0}, planning=False)
+    with pytest.raises(ClockError, match="between 1 second and 7 days") as refused:
+        model.add_time(clock, 0, seconds, T0)
+    assert refused.value.code == "bad_time"
+    assert model.add_time(clock, 0, 1, T0)["seats"][0]["bank"] == 301
+    assert model.add_time(clock, 0, 7 * 86400, T0)["seats"][0]["bank"] == 300 + 7 * 86400
+
+
+def test_a_stalled_seat_is_left_alone_longer_each_time_until_its_next_decision() -> None:
+    clock = started(LIVE, 2, {1}, planning=False)
+    assert model.due_at(clock, [], [1], 0.5) == T0 + 0.5
+    clock = model.stall(clock, 1, T0 + 1)
+    assert model.is_stalled(clock, 1, T0 + 60) and not model.is_stalled(clock, 1, T0 + 61)
+    assert model.due_at(clock, [], [1], 0.5) == T0 + 61
+    clock = model.stall(clock, 1, T0 + 61)  # the next try failed too: twice as long
+    assert model.due_at(clock, [], [1], 0.5) == T0 + 61 + 120
+    # A covered person's decision is left alone the same way.
+    person = model.stall(model.cover(started(LIVE, 2, {0}, planning=False), 0)[0], 0, T0)
+    assert model.due_at(person, [0], [], 0.5) == T0 + 60
+    # The seat's next decision is tried at once.
+    clock = model.advance(clock, {1}, {0}, now=T0 + 70, planning=False, actor=1, command="x")
+    clock = model.advance(clock, {0}, {1}, now=T0 + 71, planning=False, actor=0, command="x")
+    assert model.due_at(clock, [], [1], 0.5) == T0 + 71.5
+    assert not model.is_stalled(clock, 1, T0 + 71.5)
+
+
 def test_downtime_is_given_back_with_a_grace() -> None:
     clock = started(LIVE, 2, {0, 1}, planning=True)
     clock = model.advance(clock, {0, 1}, {1}, now=T0 + 300, planning=True, actor=0)
     # Down from T0+350 to T0+1350: seat 1 had 10 s left; it gets them back, at least 20 s.
-    shifted = model.shift(clock, 1000, now=T0 + 1350, grace=20)
+    shifted = model.shift(clock, 1000, now=T0 + 1350, grace=20, began=T0 + 350)
     assert model.deadline(shifted, 1) == T0 + 1350 + 20
+    # A second process starting after the same downtime gives nothing more.
+    again = model.shift(shifted, 1001, now=T0 + 1351, grace=20, began=T0 + 350)
+    assert again == shifted
+    # The next downtime is given back again.
+    later = model.shift(shifted, 100, now=T0 + 2000, grace=20, began=T0 + 1900)
+    assert model.deadline(later, 1) == T0 + 2000 + 20
     days = started(DAYS, 2, {0}, planning=False)
-    assert model.shift(days, 1000, now=T0, grace=20) == days
+    assert model.shift(days, 1000, now=T0, grace=20, began=T0 - 1000) == days
 
 
 def test_public_view_has_absolute_deadlines_and_no_time_of_building() -> None:

@@ -109,3 +109,38 @@ async def test_two_processes_starting_on_a_new_database_write_one_beat(
         assert [(b.id, b.at) for b in beats] == [(1, T0)]
     finally:
         await other.close()
+
+
+async def test_a_process_starting_while_another_extends_after_downtime_fires_nothing_early(
+    process: Process, settings: Settings, now: FakeTime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    other = Process(settings, now)
+    try:
+        tables = []
+        for _ in range(2):
+            table_id, anna, _bela = await two_people(process, LIVE)
+            await process.service.start(table_id, anna)
+            tables.append(table_id)
+        await process.keeper.sweep()  # the beat: the server was up at T0
+        now.at = T0 + 1000  # every process down for 1000 s; every deadline passed meanwhile
+        change_clock = process.service.change_clock
+        others: list[int] = []
+
+        async def the_other_starts_meanwhile(*args: Any, **kwargs: Any) -> Any:
+            if not others:  # between reading the beat and extending the first table
+                others.append(await other.keeper.extend_after_downtime())
+                await other.keeper.sweep()  # its first sweep
+            return await change_clock(*args, **kwargs)
+
+        monkeypatch.setattr(process.service, "change_clock", the_other_starts_meanwhile)
+        extended = await process.keeper.extend_after_downtime()
+        await process.keeper.sweep()
+        await other.keeper.sweep()
+        for table_id in tables:
+            assert await commands(process, table_id) == []  # no deadline fired
+            data = await other.service.get_stored(table_id)
+            assert data.seat_log == ()
+            assert data.due_at == pytest.approx(T0 + 1090)  # the downtime given back once
+        assert extended + others[0] == len(tables)
+    finally:
+        await other.close()

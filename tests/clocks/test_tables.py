@@ -9,6 +9,7 @@ import pytest
 import sqlalchemy as sa
 
 from server.clocks import model
+from server.engine import RuleError, get_game
 from server.store.models import CommandRow, TableRow
 from server.tables import ServiceError, TableData
 
@@ -178,6 +179,67 @@ async def test_the_creator_adds_time_and_the_log_says_so(process: Process, now: 
     assert [e["seat"] for e in data.seat_log if e["type"] == "timed_out"] == [0]
 
 
+def dancing(_kind: str, _game: str, _view: dict[str, Any], _seat: int, _seed: str) -> Any:
+    """A bot that answers a command no game accepts."""
+    return {"type": "dance"}
+
+
+async def test_a_bot_whose_command_is_refused_plays_its_first_legal_command(
+    process: Process, now: FakeTime
+) -> None:
+    process.keeper._decide = dancing
+    data, anna = await process.service.create_table(
+        "toy", 2, {}, [None, "random"], "Anna", clock=LIVE
+    )
+    await process.service.start(data.id, anna)
+    assert await process.keeper.sweep() == 1  # the bot seat's turn
+    rows = await commands(process, data.id)
+    assert [(row.seat, row.command) for row in rows] == [(1, {"type": "plan", "value": 1})]
+    now.at = T0 + 91  # Anna's time ran out: the cover bot dances too
+    assert await process.keeper.sweep() == 1
+    rows = await commands(process, data.id)
+    assert (rows[-1].seat, rows[-1].command) == (0, {"type": "plan", "value": 1})
+    stored_data = await process.service.get_stored(data.id)
+    assert [e["type"] for e in stored_data.seat_log] == ["timed_out"]
+
+
+@pytest.mark.parametrize("fault", ["refuses_every_command", "lists_no_command"])
+async def test_a_seat_no_bot_move_is_taken_for_is_left_alone_a_while_not_due_at_every_sweep(
+    process: Process, now: FakeTime, monkeypatch: pytest.MonkeyPatch, fault: str
+) -> None:
+    game = get_game("toy")
+    apply, legal = game.apply, game.legal
+
+    def broken_apply(state: Any, seat: int, cmd: dict[str, Any]) -> Any:
+        if seat == 1:
+            raise RuleError("broken", "this game takes nothing from seat 1")
+        return apply(state, seat, cmd)
+
+    def broken_legal(state: Any, seat: int) -> list[dict[str, Any]]:
+        return [] if seat == 1 else legal(state, seat)
+
+    if fault == "refuses_every_command":
+        monkeypatch.setattr(game, "apply", broken_apply)
+    else:
+        monkeypatch.setattr(game, "legal", broken_legal)
+    data, anna = await process.service.create_table(
+        "toy", 2, {}, [None, "random"], "Anna", clock=LIVE
+    )
+    await process.service.start(data.id, anna)
+    assert await process.keeper.sweep() == 1
+    assert (await stored(process, data.id)).due_at == pytest.approx(T0 + 60)
+    assert await process.keeper.sweep() == 0  # not due again at once
+    now.at = T0 + 60
+    assert await process.keeper.sweep() == 1  # tried again, then left alone twice as long
+    row = await stored(process, data.id)
+    assert row.clock is not None and row.clock["seats"][1]["stalled"]["until"] == T0 + 180
+    assert row.due_at == pytest.approx(T0 + 90)  # Anna's deadline is still kept
+    assert await commands(process, data.id) == []
+    # The rest of the table goes on: Anna plays, and her timeouts are covered.
+    await process.service.submit(data.id, 0, {"type": "plan", "value": 2})
+    assert (await stored(process, data.id)).due_at == pytest.approx(T0 + 180)
+
+
 async def test_untimed_tables_never_time_out(process: Process, now: FakeTime) -> None:
     table_id, anna, _bela = await two_people(process, {"mode": "untimed"})
     await process.service.start(table_id, anna)
@@ -201,6 +263,23 @@ async def test_after_downtime_live_deadlines_are_extended_once(
     assert data.due_at == pytest.approx(T0 + 1090)  # the downtime given back
     assert await process.keeper.extend_after_downtime() == 0  # the beat moved on: once
     assert await process.keeper.sweep() == 0  # nothing fires at once after the restart
+
+
+async def test_a_live_deadline_that_ran_out_during_a_restart_of_seconds_gets_the_grace(
+    process: Process, now: FakeTime, settings: Any
+) -> None:
+    table_id, anna, _bela = await two_people(process, LIVE)
+    await process.service.start(table_id, anna)  # both seats due at T0 + 90
+    now.at = T0 + 88
+    await process.keeper.sweep()  # the last beat before the restart
+    now.at = T0 + 93  # back 5 s later: the deadlines ran out meanwhile
+    assert await process.keeper.extend_after_downtime() == 1
+    data = await process.service.get_stored(table_id)
+    assert data.due_at == pytest.approx(T0 + 93 + settings.clock_grace)
+    assert await process.keeper.sweep() == 0
+    # A gap of one sweep is a process running: nothing is given.
+    now.at += settings.clock_sweep
+    assert await process.keeper.extend_after_downtime() == 0
 
 
 def process_to_act(data: TableData) -> set[int]:
@@ -233,7 +312,13 @@ def test_the_api_takes_shows_and_changes_the_clock(settings: Any) -> None:
         assert refused.status_code == 400 and refused.json()["code"] == "bad_clock"
         made = client.post(
             "/api/tables",
-            json={"game": "toy", "seats": 2, "name": "Anna", "bots": [None, "random"]},
+            json={
+                "game": "toy",
+                "seats": 2,
+                "name": "Anna",
+                "bots": [None, "random"],
+                "public": True,
+            },
         ).json()
         table_id, token = made["table_id"], made["token"]
         summary = client.get(f"/api/tables/{table_id}").json()
@@ -244,8 +329,11 @@ def test_the_api_takes_shows_and_changes_the_clock(settings: Any) -> None:
         )
         assert changed.status_code == 200, changed.text
         assert changed.json()["clock"]["config"]["bank"] == 60
+        # The lobby's list shows the public table's clock; the private ones are not listed.
         listed = client.get("/api/tables").json()["tables"]
-        assert listed == [] or all("clock" in t for t in listed)
+        assert [t["id"] for t in listed] == [table_id]
+        assert listed[0]["clock"]["mode"] == "live"
+        assert listed[0]["clock"]["config"]["bank"] == 60
         started = client.post(f"/api/tables/{table_id}/start", headers=headers).json()
         assert started["clock"]["seats"][0]["running"] is True
         assert started["clock"]["seats"][0]["deadline"] > started["server_time"]
@@ -254,6 +342,13 @@ def test_the_api_takes_shows_and_changes_the_clock(settings: Any) -> None:
         )
         assert more.status_code == 200, more.text
         assert more.json()["clock"]["seats"][0]["bank"] == 90
+        for seconds in (0.5, 0, 7 * 86400 + 1):
+            refused = client.post(
+                f"/api/tables/{table_id}/seats/0/time", json={"seconds": seconds}, headers=headers
+            )
+            assert refused.status_code == 400, refused.text
+            assert refused.json()["code"] == "bad_time"
+            assert "between 1 second and 7 days" in refused.json()["message"]
         late = client.post(
             f"/api/tables/{table_id}/clock", json={"mode": "untimed"}, headers=headers
         )
