@@ -455,7 +455,7 @@ def public(clock: Clock, people: set[int]) -> dict[str, Any]:
     open pause proposal.
 
     Nothing here depends on the time of building, so every process builds the same document;
-    the page learns the server's time from ``pong``."""
+    the page learns the server's time from the table summary's ``server_time``."""
     seats = []
     untimed = not is_timed(clock)
     for index, entry in enumerate(clock["seats"]):
