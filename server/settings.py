@@ -180,6 +180,12 @@ class Settings(BaseSettings):
     request_timeout: float = setting(
         "GUILDHALL_REQUEST_TIMEOUT", 10.0, "seconds a client may take to send one request", gt=0
     )
+    send_timeout: float = setting(
+        "GUILDHALL_SEND_TIMEOUT",
+        10.0,
+        "seconds a websocket client may leave one message unread before it is dropped",
+        gt=0,
+    )
     keepalive_timeout: int = setting(
         "GUILDHALL_KEEPALIVE_TIMEOUT", 5, "seconds an idle HTTP connection is kept open", ge=1
     )

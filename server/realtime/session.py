@@ -1,11 +1,14 @@
 """One websocket connection to one table: reads client messages, pushes that seat's document.
 
-Two tasks per connection: the reader (this module's ``run``) answers messages in order; the
-pusher wakes when the table changes (fan-out) or presence changes (hub) and sends the patch
-between the last document sent here and the new one. Both send under one lock, so the
-document the pusher diffs against is always the one the client holds.
+Two tasks per connection. The reader answers messages in order; the writer is the only one
+that sends (``server.realtime.outbox``): everything else, the command path included, only
+queues frames, so no command waits for a socket. When the table changes (fan-out) or presence
+changes (hub), the writer, once the client has taken everything queued, builds the patch
+between the last document queued here and the newest one: versions that came while a client
+was slow coalesce into one patch. Documents are built under one lock, in the order they are
+queued, so the document a patch is diffed against is always the one the client will hold.
 
-Before anything of a new version is sent, the connection checks that its token still plays
+Before anything of a new version is queued, the connection checks that its token still plays
 its seat in that version (``server.tables.seats``). When it does not (a bot stands in now),
 the client gets ``error{code:"seat_lost"}`` and the socket is closed with code 4403; the
 fan-out wakes every process's connections of the table, so this happens in all of them.
@@ -14,14 +17,13 @@ fan-out wakes every process's connections of the table, so this happens in all o
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import time
-from typing import Any
+from typing import Any, NoReturn
 
 from pydantic import ValidationError
-from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from server import metrics
 from server.engine import RuleError
@@ -30,6 +32,7 @@ from server.tables import ServiceError, TableData, TableService
 from server.tables import seats as seat_model
 
 from .hub import Hub
+from .outbox import SEND_FAILURES, TOO_SLOW, Outbox
 from .protocol import (
     CLIENT_MESSAGE,
     CLIENT_TYPES,
@@ -48,10 +51,8 @@ from .views import Doc, build_doc, deliver, presence_ops
 
 log = logging.getLogger(__name__)
 
-# What a send raises once the client has gone: starlette's WebSocketDisconnect, its
-# WebSocketDisconnected (a RuntimeError) after a close was already sent, or the transport's
-# OSError when the peer vanished.
-SEND_FAILURES = (WebSocketDisconnect, WebSocketDisconnected, OSError)
+PONG = Pong().model_dump_json()
+
 SEAT_LOST_CLOSE = 4403
 
 
@@ -100,40 +101,53 @@ class Connection:
         self.seat: int | None = None
         self._token_hash: str | None = None  # of the token that plays ``seat``
         self.greeted = False
-        self._doc: Doc | None = None
+        self._doc: Doc | None = None  # the document the client holds once the queue is sent
         self._version = 0
         self._connected: frozenset[int] | None = None  # presence in ``_doc``
         self._wanted_version = 0
         self._presence_dirty = False
-        self._wake = asyncio.Event()
-        self._send_lock = asyncio.Lock()
+        self._outbox = Outbox(ws, settings.send_timeout)
+        self._doc_lock = asyncio.Lock()  # one document built (and queued) at a time
         self._limiter = RateLimiter(settings.rate_limit)
-        self._pusher: asyncio.Task[None] | None = None
         self.client = "unknown"
         self._close_reason = "client left"
 
     # ------------------------------------------------------------ lifecycle
 
     async def run(self) -> None:
-        """Serve the connection until the client goes away."""
+        """Serve the connection until the client goes away or is dropped."""
         metrics.connection_opened()
         log.info("connection opened", extra=self._fields())
+        loop = asyncio.get_running_loop()
+        reader = loop.create_task(self._read_forever())
+        writer = loop.create_task(self._write_forever())
+        try:
+            await asyncio.wait((reader, writer), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            try:
+                await self._close(reader, writer)
+            finally:  # even when cancelled (the server is shutting down)
+                metrics.connection_closed()
+                log.info("connection closed", extra=self._fields(reason=self._close_reason))
+        for task in (reader, writer):
+            failure = None if task.cancelled() else task.exception()
+            if failure is not None:
+                raise failure  # a bug of ours: let uvicorn log it
+
+    def _fields(self, **more: Any) -> dict[str, Any]:
+        """Log context for this connection (never the seat token)."""
+        return {"table_id": self.table_id, "seat": self.seat, "client": self.client, **more}
+
+    async def _read_forever(self) -> None:
         try:
             while True:
+                await self._outbox.room()
                 text = await self._receive()
                 if text is None:
                     return
                 await self._handle_frame(text)
         except WebSocketDisconnect:
             return
-        finally:
-            await self._close()
-            metrics.connection_closed()
-            log.info("connection closed", extra=self._fields(reason=self._close_reason))
-
-    def _fields(self, **more: Any) -> dict[str, Any]:
-        """Log context for this connection (never the seat token)."""
-        return {"table_id": self.table_id, "seat": self.seat, "client": self.client, **more}
 
     async def _receive(self) -> str | None:
         """The next frame as text; None when the client has gone."""
@@ -144,40 +158,44 @@ class Connection:
             return str(message["text"])
         return bytes(message.get("bytes") or b"").decode("utf-8", errors="replace")
 
-    async def _close(self) -> None:
+    async def _close(self, reader: asyncio.Task[None], writer: asyncio.Task[None]) -> None:
         if self.greeted:
             self.service.fanout.unsubscribe(self.table_id, self._on_table_change)
             self.hub.unwatch(self.table_id, self._on_presence_change)
             self.hub.seat_changed(self.table_id, self.seat, None)
             if self.seat is not None:
                 self.service.note_seen(self.table_id, self.seat)
-        if self._pusher is not None:
-            self._pusher.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._pusher
+        if self._outbox.closing and not writer.done():
+            # An error and a close frame are queued (the seat was lost): let them go out.
+            await asyncio.wait((writer,), timeout=self.settings.send_timeout + 1)
+        if self._outbox.dropped is not None:
+            self._close_reason = "too slow"
+        for task in (reader, writer):
+            task.cancel()
+        await asyncio.wait((reader, writer))
 
     # ------------------------------------------------------------ incoming
 
     async def _handle_frame(self, text: str) -> None:
         if len(text.encode()) > self.settings.max_message_bytes:
             cap = self.settings.max_message_bytes
-            return await self._error("message_too_large", f"frames are capped at {cap} bytes")
+            return self._error("message_too_large", f"frames are capped at {cap} bytes")
         if not self._limiter.allow():
-            return await self._error("rate_limited", "too many messages; slow down")
+            return self._error("rate_limited", "too many messages; slow down")
         try:
             raw = json.loads(text)
         except RecursionError:
-            return await self._error("too_deep", f"messages nest at most {MAX_DEPTH} levels deep")
+            return self._error("too_deep", f"messages nest at most {MAX_DEPTH} levels deep")
         except ValueError:
-            return await self._error("bad_json", "the frame is not valid JSON")
+            return self._error("bad_json", "the frame is not valid JSON")
         if not isinstance(raw, dict):
-            return await self._error("bad_json", "a message is a JSON object with a 'type'")
+            return self._error("bad_json", "a message is a JSON object with a 'type'")
         problem = frame_problem(raw)
         if problem is not None:
-            return await self._error(*problem)
+            return self._error(*problem)
         if raw.get("type") not in CLIENT_TYPES:
             known = ", ".join(CLIENT_TYPES)
-            return await self._error(
+            return self._error(
                 "unknown_message", f"unknown message type {raw.get('type')!r} (known: {known})"
             )
         try:
@@ -186,17 +204,17 @@ class Connection:
             first = exc.errors()[0]
             where = ".".join(str(p) for p in first["loc"][1:])
             reply_id = raw.get("id") if isinstance(raw.get("id"), str) else None
-            return await self._error("bad_message", f"{where}: {first['msg']}", reply_id)
+            return self._error("bad_message", f"{where}: {first['msg']}", reply_id)
         await self._dispatch(message)
 
     async def _dispatch(self, message: Any) -> None:
         if isinstance(message, Ping):
-            return await self._send(Pong().model_dump_json())
+            return self._outbox.put(PONG)
         if isinstance(message, Hello):
             return await self._hello(message)
         if not self.greeted:
             reply_id = message.id if isinstance(message, CommandMessage) else None
-            return await self._error("hello_required", "send hello first", reply_id)
+            return self._error("hello_required", "send hello first", reply_id)
         if isinstance(message, CommandMessage):
             return await self._command(message)
         await self._push(snapshot=True)
@@ -208,9 +226,9 @@ class Connection:
             try:
                 access = await self.service.authenticate(self.table_id, hello.token)
             except ServiceError as exc:
-                return await self._error(exc.code, exc.message)
+                return self._error(exc.code, exc.message)
             if not access.plays:
-                return await self._error(
+                return self._error(
                     "seat_lost",
                     f"a bot plays seat {access.seat} now; take it back with POST "
                     f"/api/tables/{self.table_id}/seats/{access.seat}/reclaim",
@@ -225,22 +243,18 @@ class Connection:
         self.hub.unwatch(self.table_id, self._on_presence_change)
         self.hub.seat_changed(self.table_id, None if first else old, seat)
         self.hub.watch(self.table_id, self._on_presence_change)
-        await self._send(await self._presence_message())
+        self._outbox.put(await self._presence_message())
         # ``since`` only means something for a fresh connection (a reconnect).
         await self._push(snapshot=True, since=hello.since if first else None)
-        if first:
-            self._pusher = asyncio.get_running_loop().create_task(self._push_forever())
         if seat is not None:
             self.service.note_seen(self.table_id, seat)
 
     async def _command(self, message: CommandMessage) -> None:
         if self.seat is None:
-            return await self._error(
-                "spectator", "spectators cannot play; use a seat link", message.id
-            )
+            return self._error("spectator", "spectators cannot play; use a seat link", message.id)
         if message.seat is not None and message.seat != self.seat:
             text = f"you hold seat {self.seat}, not seat {message.seat}"
-            return await self._error("wrong_seat", text, message.id)
+            return self._error("wrong_seat", text, message.id)
         started = time.perf_counter()
         fields = self._fields(command_id=message.id, command=message.cmd.get("type"))
         try:
@@ -250,59 +264,75 @@ class Connection:
         except (ServiceError, RuleError) as exc:
             log.info("command rejected", extra={**fields, "code": exc.code})
             if exc.code == "seat_lost":
-                async with self._send_lock:
-                    await self._lose_seat(exc.message, message.id)
-            return await self._error(exc.code, exc.message, message.id)
+                async with self._doc_lock:
+                    self._lose_seat(exc.message, message.id)
+            return self._error(exc.code, exc.message, message.id)
         except Exception:
             # An engine that fails on odd input is a bug, but one player's odd command must
             # not end their connection; nothing was committed.
             log.exception(
                 "command failed: %r", message.cmd, extra={**fields, "code": "internal_error"}
             )
-            return await self._error(
-                "internal_error", "the server could not apply that", message.id
-            )
+            return self._error("internal_error", "the server could not apply that", message.id)
         latency_ms = round((time.perf_counter() - started) * 1000, 2)
         log.info("command accepted", extra={**fields, "version": version, "latency_ms": latency_ms})
-        # Bring this client's document up to date first, so an ack never outruns its patch.
+        # Queue this client's document first, so an ack never outruns its patch.
         await self._push()
-        await self._send(Ack(id=message.id, version=version).model_dump_json())
+        self._outbox.put(Ack(id=message.id, version=version).model_dump_json())
 
     # ------------------------------------------------------------ outgoing
 
     def _on_table_change(self, _table_id: str, version: int) -> None:
         self._wanted_version = max(self._wanted_version, version)
-        self._wake.set()
+        self._outbox.wake.set()
 
     def _on_presence_change(self) -> None:
         self._presence_dirty = True
-        self._wake.set()
+        self._outbox.wake.set()
 
-    async def _push_forever(self) -> None:
+    async def _write_forever(self) -> None:
+        """The connection's only sender: what is queued, in order, then (the client having
+        taken all of it) the newest document if the table or presence moved on meanwhile."""
+        outbox = self._outbox
         while True:
-            await self._wake.wait()
-            self._wake.clear()
+            await outbox.wake.wait()
+            outbox.wake.clear()
+            if not await outbox.flush():
+                break
             try:
-                if self._presence_dirty:
-                    self._presence_dirty = False
-                    await self._send(await self._presence_message())
-                await self._push()
+                await self._catch_up()
             except WebSocketDisconnect:
-                return
+                pass  # the seat was lost: its error and close frame are queued
             except Exception:
                 # Never go quiet while the socket stays open: close it, and the client
                 # reconnects with ``since`` and gets what it missed.
                 log.warning("push failed; closing", extra=self._fields(), exc_info=True)
                 self._close_reason = "push failed"
-                await send_quietly(self.ws, None, close_code=1011)
-                return
+                outbox.close(1011)
+            if not await outbox.flush():
+                break
+        if outbox.dropped is not None:
+            log.warning(
+                "client too slow; dropped",
+                extra=self._fields(code=TOO_SLOW, reason=outbox.dropped),
+            )
+
+    async def _catch_up(self) -> None:
+        if not self.greeted or self._outbox.closing:
+            return
+        if self._presence_dirty:
+            self._presence_dirty = False
+            self._outbox.put(await self._presence_message())
+            await self._push()
+        elif self._wanted_version > self._version:
+            await self._push()
 
     async def _push(self, snapshot: bool = False, since: int | None = None) -> None:
-        """Send what the client needs to hold the newest document (nothing if it has it)."""
-        async with self._send_lock:
+        """Queue what the client needs to hold the newest document (nothing if it has it)."""
+        async with self._doc_lock:
             data = await self.service.get(self.table_id, max(self._wanted_version, self._version))
             if not self._still_plays(data):
-                await self._lose_seat(f"seat {self.seat} is played by a bot now")
+                self._lose_seat(f"seat {self.seat} is played by a bot now")
             connected = self.hub.connected(self.table_id)
             if (
                 not snapshot
@@ -320,23 +350,22 @@ class Connection:
             if delivery.ops == [] and base == data.version:
                 return
             self._doc, self._version, self._connected = delivery.doc, data.version, connected
-            await self._send_unlocked(delivery.text)
+            self._outbox.put(delivery.text)
 
     def _still_plays(self, data: TableData) -> bool:
         if self.seat is None or self._token_hash is None:
             return True  # a spectator reads only what everyone may
         return seat_model.plays(data, self.seat, self._token_hash)
 
-    async def _lose_seat(self, message: str, reply_id: str | None = None) -> None:
+    def _lose_seat(self, message: str, reply_id: str | None = None) -> NoReturn:
         """Tell the client its token no longer plays the seat, close, and end this connection
-        (raises WebSocketDisconnect). Called holding the send lock, before anything of the
-        version that took the seat away is sent."""
+        (raises WebSocketDisconnect). Called holding the document lock, before anything of
+        the version that took the seat away is queued."""
         metrics.record_error("seat_lost")
         log.info("seat lost; closing", extra=self._fields(code="seat_lost"))
         self._close_reason = "seat lost"
-        error = Error(id=reply_id, code="seat_lost", message=message).model_dump_json()
-        await send_quietly(self.ws, error)
-        await send_quietly(self.ws, None, close_code=SEAT_LOST_CLOSE, reason="seat_lost")
+        self._outbox.put(Error(id=reply_id, code="seat_lost", message=message).model_dump_json())
+        self._outbox.close(SEAT_LOST_CLOSE, "seat_lost")
         # From here on this connection is nobody's: no command, no document.
         self.hub.seat_changed(self.table_id, self.seat, None)
         if self.seat is not None:
@@ -361,23 +390,6 @@ class Connection:
         seats = [SeatPresence(seat=s.seat, connected=s.seat in connected) for s in data.seats]
         return Presence(seats=seats).model_dump_json()
 
-    async def _error(self, code: str, message: str, reply_id: str | None = None) -> None:
+    def _error(self, code: str, message: str, reply_id: str | None = None) -> None:
         metrics.record_error(code)
-        await self._send(Error(id=reply_id, code=code, message=message).model_dump_json())
-
-    async def _send(self, text: str) -> None:
-        async with self._send_lock:
-            await self._send_unlocked(text)
-
-    async def _send_unlocked(self, text: str) -> None:
-        """Send one frame; raises WebSocketDisconnect (only) if the client has gone.
-
-        A client may leave between any two sends, and the other task may already have closed
-        the socket; both end this connection the ordinary way instead of as a server error.
-        """
-        try:
-            await self.ws.send_text(text)
-        except WebSocketDisconnect:
-            raise
-        except SEND_FAILURES as exc:
-            raise WebSocketDisconnect(code=1006, reason="client gone") from exc
+        self._outbox.put(Error(id=reply_id, code=code, message=message).model_dump_json())
