@@ -1,6 +1,6 @@
 // Turn clocks: the lobby's clock choice and its one-line label (docs/clocks.md).
 import { h, t } from "./i18n.js";
-import { mark } from "./pieces.js";
+import { mark, seatName } from "./pieces.js";
 
 // What the lobby offers; each preset is the body of the clock settings it sends.
 export var PRESETS = [
@@ -108,9 +108,8 @@ function chips() {
   var clock = shown.clock, seats = shown.seats, now = serverNow();
   return clock.seats.map(function (entry, seat) {
     if (!entry.running) return null;
-    var info = seats[seat] || {};
     // Named as the seat cards name it (a bot by its kind), beside the seat's shape.
-    var name = info.name || (info.bot ? t("bot.name", { kind: t("bot." + info.bot), n: seat + 1 }) : t("seat.n", { n: seat + 1 }));
+    var name = seatName(seats[seat], seat);
     var left = entry.deadline - now;
     var low = clock.mode === "live" ? left <= 10 : left <= 3600;
     return h("li", { class: "clock-chip" + (low ? " low" : "") + (entry.covered ? " covered" : ""),

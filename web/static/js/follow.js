@@ -3,6 +3,7 @@
 // player's own last move. Both read only what the page already shows (the board as drawn,
 // the public log).
 import { h, t } from "./i18n.js";
+import { redraw } from "./page.js";
 
 export var HIGHLIGHT_MS = 4000;
 export var DIGEST_LINES = 6;
@@ -10,9 +11,6 @@ export var DIGEST_LINES = 6;
 var before = null; // data-watch key -> what the place showed at the last draw
 var changedAt = {}; // data-watch key -> when another player's move changed it
 var expiry = null;
-var rerender = function () {};
-
-export function setRedraw(fn) { rerender = fn; }
 
 // What a watched place shows: its spoken label when it has one (a city space names its
 // occupant), else its text without the buttons in it (a "Hire" button is not a change).
@@ -50,14 +48,14 @@ export function mark(root, othersMoved) {
   });
   // Redraw when the oldest glow ends, so no mark outlives it (reduced motion has no fade).
   clearTimeout(expiry);
-  if (next !== null) expiry = setTimeout(rerender, next + HIGHLIGHT_MS - now + 20);
+  if (next !== null) expiry = setTimeout(redraw, next + HIGHLIGHT_MS - now + 20);
 }
 
 // Escape ends every glow at once.
 export function skip() {
   if (!Object.keys(changedAt).length) return;
   changedAt = {};
-  rerender();
+  redraw();
 }
 
 // Forget what the board showed (a replay, another game view): nothing glows for the jump.

@@ -4,8 +4,8 @@ import { errorText, h, t, translatePage } from "./i18n.js";
 import { api, rememberTable } from "./conn.js";
 import { clockLabel, clockSelect, presetClock, presetOf } from "./clocks.js";
 import { refreshMine, startMine } from "./mine.js";
+import { $ } from "./page.js";
 
-var $ = function (id) { return document.getElementById(id); };
 var games = [];
 var created = null; // {id, token, seat}
 var poller = null;

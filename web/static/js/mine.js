@@ -4,9 +4,10 @@
 import { h, t } from "./i18n.js";
 import { api, askRematch, forgetTable, recentTables } from "./conn.js";
 import { countdown } from "./clocks.js";
+import { $ } from "./page.js";
+import { seatName, seatNames } from "./pieces.js";
 
 var POLL_MS = 20000;
-var $ = function (id) { return document.getElementById(id); };
 var answers = {}; // "id seat-token" -> the server's answer for that link
 var offset = 0; // the server's time minus this browser's, in seconds
 var asking = false;
@@ -68,20 +69,15 @@ export function renderMine() {
   ranked.forEach(function (x) { ul.appendChild(item(x.e, answers[key(x.e)])); });
 }
 
-function seatName(s) {
-  if (s.name) return s.name;
-  if (s.bot) return t("bot.name", { kind: t("bot." + s.bot), n: s.seat + 1 });
-  return t("seat.n", { n: s.seat + 1 });
-}
-
-function names(answer, seats) {
-  return seats.map(function (seat) { return seatName(answer.seats[seat]); }).join(", ");
+// The seats of one answer by their names, as the table names them.
+function namesIn(answer, seats) {
+  return seatNames(seats, function (seat) { var s = answer.seats[seat]; return seatName(s, s.seat); });
 }
 
 function item(entry, answer) {
   var yours = !!(answer && answer.your_move);
   var gone = !!(answer && answer.error);
-  var people = answer && answer.seats ? names(answer, answer.seats.map(function (s) { return s.seat; })) : "";
+  var people = answer && answer.seats ? namesIn(answer, answer.seats.map(function (s) { return s.seat; })) : "";
   return h("li", { class: "mine-item" + (yours ? " your-move" : "") + (gone ? " gone" : ""), "data-table": entry.id },
     h("div", { class: "mine-text" },
       h("div", { class: "mine-head" },
@@ -108,7 +104,7 @@ function status(answer) {
   } else if (!answer.plays) {
     parts.push(h("span", null, t("mine.stand_in")));
   } else if (answer.to_act.length) {
-    parts.push(h("span", null, t("mine.waiting_for", { names: names(answer, answer.to_act) })));
+    parts.push(h("span", null, t("mine.waiting_for", { names: namesIn(answer, answer.to_act) })));
   }
   return parts.filter(Boolean).reduce(function (all, part) {
     return all.length ? all.concat([" · ", part]) : [part];
@@ -118,7 +114,7 @@ function status(answer) {
 function finished(answer) {
   var result = answer.result;
   if (!result || !result.winners) return t("mine.finished");
-  var winners = result.winners.map(function (seat) { return seatName(answer.seats[seat]); }).join(", ");
+  var winners = namesIn(answer, result.winners);
   return t("mine.finished") + " · " + t(result.winners.length > 1 ? "scores.winners" : "scores.winner", { names: winners });
 }
 

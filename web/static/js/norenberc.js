@@ -1,7 +1,9 @@
 // Norenberc: the board, the players' areas and the status line; the prompts are in
 // norenberc_prompts.js and the shared pieces in norenberc_parts.js.
 import { h, t } from "./i18n.js";
-import { SEAT_MARK, badge, boardPick, botOffer, isMyTurn, mark, offline, planningTag as tag } from "./pieces.js";
+import {
+SEAT_MARK, badge, boardPick, botOffer, isMyTurn, mark, offline, planningTag as tag, result, seatNames,
+} from "./pieces.js";
 import { GOODS, LOG_FORMATS, describe, goodName, goodsChips, guildLetter, guildName, tileEl, tileLabel, windowCost } from "./norenberc_parts.js";
 import {
 bailiffTiles, buyOne, canBuyOne, choiceListed, choose, draft, isFirstTile, listed, pickHouse, pickTile, pickVictim, prompt,
@@ -138,15 +140,15 @@ function storeChips(g, game, ctx) {
   var basket = called && draft.type === "buy" ? draft.picks.goods || {} : {};
   var buying = Object.keys(basket).length > 0 || kinds.some(function (k) { return canBuyOne(game, ctx, k); });
   if (!called || !buying) return goodsChips(g.storehouse);
-  return h("span", { class: "chips" }, kinds.map(function (k) {
-    var shown = g.storehouse[k] + " " + goodName(k, g.storehouse[k]) + (basket[k] ? " (" + t("buy.in_basket", { n: basket[k] }) + ")" : "");
-    var chip = h("span", { class: "good g-" + k }, h("b", null, g.storehouse[k]), " ", goodName(k, g.storehouse[k]),
-      basket[k] ? h("span", { class: "in-basket" }, " (" + t("buy.in_basket", { n: basket[k] }) + ")") : null);
+  return goodsChips(g.storehouse, null, function (k, chip) {
+    var note = basket[k] ? " (" + t("buy.in_basket", { n: basket[k] }) + ")" : "";
+    if (note) chip.appendChild(h("span", { class: "in-basket" }, note));
     if (!canBuyOne(game, ctx, k)) return chip;
     // The spoken name starts with what the chip shows (a voice user says what they see).
+    var shown = g.storehouse[k] + " " + goodName(k, g.storehouse[k]) + note;
     return boardPick("span", { class: "good-pick", id: "board-buy-" + k, "aria-label": shown + " — " + t("buy.more", { good: goodName(k, 1) }),
       title: t("buy.more", { good: goodName(k, 1) }) }, !!basket[k], function () { buyOne(ctx, k); }, chip);
-  }));
+  });
 }
 
 // One's own goods: while selling, the called guild's good is tapped to sell one more.
@@ -155,14 +157,14 @@ function ownGoods(p, game, ctx) {
   var good = sells.length ? game.guilds.filter(function (g) { return g.guild === game.action.guild; })[0].good : null;
   if (!good || !p.goods[good]) return goodsChips(p.goods);
   var count = draft.type === "sell" ? draft.picks.count : 0;
-  return h("span", { class: "chips" }, GOODS.filter(function (k) { return p.goods[k]; }).map(function (k) {
-    var shown = p.goods[k] + " " + goodName(k, p.goods[k]) + (k === good && count ? " (" + t("sell.picked", { n: count }) + ")" : "");
-    var chip = h("span", { class: "good g-" + k }, h("b", null, p.goods[k]), " ", goodName(k, p.goods[k]),
-      k === good && count ? h("span", { class: "in-basket" }, " (" + t("sell.picked", { n: count }) + ")") : null);
+  return goodsChips(p.goods, null, function (k, chip) {
     if (k !== good) return chip;
+    var note = count ? " (" + t("sell.picked", { n: count }) + ")" : "";
+    if (note) chip.appendChild(h("span", { class: "in-basket" }, note));
+    var shown = p.goods[k] + " " + goodName(k, p.goods[k]) + note;
     return boardPick("span", { class: "good-pick", id: "board-sell-" + k, "aria-label": shown + " — " + t("sell.tap", { good: goodName(k, 1) }),
       title: t("sell.tap", { good: goodName(k, 1) }) }, !!count, function () { sellOneMore(ctx, game); }, chip);
-  }));
+  });
 }
 
 function isDraftWindow(g, w, game) {
@@ -251,24 +253,20 @@ function cardsText(p) {
 
 // ---- status line ------------------------------------------------------------------
 
-function names(seats, ctx) {
-  return seats.map(ctx.seatName).join(", ");
-}
-
 function status(game, ctx) {
   if (!game) return { text: t("table.starting"), mine: false };
   var mine = isMyTurn(game, ctx.mySeat);
   if (game.phase === "over") {
     var won = (game.result && game.result.winners) || [];
-    return { text: t("status.over_winner", { names: names(won, ctx) }), mine: false };
+    return { text: t("status.over_winner", { names: seatNames(won, ctx.seatName) }), mine: false };
   }
   var where = t("round.label", { round: game.round, turn: game.turn }) + " · ";
   if (game.phase === "planning") {
     if (mine) return { text: where + t("status.plan_you"), mine: true };
     if (ctx.mySeat !== null && game.my_plan !== null) {
-      return { text: where + t("status.plan_done", { names: names(game.to_act, ctx) }), mine: false };
+      return { text: where + t("status.plan_done", { names: seatNames(game.to_act, ctx.seatName) }), mine: false };
     }
-    return { text: where + t("status.plan_wait", { names: names(game.to_act, ctx) }), mine: false };
+    return { text: where + t("status.plan_wait", { names: seatNames(game.to_act, ctx.seatName) }), mine: false };
   }
   var a = game.action;
   var guild = guildName(a.guild);
@@ -290,10 +288,6 @@ function reveal(view, seatViews) {
     return Object.assign({}, p, { talers: own ? own.talers : p.talers, plan: seatViews[s] ? seatViews[s].my_plan : null });
   }) });
   return out;
-}
-
-function result(game) {
-  return game && game.result;
 }
 
 // The renderer table.js draws a Norenberc table with (docs/ui.md).

@@ -22,8 +22,9 @@ export function goodName(good, n) {
   return t(n === 1 ? "good." + good : "goods." + good);
 }
 
-export function goodsChips(goods, cls) {
-  return pieces.goodsChips(goods, GOODS, goodName, function (g) { return "good g-" + g; }, cls);
+// Goods as chips in the game's order; dress as in pieces.goodsChips (a note, a board pick).
+export function goodsChips(goods, cls, dress) {
+  return pieces.goodsChips(goods, GOODS, goodName, function (g) { return "good g-" + g; }, cls, dress);
 }
 
 export function goodsText(goods) {

@@ -2,7 +2,7 @@
 // down with the player's picks and sends the one command left on Confirm. No rule lives here.
 import { h, t } from "./i18n.js";
 import {
-Draft, confirmRow as sharedConfirmRow, distinct, isMyTurn, ofType, optionButton, orderedNote as sharedOrderedNote, same,
+Draft, confirmRow as sharedConfirmRow, distinct, isMyTurn, ofType, optionButton, orderedNote as sharedOrderedNote, same, seatNames,
 } from "./pieces.js";
 import {
 GOODS, describe, goodName, goodsChips, goodsText, guildLetter, guildName, placeOf, tileById, tileLabel, windowCost,
@@ -140,8 +140,7 @@ function waitingNote(game, ctx) {
   }
   var before = game.planning ? waitingFor(game.planning, ctx.mySeat) : [];
   if (before.length) {
-    var names = before.map(ctx.seatName).join(", ");
-    return h("div", { class: "card prompt-card" }, h("p", { id: "plan-after" }, t("plan.after", { names: names })),
+    return h("div", { class: "card prompt-card" }, h("p", { id: "plan-after" }, t("plan.after", { names: seatNames(before, ctx.seatName) })),
       orderedNote(game, ctx));
   }
   return null;

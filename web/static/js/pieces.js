@@ -1,6 +1,6 @@
-// What every game's page shares: seat marks and badges, goods chips, planning tags,
-// option buttons and the confirm row, the player's draft, command equality, and the
-// offer to hand an absent player's seat to a bot. No rule of any game lives here.
+// What every game's page shares: seat names, marks and badges, goods chips, planning tags,
+// option buttons and the confirm row, the player's draft, command equality, the result, and
+// the offer to hand an absent player's seat to a bot. No rule of any game lives here.
 import { h, t } from "./i18n.js";
 
 // Each seat has a colour and a shape, so players are told apart without colour.
@@ -39,6 +39,24 @@ export function isMyTurn(game, seat) {
   return !!game && seat !== null && !!game.legal && game.legal.length > 0 && game.to_act.indexOf(seat) >= 0;
 }
 
+// A seat as the table names it: its player's name, else its bot's kind, else its number.
+// info is the seat's entry in a table's seats (undefined before they are known).
+export function seatName(info, seat) {
+  if (info && info.name) return info.name;
+  if (info && info.bot) return t("bot.name", { kind: t("bot." + info.bot), n: seat + 1 });
+  return t("seat.n", { n: seat + 1 });
+}
+
+// "Anna, Bot (random) 2": the seats named by nameOf(seat), in their order.
+export function seatNames(seats, nameOf) {
+  return seats.map((seat) => nameOf(seat)).join(", ");
+}
+
+// A game's result as the table page shows it (docs/ui.md): the view's own, once it is over.
+export function result(game) {
+  return game && game.result;
+}
+
 export function badge(seat, game, ctx) {
   return h("span", { class: "pbadge p" + seat, title: ctx.seatName(seat) },
     h("span", { class: "pmark", "aria-hidden": "true" }, SEAT_MARK[seat]), " ", ctx.seatName(seat));
@@ -49,12 +67,15 @@ export function mark(seat) {
 }
 
 // Goods as chips in the game's order of kinds: chipClass(kind) gives each chip's classes,
-// name(kind, n) its label; "none" when there are none.
-export function goodsChips(goods, kinds, name, chipClass, extraClass) {
+// name(kind, n) its label; "none" when there are none. dress(kind, chip), when given, makes
+// what is shown of each chip (the chip with a note added, or a board pick around it).
+export function goodsChips(goods, kinds, name, chipClass, extraClass, dress) {
   const shown = kinds.filter((k) => goods && goods[k]);
   if (!shown.length) return h("span", { class: "muted" }, t("none"));
-  return h("span", { class: "chips" + (extraClass ? " " + extraClass : "") }, shown.map((k) =>
-    h("span", { class: chipClass(k) }, h("b", null, goods[k]), " ", name(k, goods[k]))));
+  return h("span", { class: "chips" + (extraClass ? " " + extraClass : "") }, shown.map((k) => {
+    const chip = h("span", { class: chipClass(k) }, h("b", null, goods[k]), " ", name(k, goods[k]));
+    return dress ? dress(k, chip) : chip;
+  }));
 }
 
 // A player's planning state beside their name ("planning", "sealed", "2 cards" …).
@@ -82,12 +103,20 @@ export function optionButton(label, selected, onclick, focusKey, extra) {
 // The line that says what Confirm will send, Confirm itself (off until one listed command
 // matches, and while a command is in flight) and, when given, Clear.
 export function confirmRow(ctx, cmd, summaryText, onCancel) {
+  return sendRow(ctx, cmd, cmd ? summaryText : t("prompt.incomplete"), { id: "confirm", label: t("prompt.confirm") },
+    onCancel ? { id: "cancel", label: t("prompt.cancel"), onclick: onCancel } : null);
+}
+
+// The row under a prompt: line (what the send button will send), the button that sends cmd
+// (send: {id, label}; off without a command and while one is in flight) and, when given, a
+// second button (other: {id, label, onclick, disabled}).
+export function sendRow(ctx, cmd, line, send, other) {
   return h("div", { class: "confirm-row" },
-    h("p", { class: "summary-line", id: "draft-summary" }, cmd ? summaryText : t("prompt.incomplete")),
-    h("button", { type: "button", class: "primary", id: "confirm", "data-focus": "confirm",
-      disabled: !cmd || ctx.busy, onclick: () => ctx.send(cmd) }, t("prompt.confirm")),
-    onCancel ? h("button", { type: "button", id: "cancel", "data-focus": "cancel", onclick: onCancel },
-      t("prompt.cancel")) : null);
+    h("p", { class: "summary-line", id: "draft-summary" }, line),
+    h("button", { type: "button", class: "primary", id: send.id, "data-focus": send.id,
+      disabled: !cmd || ctx.busy, onclick: () => ctx.send(cmd) }, send.label),
+    other ? h("button", { type: "button", id: other.id, "data-focus": other.id, disabled: other.disabled,
+      onclick: other.onclick }, other.label) : null);
 }
 
 // The choice a player is assembling. It survives every re-render (others acting, presence)

@@ -3,7 +3,7 @@
 // commands (or assembles a stack from drawn cards) and sends it on Confirm. No rule lives here.
 import { h, has, t } from "./i18n.js";
 import * as pieces from "./pieces.js";
-import { Draft, SEAT_MARK, badge, botOffer, isMyTurn, ofType, offline, same } from "./pieces.js";
+import { Draft, SEAT_MARK, badge, botOffer, isMyTurn, ofType, offline, result, same, seatNames } from "./pieces.js";
 
 var GUILDS = ["smiths", "vintners", "shoemakers", "butchers", "bakers"];
 var COUNCIL = ["nobility", "church", "merchants"].concat(GUILDS);
@@ -383,7 +383,7 @@ function waitingNote(game, ctx) {
   if (game.phase === "tasks") text = t("sb.wait.tasks");
   else if (game.phase === "planning") {
     var p = game.players[ctx.mySeat].planning;
-    text = p === "waiting" ? t("sb.wait.after", { names: game.to_act.map(ctx.seatName).join(", ") }) : t("sb.wait.sealed");
+    text = p === "waiting" ? t("sb.wait.after", { names: seatNames(game.to_act, ctx.seatName) }) : t("sb.wait.sealed");
   } else return null;
   return h("div", { class: "card prompt-card" }, h("p", { id: "sb-waiting" }, text), orderedNote(game, ctx));
 }
@@ -483,12 +483,9 @@ function planningPrompt(game, legal, ctx) {
     h("p", { class: "muted" }, t("sb.plan.split_hint")),
     built,
     h("p", null, t("sb.plan.unstacked") + " "), hand(me.hand, true, ctx),
-    h("div", { class: "confirm-row" },
-      h("p", { class: "summary-line", id: "draft-summary" }, cmd ? t("sb.plan.make", { cards: picked.join(" + "), total: sum(picked) }) : t("sb.plan.pick")),
-      h("button", { type: "button", class: "primary", id: "sb-make-stack", "data-focus": "sb-make-stack", disabled: !cmd || ctx.busy,
-        onclick: function () { ctx.send(cmd); } }, t("sb.plan.make_stack")),
-      h("button", { type: "button", id: "sb-rest-stack", "data-focus": "sb-rest-stack", disabled: ctx.busy,
-        onclick: function () { ctx.send(all); } }, t("sb.plan.rest_stack"))));
+    pieces.sendRow(ctx, cmd, cmd ? t("sb.plan.make", { cards: picked.join(" + "), total: sum(picked) }) : t("sb.plan.pick"),
+      { id: "sb-make-stack", label: t("sb.plan.make_stack") },
+      { id: "sb-rest-stack", label: t("sb.plan.rest_stack"), disabled: ctx.busy, onclick: function () { ctx.send(all); } }));
 }
 
 function influencePrompt(game, legal, ctx) {
@@ -565,7 +562,7 @@ function describe(cmd, ctx, game) {
 function status(game, ctx) {
   if (!game) return { text: t("table.starting"), mine: false };
   var mine = isMyTurn(game, ctx.mySeat);
-  var names = function (seats) { return seats.map(ctx.seatName).join(", "); };
+  var names = function (seats) { return seatNames(seats, ctx.seatName); };
   if (game.phase === "over") {
     return { text: t("status.over_winner", { names: names((game.result && game.result.winners) || []) }), mine: false };
   }
@@ -576,8 +573,6 @@ function status(game, ctx) {
   if (mine) return { text: head + t("sb.status.you"), mine: true };
   return { text: head + t("sb.status.wait", { names: names(game.to_act) }), mine: false };
 }
-
-function result(game) { return game && game.result; }
 
 // A finished game's replay: each seat's own screen (coins, goods, privileges, tasks, deck,
 // stacks) from that seat's own view.

@@ -6,6 +6,7 @@
 // by itself after WAIT_MS (a pointer over it or focus in it keeps it open). The server never
 // waits for it, nor do bots. Every summary is reachable again from its line in the log.
 import { h, t } from "./i18n.js";
+import { redraw } from "./page.js";
 
 export var WAIT_MS = 25000;
 
@@ -15,9 +16,6 @@ var holding = false; // opened by itself: the prompt waits for it
 var timer = null;
 var held = false; // the player is reading it (pointer or focus): no timeout
 var openedAt = 0;
-var rerender = function () {};
-
-export function setRedraw(fn) { rerender = fn; }
 
 // Called with the live log's summaries on every draw; true when one just opened itself.
 export function follow(list) {
@@ -44,7 +42,7 @@ export function open(key) {
   openKey = key;
   holding = false;
   clearTimeout(timer);
-  rerender();
+  redraw();
   var heading = document.getElementById("summary-title");
   if (heading) {
     heading.scrollIntoView({ block: "nearest" });
@@ -57,7 +55,7 @@ export function close() {
   openKey = null;
   holding = false;
   held = false;
-  rerender();
+  redraw();
 }
 
 // True while a summary that opened by itself keeps the player's prompt waiting.

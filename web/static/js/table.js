@@ -8,11 +8,11 @@ import { fetchServerTime, learnClockRules, learnServerTime, renderClocks } from 
 import * as acts from "./table_acts.js";
 import * as panel from "./summary.js";
 import * as follow from "./follow.js";
-import { mark } from "./pieces.js";
+import * as pieces from "./pieces.js";
+import { mark, seatNames } from "./pieces.js";
+import { $, setRedraw } from "./page.js";
 import * as sheet from "./sheet.js";
 import * as push from "./push.js";
-
-var $ = function (id) { return document.getElementById(id); };
 
 var tableId = null;
 var token = null;
@@ -37,11 +37,7 @@ function seats() {
 }
 
 function seatName(seat) {
-  var s = seats()[seat];
-  if (!s) return t("seat.n", { n: seat + 1 });
-  if (s.name) return s.name;
-  if (s.bot) return t("bot.name", { kind: t("bot." + s.bot), n: seat + 1 });
-  return t("seat.n", { n: seat + 1 });
+  return pieces.seatName(seats()[seat], seat);
 }
 
 // Event and prompt texts name seats {s0}, {s1} …; show player names instead.
@@ -57,7 +53,7 @@ function fillNames(text) {
 // engine's English text, so a line is never lost.
 var sharedLogFormats = {
   seat: function (seat) { return seatName(seat); },
-  seats: function (list) { return list.map(seatName).join(", "); },
+  seats: function (list) { return seatNames(list, seatName); },
   list: function (list) { return list.join(", "); },
 };
 
@@ -468,7 +464,7 @@ function renderScores(game, renderer) {
       var win = result.winners.indexOf(s) >= 0;
       return h("td", { class: win ? "winner" : null }, result.scores[s], win ? " ♛" : "");
     }));
-  var winners = result.winners.map(seatName).join(", ");
+  var winners = seatNames(result.winners, seatName);
   replaceChildren(el, [
     h("h2", { id: "scores-title" }, t("scores.title")),
     h("p", { class: "winner-line", id: "winner-line" }, t(result.winners.length > 1 ? "scores.winners" : "scores.winner", { names: winners })),
@@ -829,8 +825,7 @@ function readToken() {
 
 function init() {
   translatePage();
-  panel.setRedraw(render);
-  follow.setRedraw(render);
+  setRedraw(render);
   tableId = $("app").dataset.tableId;
   token = readToken();
   if (token && !/seat=/.test(location.hash)) history.replaceState(null, "", "#seat=" + encodeURIComponent(token));

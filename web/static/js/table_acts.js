@@ -5,6 +5,7 @@
 // this only offers what it would accept now.
 import { LANG, h, t } from "./i18n.js";
 import { clockRules, countdown, serverNow, span } from "./clocks.js";
+import { seatNames } from "./pieces.js";
 
 var open = null; // the one inline form open: {seat, kind}
 var drafts = {}; // what was typed into a form, kept across redraws (patches arrive often)
@@ -31,10 +32,6 @@ function isPerson(table, seat) {
 
 function live(table) {
   return table && table.status === "playing" && table.clock;
-}
-
-function names(list, seatName) {
-  return list.map(seatName).join(", ");
 }
 
 // A date and time the browser's picker gives ("2026-12-05T14:00", local time) in seconds.
@@ -97,8 +94,8 @@ function proposalBar(proposal, table, me, act, seatName) {
     h("p", { class: "pause-state", id: "pause-proposal" },
       t(proposal.until ? "pause.proposed_until" : "pause.proposed",
         { name: seatName(proposal.by), when: proposal.until ? when(proposal.until) : "" }), " ",
-      h("span", { class: "muted" }, t("pause.agreed", { names: names(proposal.agreed, seatName) }),
-        waiting.length ? [" · ", t("pause.waiting", { names: names(waiting, seatName) })] : null)),
+      h("span", { class: "muted" }, t("pause.agreed", { names: seatNames(proposal.agreed, seatName) }),
+        waiting.length ? [" · ", t("pause.waiting", { names: seatNames(waiting, seatName) })] : null)),
     mine && !agreed ? h("button", { type: "button", class: "small-btn primary", id: "pause-agree",
       "data-focus": "pause-agree", onclick: answer("agree") }, t("pause.agree")) : null,
     mine && !agreed ? h("button", { type: "button", class: "small-btn", id: "pause-decline",

@@ -1,0 +1,18 @@
+// What the modules of one page share that is the page's, not a game's: its elements by id,
+// and its redraw. The page's own script (table.js) sets the redraw; a module that changes
+// what the page shows on a timer of its own (a glow that fades, a summary that closes by
+// itself) asks for it.
+
+export function $(id) {
+  return document.getElementById(id);
+}
+
+let redrawPage = function () {};
+
+export function setRedraw(fn) {
+  redrawPage = fn;
+}
+
+export function redraw() {
+  redrawPage();
+}
