@@ -8,16 +8,22 @@ import { h, t } from "./i18n.js";
 var PHONE = "(max-width: 800px)";
 var folded = false;
 var asked = null; // the question the page last scrolled for (the legal places' ids)
-var scrolledTo = null; // where that scroll left the page (a player's own scroll moves it)
+var left = null; // where that scroll left the page: its scrollY and the first place's top
 
 export function isPhone() {
   return window.matchMedia(PHONE).matches;
 }
 
-// The places on the board that the current question may take (pieces.boardPick), unpicked
-// ones first: the page brings these above the sheet.
+// The places on the board that the current question may take (pieces.boardPick).
 function places() {
   return Array.prototype.slice.call(document.querySelectorAll("#layout .board-pick"));
+}
+
+// Of those, the ones the page brings above the sheet: the places still to take (a bailiff's
+// second tile, not the first one already picked), or the picked ones when all are taken.
+function toShow(spots) {
+  var open = spots.filter(function (el) { return !el.classList.contains("picked"); });
+  return open.length ? open : spots;
 }
 
 // After a draw: the handle in the sheet, the room the sheet takes under the page, and (for a
@@ -29,6 +35,7 @@ export function place(promptEl) {
     promptEl.classList.remove("sheet-folded");
     root.style.removeProperty("--sheet");
     asked = null;
+    left = null;
     return;
   }
   var spots = places();
@@ -44,20 +51,40 @@ export function place(promptEl) {
   }
   root.style.setProperty("--sheet", promptEl.offsetHeight + "px");
   var panel = promptEl.querySelector(".summary-hold") && document.getElementById("summary");
+  var shown = toShow(spots);
   if (fresh) {
     asked = key;
     // A summary holding the prompt is read first: bring it up (it stands above the board).
     if (panel && !panel.hidden) window.scrollBy(0, panel.getBoundingClientRect().top - bannerBottom() - 8);
-    else if (spots.length) bringAbove(spots, promptEl);
-    scrolledTo = window.scrollY;
-  } else if (spots.length && !(panel && !panel.hidden) && scrolledTo !== null &&
-             Math.abs(window.scrollY - scrolledTo) < 2) {
-    // A redraw of the same question after the page above the board grew (the digest, a log
-    // line) or the sheet changed height: bring the places up again, unless the player has
-    // scrolled since, whose own scroll is left alone.
-    bringAbove(spots, promptEl);
-    scrolledTo = window.scrollY;
+    else if (spots.length) bringAbove(shown, promptEl);
+    left = where(shown);
+  } else if (spots.length && !(panel && !panel.hidden) && !scrolledSince(shown)) {
+    // A redraw of the same question after the page above the board changed (the digest, a
+    // log line, the banner) or the sheet changed height: bring the places up again, unless
+    // the player has scrolled since, whose own scroll is left alone.
+    bringAbove(shown, promptEl);
+    left = where(shown);
   }
+}
+
+function where(shown) {
+  return { y: window.scrollY, top: shown.length ? topOf(shown) : null };
+}
+
+// A player's own scroll moves both the page and the places in the window. Either alone is
+// the page's doing: the page above the board grew with scrollY unchanged, or it changed
+// height and the browser's scroll anchoring moved scrollY to keep the places where they
+// were in the window (the banner wrapped to one line fewer: the places did not move, but
+// the banner and the sheet around them did).
+function scrolledSince(shown) {
+  if (!left) return true;
+  var moved = Math.abs(window.scrollY - left.y) >= 2;
+  var placesMoved = left.top === null || Math.abs(topOf(shown) - left.top) >= 2;
+  return moved && placesMoved;
+}
+
+function topOf(shown) {
+  return Math.min.apply(null, shown.map(function (el) { return el.getBoundingClientRect().top; }));
 }
 
 function headingText(promptEl) {
@@ -90,7 +117,8 @@ function bannerBottom() {
 }
 
 // Scroll (at once: a jump, not an animation) so that the first place lies between the sticky
-// banner and the sheet; the page's own room under it (--sheet) lets the last row come up.
+// banner and the sheet; the page's own room under it (--sheet) lets the last row come up. A
+// place taller than that room (a house card on a narrow phone) starts just under the banner.
 function bringAbove(spots, promptEl) {
   var top = bannerBottom();
   var bottom = window.innerHeight - promptEl.offsetHeight;
