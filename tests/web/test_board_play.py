@@ -4,21 +4,26 @@ Each state is reached by the real engine (seeded random play until seat 0 must a
 then the page is opened on it and the choice is made by tapping the marked place on the
 board: goods in the called guild's store (buy) and one's own goods (sell), the thief's
 victim's seat card, the bailiff's two tiles, the chief judge's and the duchess's house,
-Strasbourg's own stacks. Exactly the listed command is sent on Confirm, the prompt's
-buttons stay (and agree), and the board places are out of the tab order. At 390 px the
-prompt is a bottom sheet that never covers the places it asks about, folds to a handle,
-and the page never scrolls sideways. Screenshots: ``artifacts/board-*.png``.
+Strasbourg's own stacks, chapel corners and edifice sites. Exactly the listed command is
+sent on Confirm, the prompt's buttons stay (and agree), and the board places are out of the
+tab order. At 390 px the prompt is a bottom sheet that never covers the places it asks
+about, folds to a handle, and the page never scrolls sideways. One's own seat card never
+says "offline" after Start (a real server, from the lobby). Screenshots:
+``artifacts/board-*.png``.
 """
 
 from __future__ import annotations
 
+import json
 import random
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterator
 from typing import Any
 
+import httpx
 import pytest
 
-from .conftest import ARTIFACTS
+from .conftest import ARTIFACTS, ServerThread, live_app
 from .fake_table import FakeTable
 from .test_citizen_prompts import of_type, table_choosing
 from .test_promo_prompts import table_waiting_on
@@ -35,7 +40,7 @@ PHONE = {"width": 390, "height": 844}
 # Where the sheet begins, and every unpicked board place's box (viewport coordinates).
 SHEET_AND_PLACES = """() => {
   const sheet = document.getElementById("prompt").getBoundingClientRect();
-  const places = [...document.querySelectorAll("#layout .board-pick")].map((el) => {
+  const places = [...document.querySelectorAll("#layout .board-pick:not(.picked)")].map((el) => {
     const r = el.getBoundingClientRect();
     return { id: el.id, top: r.top, bottom: r.bottom };
   });
@@ -88,7 +93,13 @@ def places_clear_of_sheet(page: Any) -> dict[str, Any]:
     assert seen["fixed"] == "fixed"
     assert seen["places"], "no place is marked on the board"
     first = min(seen["places"], key=lambda p: p["top"])
-    assert seen["banner"] - 1 <= first["top"] and first["bottom"] <= seen["sheet"] + 1, seen
+    top, bottom = seen["banner"], seen["sheet"]
+    if first["bottom"] - first["top"] > bottom - top - 8:
+        # Taller than the room between the banner and the sheet (a house card on a phone):
+        # it starts just under the banner.
+        assert top - 1 <= first["top"] <= top + 9, seen
+    else:
+        assert top - 1 <= first["top"] and first["bottom"] <= bottom + 1, seen
     assert page.evaluate(SIDEWAYS) <= 0
     return dict(seen)
 
@@ -188,6 +199,8 @@ def test_the_bailiffs_two_tiles_are_tapped_on_the_board(
     )
     assert sorted(marked) == sorted(partners)
     assert page.locator("#confirm").is_disabled()
+    if viewport is PHONE:
+        places_clear_of_sheet(page)  # the partners still to tap, not the tile already picked
     page.click(f"#board-tile-{second}")
     assert page.inner_text("#draft-summary").startswith("Swap ")
     i = swaps.index(chosen)
@@ -197,28 +210,43 @@ def test_the_bailiffs_two_tiles_are_tapped_on_the_board(
     assert sent(fake) == [chosen]
 
 
-def test_the_chief_judge_is_placed_by_tapping_a_house(open_table: Any) -> None:
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280", "390"])
+def test_the_chief_judge_is_placed_by_tapping_a_house(
+    open_table: Any, viewport: dict[str, int]
+) -> None:
     fake = table_choosing("judge_house", lambda legal: len(of_type(legal, "judge_house")) >= 2)
     houses = of_type(fake.game.legal(fake.state, 0), "judge_house")
-    page = open_table(fake, viewport=DESKTOP)
+    page = open_table(fake, viewport=viewport)
     marked = page.eval_on_selector_all("#board .house.can", "els => els.map((e) => e.id)")
     assert sorted(marked) == sorted(f"house-{c['guild']}" for c in houses)
+    out_of_tab_order(page)
+    if viewport is PHONE:
+        places_clear_of_sheet(page)
     chosen = houses[-1]
     page.click(f"#board-house-{chosen['guild']}")
     assert page.get_attribute(f'[data-focus="judge-{chosen["guild"]}"]', "aria-pressed") == "true"
-    shot(page, "judge-1280")
+    shot(page, f"judge-{viewport['width']}")
+    assert sent(fake) == []
     confirm(page)
     assert sent(fake) == [chosen]
 
 
-def test_the_duchess_moves_the_crest_to_a_tapped_house(open_table: Any) -> None:
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280", "390"])
+def test_the_duchess_moves_the_crest_to_a_tapped_house(
+    open_table: Any, viewport: dict[str, int]
+) -> None:
     fake = table_waiting_on("duchess")
     fake.run_bots = lambda: None  # type: ignore[method-assign]
     moves = of_type(fake.game.legal(fake.state, 0), "duchess")
-    page = open_table(fake, viewport=DESKTOP)
-    assert page.locator("#board .house.can").count() == len(moves)
-    chosen = moves[0]
+    page = open_table(fake, viewport=viewport)
+    marked = page.eval_on_selector_all("#board .house.can", "els => els.map((e) => e.id)")
+    assert sorted(marked) == sorted(f"house-{c['guild']}" for c in moves)
+    if viewport is PHONE:
+        places_clear_of_sheet(page)
+    chosen = moves[-1]
     page.click(f"#board-house-{chosen['guild']}")
+    shot(page, f"duchess-{viewport['width']}")
+    assert sent(fake) == []
     confirm(page)
     assert sent(fake) == [chosen]
 
@@ -252,6 +280,76 @@ def test_a_strasbourg_stack_is_revealed_by_tapping_it(
     page.click(f"#board-stack-{chosen['stack']}")
     assert page.get_attribute(f"#reveal-{chosen['stack']}", "aria-pressed") == "true"
     shot(page, f"stack-{viewport['width']}")
+    confirm(page)
+    assert sent(fake) == [chosen]
+
+
+def strasbourg_choosing(kind: str) -> tuple[StrasbourgFake, Legal]:
+    """Strasbourg: seat 0 (Ada) must choose among two or more ``kind`` commands now (a chapel
+    corner for the church's seat, an edifice site for the nobility's); the bots move no more.
+    Returns the table and seat 0's legal commands, in the order the page lists them."""
+    for n in range(200):
+        fake = StrasbourgFake(["Ada", None, None], f"board-{kind}-{n}", {})
+        rng = random.Random(n)
+        while fake.game.result(fake.state) is None:
+            legal = fake.game.legal(fake.state, 0)
+            if not legal:
+                break
+            if len(of_type(legal, kind)) >= 2:
+                fake.run_bots = lambda: None  # type: ignore[method-assign]
+                return fake, legal
+            fake.play(0, rng.choice([c for c in legal if c["type"] != "wait"]))
+    raise AssertionError(f"no seeded game gave Ada a {kind} to choose")
+
+
+def marked_places(page: Any) -> list[str]:
+    return sorted(page.eval_on_selector_all("#layout .board-pick", "els => els.map((e) => e.id)"))
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280", "390"])
+def test_a_strasbourg_chapel_is_built_by_tapping_its_corner(
+    open_table: Any, viewport: dict[str, int]
+) -> None:
+    fake, legal = strasbourg_choosing("chapel")
+    chapels = of_type(legal, "chapel")
+    page = open_table(fake, viewport=viewport)
+    assert marked_places(page) == sorted(f"chapel-{c['site']}" for c in chapels)
+    out_of_tab_order(page)
+    if viewport is PHONE:
+        places_clear_of_sheet(page)
+    chosen = chapels[-1]
+    page.click(f"#chapel-{chosen['site']}")
+    # The prompt's button for the same command is the one selected.
+    pressed = page.eval_on_selector_all(
+        "#prompt-card .opt[aria-pressed=true]", "els => els.map((e) => e.id)"
+    )
+    assert pressed == [f"choice-{legal.index(chosen)}"]
+    assert page.locator("#layout .board-pick.picked").count() == 1
+    shot(page, f"chapel-{viewport['width']}")
+    assert sent(fake) == []
+    confirm(page)
+    assert sent(fake) == [chosen]
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280", "390"])
+def test_a_strasbourg_edifice_is_built_by_tapping_its_site(
+    open_table: Any, viewport: dict[str, int]
+) -> None:
+    fake, legal = strasbourg_choosing("edifice")
+    sites = of_type(legal, "edifice")
+    page = open_table(fake, viewport=viewport)
+    assert marked_places(page) == sorted(f"cell-{c['cell'][0]}-{c['cell'][1]}" for c in sites)
+    out_of_tab_order(page)
+    if viewport is PHONE:
+        places_clear_of_sheet(page)
+    chosen = sites[-1]
+    page.click(f"#cell-{chosen['cell'][0]}-{chosen['cell'][1]}")
+    pressed = page.eval_on_selector_all(
+        "#prompt-card .opt[aria-pressed=true]", "els => els.map((e) => e.id)"
+    )
+    assert pressed == [f"choice-{legal.index(chosen)}"]
+    shot(page, f"edifice-{viewport['width']}")
+    assert sent(fake) == []
     confirm(page)
     assert sent(fake) == [chosen]
 
@@ -291,3 +389,76 @@ def test_the_page_lets_a_phone_zoom(open_table: Any) -> None:
     meta = page.get_attribute('meta[name="viewport"]', "content")
     assert "user-scalable=no" not in meta.replace(" ", "")
     assert "maximum-scale" not in meta
+
+
+# Watches every change of the page from its first script on: whether one's own seat card
+# (".player.me") ever holds the "offline" tag, and how many other seats' cards do. A
+# MutationObserver's callback runs before the next paint, so no flash goes unseen.
+WATCH_OFFLINE = """
+window.offlineWatch = { cards: 0, own: [], others: 0 };
+new MutationObserver(() => {
+  const me = document.querySelector("#players .player.me");
+  if (!me) return;
+  window.offlineWatch.cards += 1;
+  if (me.querySelector(".offline-tag")) window.offlineWatch.own.push(me.innerText);
+  const others = document.querySelectorAll("#players .player:not(.me) .offline-tag").length;
+  window.offlineWatch.others = Math.max(window.offlineWatch.others, others);
+}).observe(document, { childList: true, subtree: true, characterData: true });
+"""
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
+    with live_app(tmp_path_factory.mktemp("board-db"), bot_delay=0.0) as server:
+        yield server
+
+
+def presence_before_the_socket(route: Any) -> None:
+    """The table's socket, with every snapshot saying seat 0 is not connected: what the
+    table's data says before the server has counted this very page (the row polled at Start,
+    a snapshot made as the socket opened). Everything else passes unchanged."""
+    server = route.connect_to_server()
+
+    def to_page(message: str | bytes) -> None:
+        msg = json.loads(message)
+        if msg.get("type") == "snapshot" and msg["doc"].get("table"):
+            msg["doc"]["table"]["seats"][0]["connected"] = False
+        route.send(json.dumps(msg))
+
+    server.on_message(to_page)
+
+
+def test_ones_own_seat_never_shows_offline_after_start(new_page: Any, live: ServerThread) -> None:
+    page = new_page(viewport=PHONE)
+    page.add_init_script(WATCH_OFFLINE)
+    page.route_web_socket(re.compile(r".*/ws/tables/.*"), presence_before_the_socket)
+    page.goto(live.url + "/")
+    page.fill("#player-name", "Ada")
+    page.select_option("#seat-count", "2")
+    page.select_option("#seat-kind-1", "human")
+    page.click("#create-button")
+    page.wait_for_selector("#created-card:not([hidden])")
+    invite = page.input_value("#invite-link")
+    table_id = invite.split("#", 1)[0].rsplit("/", 1)[1]
+    joined = httpx.post(
+        f"{live.url}/api/tables/{table_id}/join",
+        json={"name": "Bea", "invite": invite.split("#invite=", 1)[1]},
+    )
+    assert joined.status_code == 201
+    page.click("#start-button")
+    page.wait_for_url(re.compile(r".*/t/[\w-]+#seat=.+"))
+    page.wait_for_selector("#conn[data-state=online]")
+    # Bea never opened her link: her card says so, which shows the watch sees the tag.
+    page.wait_for_selector("#players .player:not(.me) .offline-tag")
+    started = page.evaluate("window.offlineWatch")
+    # Opening the table's link again (a reload) is the other moment the page starts from
+    # data made before the server counted it.
+    page.reload()
+    page.wait_for_selector("#conn[data-state=online]")
+    page.wait_for_selector("#players .player:not(.me) .offline-tag")
+    reloaded = page.evaluate("window.offlineWatch")
+    shot(page, "own-seat-390")
+    for watch in (started, reloaded):
+        assert watch["cards"] > 0 and watch["others"] == 1, watch
+        assert watch["own"] == [], watch
+    assert page.locator("#players .player.me .offline-tag").count() == 0
