@@ -326,6 +326,12 @@ def test_a_strasbourg_chapel_is_built_by_tapping_its_corner(
     assert pressed == [f"choice-{legal.index(chosen)}"]
     assert page.locator("#layout .board-pick.picked").count() == 1
     shot(page, f"chapel-{viewport['width']}")
+    if viewport is PHONE:
+        # The sheet's confirm row stays over the options it scrolls past: it must hide them.
+        background = page.eval_on_selector(
+            "#prompt .confirm-row", "el => getComputedStyle(el).backgroundColor"
+        )
+        assert background not in ("transparent", "rgba(0, 0, 0, 0)"), background
     assert sent(fake) == []
     confirm(page)
     assert sent(fake) == [chosen]
