@@ -306,27 +306,26 @@ def marked_places(page: Any) -> list[str]:
     return sorted(page.eval_on_selector_all("#layout .board-pick", "els => els.map((e) => e.id)"))
 
 
-@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280", "390"])
-def test_a_strasbourg_chapel_is_built_by_tapping_its_corner(
-    open_table: Any, viewport: dict[str, int]
+def tap_site_and_confirm(
+    page: Any, fake: Any, legal: list[dict[str, Any]], places: dict[str, dict[str, Any]], name: str
 ) -> None:
-    fake, legal = strasbourg_choosing("chapel")
-    chapels = of_type(legal, "chapel")
-    page = open_table(fake, viewport=viewport)
-    assert marked_places(page) == sorted(f"chapel-{c['site']}" for c in chapels)
+    """The marked places are exactly ``places`` (element id -> its listed command); tapping
+    the last selects the prompt's button of that command, and Confirm sends it alone."""
+    assert marked_places(page) == sorted(places)
     out_of_tab_order(page)
-    if viewport is PHONE:
+    phone = page.viewport_size["width"] == PHONE["width"]
+    if phone:
         places_clear_of_sheet(page)
-    chosen = chapels[-1]
-    page.click(f"#chapel-{chosen['site']}")
+    place, chosen = sorted(places.items(), key=lambda item: legal.index(item[1]))[-1]
+    page.click("#" + place)
     # The prompt's button for the same command is the one selected.
     pressed = page.eval_on_selector_all(
         "#prompt-card .opt[aria-pressed=true]", "els => els.map((e) => e.id)"
     )
     assert pressed == [f"choice-{legal.index(chosen)}"]
     assert page.locator("#layout .board-pick.picked").count() == 1
-    shot(page, f"chapel-{viewport['width']}")
-    if viewport is PHONE:
+    shot(page, f"{name}-{page.viewport_size['width']}")
+    if phone:
         # The sheet's confirm row stays over the options it scrolls past: it must hide them.
         background = page.eval_on_selector(
             "#prompt .confirm-row", "el => getComputedStyle(el).backgroundColor"
@@ -338,26 +337,23 @@ def test_a_strasbourg_chapel_is_built_by_tapping_its_corner(
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280", "390"])
+def test_a_strasbourg_chapel_is_built_by_tapping_its_corner(
+    open_table: Any, viewport: dict[str, int]
+) -> None:
+    fake, legal = strasbourg_choosing("chapel")
+    page = open_table(fake, viewport=viewport)
+    chapels = {f"chapel-{c['site']}": c for c in of_type(legal, "chapel")}
+    tap_site_and_confirm(page, fake, legal, chapels, "chapel")
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280", "390"])
 def test_a_strasbourg_edifice_is_built_by_tapping_its_site(
     open_table: Any, viewport: dict[str, int]
 ) -> None:
     fake, legal = strasbourg_choosing("edifice")
-    sites = of_type(legal, "edifice")
     page = open_table(fake, viewport=viewport)
-    assert marked_places(page) == sorted(f"cell-{c['cell'][0]}-{c['cell'][1]}" for c in sites)
-    out_of_tab_order(page)
-    if viewport is PHONE:
-        places_clear_of_sheet(page)
-    chosen = sites[-1]
-    page.click(f"#cell-{chosen['cell'][0]}-{chosen['cell'][1]}")
-    pressed = page.eval_on_selector_all(
-        "#prompt-card .opt[aria-pressed=true]", "els => els.map((e) => e.id)"
-    )
-    assert pressed == [f"choice-{legal.index(chosen)}"]
-    shot(page, f"edifice-{viewport['width']}")
-    assert sent(fake) == []
-    confirm(page)
-    assert sent(fake) == [chosen]
+    sites = {f"cell-{c['cell'][0]}-{c['cell'][1]}": c for c in of_type(legal, "edifice")}
+    tap_site_and_confirm(page, fake, legal, sites, "edifice")
 
 
 def test_the_phone_sheet_folds_to_a_handle_and_opens_for_a_new_question(open_table: Any) -> None:
