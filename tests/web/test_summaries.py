@@ -102,14 +102,14 @@ def test_a_round_end_opens_its_summary_holds_the_prompt_and_comes_back_from_the_
         assert names[p["seat"]] in text(card.locator(".sum-fav"))
         why = text(card.locator(".sum-why"))
         for count in p["counts"]:
-            assert f"{names[count['seat']]} {count['n']}" in why
+            assert f"{names[count['seat']]}: {count['n']}" in why
     for e in events:
         if e["type"] == "MasterLeft":
             assert "the master leaves" in text(page.locator(f"#sum-guild-{e['params']['guild']}"))
         if e["type"] == "IncomePaid":
             income = text(page.locator(".sum-income"))
             for a in e["params"]["talers"]:
-                assert f"{names[a['seat']]} {a['n']}" in income
+                assert f"{names[a['seat']]}: {a['n']}" in income
     # The next prompt (planning round 2) waits behind the panel.
     assert fake.game.legal(fake.state, 0)
     assert page.locator("#summary-continue").is_visible()

@@ -5,8 +5,9 @@ import { h, t } from "./i18n.js";
 import { badge } from "./pieces.js";
 import { andList, goodName, guildLetter, guildName, tileLabel } from "./norenberc_parts.js";
 
+// "Ada: 3": the colon keeps a count apart from a name that ends in a number ("Bot 3: 3").
 function amounts(list, ctx) {
-  return list.map(function (a) { return h("span", { class: "sum-amount" }, badge(a.seat, null, ctx), " " + a.n); });
+  return list.map(function (a) { return h("span", { class: "sum-amount" }, badge(a.seat, null, ctx), ": " + a.n); });
 }
 
 // [{from, to, key, round, title, body(ctx)}], oldest first; the last one may still be
