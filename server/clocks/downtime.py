@@ -18,11 +18,7 @@ import logging
 import math
 from typing import Any
 
-import sqlalchemy as sa
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from server.store import queries
-from server.store.models import ClockBeat
 from server.tables.data import ServiceError, TableData
 from server.tables.service import TableService
 
@@ -36,20 +32,13 @@ log = logging.getLogger(__name__)
 BEAT_SLACK = 1.5
 
 
-async def last_beat(session: AsyncSession) -> float | None:
-    """When a process last swept the clocks (None: never), without moving it."""
-    query = sa.select(ClockBeat.at).where(ClockBeat.id == 1)
-    value = (await session.execute(query)).scalar_one_or_none()
-    return None if value is None else float(value)
-
-
 async def extend_after_downtime(service: TableService) -> int:
     """Give live tables back the time nobody swept (plus ``clock_grace``), then move the beat
     on; returns how many tables this call extended."""
     settings = service.settings
     now = service.now()
     async with service._sessions() as session:
-        before = await last_beat(session)
+        before = await queries.last_beat(session)
         tables = await queries.live_clock_tables(session)
     extended = 0
     if before is not None and now - before > settings.clock_sweep + BEAT_SLACK:

@@ -357,6 +357,13 @@ async def live_clock_tables(session: AsyncSession) -> list[str]:
     return list((await session.execute(query)).scalars())
 
 
+async def last_beat(session: AsyncSession) -> float | None:
+    """When a process last swept the clocks (None: never), without moving it."""
+    query = sa.select(ClockBeat.at).where(ClockBeat.id == 1)
+    value = (await session.execute(query)).scalar_one_or_none()
+    return None if value is None else float(value)
+
+
 async def beat(session: AsyncSession, now: float) -> float | None:
     """Note that a process swept the clocks at ``now``; returns the previous beat (None: the
     first ever). Only the caller that moved it from that previous value gets it back: two
