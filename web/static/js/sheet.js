@@ -34,6 +34,7 @@ export function place(promptEl) {
   if (!content) {
     promptEl.classList.remove("sheet-folded");
     root.style.removeProperty("--sheet");
+    root.style.removeProperty("--sheet-leave");
     asked = null;
     left = null;
     return;
@@ -46,12 +47,14 @@ export function place(promptEl) {
   promptEl.classList.toggle("sheet-folded", folded);
   if (!isPhone()) {
     root.style.removeProperty("--sheet");
+    root.style.removeProperty("--sheet-leave");
     asked = key;
     return;
   }
+  var shown = toShow(spots);
+  leaveRoom(root, shown);
   root.style.setProperty("--sheet", promptEl.offsetHeight + "px");
   var panel = promptEl.querySelector(".summary-hold") && document.getElementById("summary");
-  var shown = toShow(spots);
   if (fresh) {
     asked = key;
     // A summary holding the prompt is read first: bring it up (it stands above the board).
@@ -65,6 +68,27 @@ export function place(promptEl) {
     bringAbove(shown, promptEl);
     left = where(shown);
   }
+}
+
+// The sheet may grow up to what the window has left under the banner and the question's
+// first places (the CSS keeps it between 40 % and 70 % of the height): a question whose
+// places are a few windows of one house gets room for all its choices, one whose places
+// fill the board keeps more of the board in view. The first places are the topmost one and
+// those below it within half the window's height (the called house's windows, not one's own
+// goods further down, which a sell of the same prompt takes). Without places: 48 %.
+function leaveRoom(root, shown) {
+  if (!shown.length) {
+    root.style.removeProperty("--sheet-leave");
+    return;
+  }
+  var rects = shown.map(function (el) { return el.getBoundingClientRect(); });
+  rects.sort(function (a, b) { return a.top - b.top; });
+  var top = rects[0].top, bottom = rects[0].bottom;
+  rects.forEach(function (r) {
+    if (r.bottom - top <= window.innerHeight / 2) bottom = Math.max(bottom, r.bottom);
+  });
+  var banner = document.getElementById("banner");
+  root.style.setProperty("--sheet-leave", Math.ceil((banner ? banner.offsetHeight : 0) + bottom - top + 16) + "px");
 }
 
 function where(shown) {
