@@ -131,6 +131,10 @@ function city(game, ctx) {
   var edifices = {};
   game.city.edifices.forEach(function (e) { edifices[e.cell.join(",")] = e; });
   var clickable = ctx.readOnly ? {} : cellCommands(game);
+  // A chapel site is the corner below-right of its cell: a space whose top-left corner is a
+  // site moves its letter in, one whose bottom-right corner is a site its price (the CSS).
+  var sited = {};
+  game.board.chapel_sites.forEach(function (site) { sited[site.join(",")] = true; });
   var placing = Object.keys(clickable).length > 0 || (!ctx.readOnly && ofType(game.legal || [], "chapel").length > 0);
   var cells = [];
   grid.forEach(function (row, r) {
@@ -148,7 +152,8 @@ function city(game, ctx) {
         who !== null ? h("span", { class: "sb-member p" + who, "aria-hidden": "true" }, SEAT_MARK[who]) : null,
         ed ? h("span", { class: "sb-edifice", "aria-hidden": "true" }, edificeName(ed)) : null,
       ];
-      var cls = "sb-cell " + (g ? "sb-g-" + g : "sb-space") + (cmd ? " can" : "");
+      var cls = "sb-cell " + (g ? "sb-g-" + g : "sb-space") + (cmd ? " can" : "") +
+        (sited[(r - 1) + "," + (c - 1)] ? " sb-site-tl" : "") + (sited[key] ? " sb-site-br" : "");
       // A legal place is a button out of the tab order: the prompt's options are the
       // keyboard's way to the same commands, so Tab does not pass every cell twice.
       cells.push(cmd
