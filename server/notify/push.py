@@ -17,7 +17,7 @@ pywebpush (``aes128gcm``); the request carries
 The POST is our own (aiohttp, which pywebpush brings): redirects are never followed, and the
 connection's resolver refuses hosts with a non-public address at the moment of connecting,
 so an endpoint whose name is later pointed at a private address is refused too
-(``GuardedResolver``; GUILDHALL_WEBHOOK_ALLOW_PRIVATE lifts it).
+(``server.notify.push_resolver``; GUILDHALL_WEBHOOK_ALLOW_PRIVATE lifts it).
 
 A device's push service answering 404 or 410 has forgotten the subscription: its row is
 deleted. 429 and 5xx, time-outs and network errors are worth a retry.
@@ -32,16 +32,11 @@ import hmac
 import ipaddress
 import json
 import logging
-import socket
 import time
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-import aiohttp
-from aiohttp.abc import AbstractResolver, ResolveResult
-from aiohttp.resolver import ThreadedResolver
-from pywebpush import WebPusher
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from server.resources import ROOT
@@ -50,6 +45,9 @@ from server.settings import Settings
 from . import subscriptions
 from .subscriptions import Subscription, is_public
 from .vapid import VapidKeys, b64url, load_or_create
+
+if TYPE_CHECKING:
+    import aiohttp
 
 log = logging.getLogger(__name__)
 
@@ -181,30 +179,6 @@ def message(move: YourMove, lang: str, secret_key: str) -> PushMessage | None:
 # ------------------------------------------------------------------------------ sending
 
 
-class RefusedAddress(OSError):
-    """A push endpoint's host resolved to an address we do not send to."""
-
-
-class GuardedResolver(AbstractResolver):
-    """The system resolver, refusing a host with any non-public address: checked when the
-    connection is made, so a name that is pointed elsewhere after it was checked is caught.
-    (aiohttp does not resolve IP literals: ``PushSender`` checks those itself.)"""
-
-    def __init__(self) -> None:
-        self._inner = ThreadedResolver()
-
-    async def resolve(
-        self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET
-    ) -> list[ResolveResult]:
-        found = await self._inner.resolve(host, port, family)
-        if not found or not all(is_public(result["host"]) for result in found):
-            raise RefusedAddress(f"{host} has a non-public address")
-        return found
-
-    async def close(self) -> None:
-        await self._inner.close()
-
-
 @dataclass(frozen=True)
 class Delivery:
     """How one push went: ``sent`` (the push service took it), ``gone`` (the subscription is
@@ -228,6 +202,13 @@ class PushSender:
         self._session: aiohttp.ClientSession | None = None
 
     def _client(self) -> aiohttp.ClientSession:
+        # aiohttp (and pywebpush, below) are imported at the first push, not with the app:
+        # they are a third of the app's import time, paid by every server process started,
+        # and most servers never push.
+        import aiohttp
+
+        from .push_resolver import GuardedResolver
+
         if self._session is None or self._session.closed:
             connector = aiohttp.TCPConnector(
                 resolver=None if self.allow_private else GuardedResolver(), limit=20
@@ -248,6 +229,8 @@ class PushSender:
         self, sub: Subscription, msg: PushMessage, now: float
     ) -> tuple[dict[str, str], bytes]:
         """The headers and encrypted body of a push of ``msg`` to ``sub``."""
+        from pywebpush import WebPusher
+
         body = WebPusher(sub.info()).encode(msg.payload(), "aes128gcm")["body"]
         headers = {
             "Authorization": self.keys.authorization(sub.endpoint, self.subject, now),
@@ -278,6 +261,10 @@ class PushSender:
         if why is not None:
             log.warning("push endpoint refused", extra={"subscription": sub.id, "why": why})
             return Delivery("gone")
+        import aiohttp
+
+        from .push_resolver import RefusedAddress
+
         headers, body = self.request(sub, msg, time.time() if now is None else now)
         try:
             async with self._client().post(

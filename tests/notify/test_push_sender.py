@@ -13,16 +13,15 @@ from typing import Any
 import pytest
 
 from server.notify.push import (
-    GuardedResolver,
     PushMessage,
     PushSender,
-    RefusedAddress,
     YourMove,
     message,
     time_left,
     topic,
 )
 from server.notify.push import strings as dictionary
+from server.notify.push_resolver import GuardedResolver, RefusedAddress
 from server.notify.subscriptions import Subscription
 from server.notify.vapid import VapidKeys
 from server.settings import Settings
