@@ -1,17 +1,52 @@
 """Hostile input never reaches a 500 or an abrupt close: deep nesting well under the frame
 cap, lone UTF-16 surrogates, NUL characters (which Postgres refuses in text), over-long
 paths and huge numbers each get a clear error code; the websocket stays usable and the table
-is unchanged. Runs on SQLite and on Postgres."""
+is unchanged. Runs on SQLite and on Postgres.
+
+Each backend's app and database serve the whole module: every test makes its own table (or
+reads only its own answers), so migrating a fresh database per case would prove nothing more.
+"""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 
 import pytest
 
-from tests.support.play import set_up_table, table_version
+from server.settings import Settings
+from server.store.migrate import upgrade
+from tests.server.conftest import DATABASES
+from tests.support.databases import fresh_database
+from tests.support.play import running_app, set_up_table, table_version
 from tests.support.testclient import TestClient
 from tests.support.wsclient import WsClient
+
+
+@pytest.fixture(scope="module", params=DATABASES)
+def client(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[TestClient]:
+    """One running app per backend for the module (the settings of tests/server/conftest).
+
+    The module's tests create some eighty tables from one address within a minute: the
+    creation caps are lifted (tests/security/test_input_caps.py tests them)."""
+    with fresh_database(request.param, tmp_path_factory.mktemp("hostile")) as url:
+        upgrade(url)
+        settings = Settings(
+            database_url=url,
+            public_url="http://testserver",
+            secret_key="test-secret",
+            bot_delay=0.0,
+            max_message_bytes=4096,
+            rate_limit=1000.0,
+            create_rate=10**6,
+            unjoined_per_address=10**6,
+            unjoined_tables=10**6,
+        )
+        with running_app(settings) as test_client:
+            yield test_client
+
 
 DEEP_LIST = "[" * 2000 + "]" * 2000  # 4 kB: under the cap, far deeper than any message
 FRAMES = [
