@@ -4,6 +4,10 @@ is lost and every game ends exactly as a replay of its log.
 Clients behave as the browser does: on a lost connection they reconnect with ``since`` and
 resend their unacknowledged command with the same id. The seed of the kill points is printed
 when the test fails, so a failure can be reproduced with ``CRASH_SEED``.
+
+The fast tier proves each guarantee once: one kill (or one fail-over) while two two-seat
+tables play to their end. The soak tier (``make soak``) runs the full size on both stores:
+two four-seat tables and three kills, ``GUILDHALL_SOAK_SCALE`` times over.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import os
 import random
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
@@ -26,7 +31,26 @@ from server.load.servers import ServerProcess, run_migrate, running_servers, ser
 from tests.scale.log import assert_acked_in_log, assert_linear_and_replays, load_table
 from tests.scale.pg import fresh_database
 
-GAME, SEATS, TABLES, KILLS = "norenberc", 4, 2, 3
+GAME = "norenberc"
+
+
+@dataclass(frozen=True)
+class Size:
+    """How much play a run holds: tables of ``seats`` played at once, ``kills`` SIGKILLs
+    (the fail-over kills once), the whole run ``rounds`` times over."""
+
+    tables: int
+    seats: int
+    kills: int
+    rounds: int = 1
+
+
+# A kill lands after 5-30 acks: two two-seat tables (about 80 commands) leave room for one.
+FAST = Size(tables=2, seats=2, kills=1)
+FULL = Size(
+    tables=2, seats=4, kills=3, rounds=max(1, int(os.environ.get("GUILDHALL_SOAK_SCALE", "1")))
+)
+SIZES = [pytest.param(FAST, id="fast"), pytest.param(FULL, id="full", marks=pytest.mark.soak)]
 
 
 @contextlib.contextmanager
@@ -39,12 +63,12 @@ def database(kind: str, tmp_path: Path) -> Iterator[str]:
 
 
 async def kill_and_restart(
-    server: ServerProcess, stats: Stats, rng: random.Random, play: asyncio.Task[float]
+    server: ServerProcess, stats: Stats, rng: random.Random, play: asyncio.Task[float], times: int
 ) -> int:
-    """Kill the server ``KILLS`` times, each after a random number of acks plus a random
+    """Kill the server ``times`` times, each after a random number of acks plus a random
     delay (so some kills land mid-command), restarting it on the same port; returns kills."""
     kills = 0
-    for _ in range(KILLS):
+    for _ in range(times):
         target = stats.acked + rng.randint(5, 30)
         while stats.acked < target and not play.done():
             await asyncio.sleep(0.005)
@@ -83,8 +107,17 @@ def check_table(url: str, players: list[Player], record: dict) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("kind", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-async def test_games_survive_sigkill_at_random_points(kind: str, tmp_path: Path) -> None:
+async def test_games_survive_sigkill_at_random_points(
+    kind: str, size: Size, tmp_path: Path
+) -> None:
+    for n in range(size.rounds):
+        await survive_sigkill(kind, size, tmp_path / f"run-{n}")
+
+
+async def survive_sigkill(kind: str, size: Size, tmp_path: Path) -> None:
+    tmp_path.mkdir()
     seed = int(os.environ.get("CRASH_SEED", random.randrange(2**32)))
     rng = random.Random(seed)
     with database(kind, tmp_path) as url:
@@ -93,40 +126,50 @@ async def test_games_survive_sigkill_at_random_points(kind: str, tmp_path: Path)
         server = ServerProcess(env, tmp_path / "server.log")
         await asyncio.to_thread(server.start)
         try:
-            stats = Stats(tables=TABLES)
-            tables = await seat_players([server.url], TABLES, SEATS, GAME, stats)
+            stats = Stats(tables=size.tables)
+            tables = await seat_players([server.url], size.tables, size.seats, GAME, stats)
             budget = Budget(stats, 10**6, time.monotonic() + 180)
             play = asyncio.create_task(run_players(tables, budget, reconnect=True))
-            kills = await kill_and_restart(server, stats, rng, play)
+            kills = await kill_and_restart(server, stats, rng, play, size.kills)
             await play
             published = await records(server, tables)
         finally:
             server.stop()
         context = f"CRASH_SEED={seed}, stats={stats}"
-        assert kills == KILLS, context
-        assert stats.reconnects >= KILLS, context
+        assert kills == size.kills, context
+        assert stats.reconnects >= size.kills, context
         assert not [code for code in stats.errors if code.startswith("client:")], context
-        assert stats.finished_tables == TABLES, context
+        assert stats.finished_tables == size.tables, context
         for players in tables:
             check_table(url, players, published[players[0].table_id])
 
 
 @pytest.mark.slow
 @pytest.mark.postgres
-async def test_clients_of_a_killed_process_fail_over_to_the_other(tmp_path: Path) -> None:
+@pytest.mark.parametrize("size", SIZES)
+async def test_clients_of_a_killed_process_fail_over_to_the_other(
+    size: Size, tmp_path: Path
+) -> None:
+    for n in range(size.rounds):
+        await fail_over(size, tmp_path / f"run-{n}")
+
+
+async def fail_over(size: Size, tmp_path: Path) -> None:
+    tmp_path.mkdir()
     seed = int(os.environ.get("CRASH_SEED", random.randrange(2**32)))
     rng = random.Random(seed)
     with (
         fresh_database("gh_failover") as url,
         running_servers(url, 2, tmp_path, GUILDHALL_BOT_DELAY="0") as (doomed, survivor),
     ):
-        stats = Stats(tables=TABLES)
-        tables = await seat_players([doomed.url, survivor.url], TABLES, SEATS, GAME, stats)
+        stats = Stats(tables=size.tables)
+        servers = [doomed.url, survivor.url]
+        tables = await seat_players(servers, size.tables, size.seats, GAME, stats)
         for player in (p for row in tables for p in row):
             player.fail_over_to(survivor.ws_url)
         budget = Budget(stats, 10**6, time.monotonic() + 180)
         play = asyncio.create_task(run_players(tables, budget, reconnect=True))
-        target = rng.randint(10, 60)
+        target = rng.randint(10, 15 * size.seats)  # 10-60 acks at four seats, as ever
         while stats.acked < target and not play.done():
             await asyncio.sleep(0.005)
         await asyncio.sleep(rng.uniform(0, 0.05))
@@ -135,8 +178,9 @@ async def test_clients_of_a_killed_process_fail_over_to_the_other(tmp_path: Path
         context = f"CRASH_SEED={seed}, stats={stats}"
         # Checked before the records are read: an unfinished table has no record (409), and
         # the seed and figures are what a failure must report.
-        assert stats.finished_tables == TABLES, context
-        assert stats.reconnects >= SEATS * TABLES // 2, context  # each client of the doomed one
+        assert stats.finished_tables == size.tables, context
+        # Each client of the doomed process (half of every table's seats) reconnected.
+        assert stats.reconnects >= size.seats * size.tables // 2, context
         assert not [code for code in stats.errors if code.startswith("client:")], context
         published = await records(survivor, tables)
         for players in tables:
