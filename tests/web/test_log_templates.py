@@ -52,7 +52,7 @@ GAMES: dict[str, dict[str, Any]] = {
         "prefix": "sb.log.",
         "js": "strasbourg.js",
         "options": [{}, {"planning": "ordered"}],
-        "read_by_formatter": {("StepRanked", "totals")},
+        "read_by_formatter": {("StepRanked", "totals"), ("ChapelBuilt", "c")},
     },
 }
 GAMES_PER_SETUP = 3

@@ -81,7 +81,7 @@ function leaveRoom(root, shown) {
     root.style.removeProperty("--sheet-leave");
     return;
   }
-  var rects = shown.map(function (el) { return el.getBoundingClientRect(); });
+  var rects = areas(shown).map(function (el) { return el.getBoundingClientRect(); });
   rects.sort(function (a, b) { return a.top - b.top; });
   var top = rects[0].top, bottom = rects[0].bottom;
   rects.forEach(function (r) {
@@ -89,6 +89,18 @@ function leaveRoom(root, shown) {
   });
   var banner = document.getElementById("banner");
   root.style.setProperty("--sheet-leave", Math.ceil((banner ? banner.offsetHeight : 0) + bottom - top + 16) + "px");
+}
+
+// What the page keeps in view for a place: the board area it is read in, when its renderer
+// marks one (data-pick-area: Strasbourg's city with the row and column numbers its spaces
+// and corners are named by), else the place itself.
+function areas(spots) {
+  var out = [];
+  spots.forEach(function (el) {
+    var area = el.closest("[data-pick-area]") || el;
+    if (out.indexOf(area) < 0) out.push(area);
+  });
+  return out;
 }
 
 function where(shown) {
@@ -146,14 +158,20 @@ function bannerBottom() {
 function bringAbove(spots, promptEl) {
   var top = bannerBottom();
   var bottom = window.innerHeight - promptEl.offsetHeight;
-  var first = spots[0].getBoundingClientRect();
+  var shown = areas(spots);
+  var first = shown[0].getBoundingClientRect();
   var last = first;
-  spots.forEach(function (el) {
+  shown.forEach(function (el) {
     var r = el.getBoundingClientRect();
     if (r.top < first.top) first = r;
     if (r.bottom > last.bottom) last = r;
   });
   if (first.top >= top && last.bottom <= bottom) return;
+  // A scroll down takes the page under the sticky banner, which then stands at the top: the
+  // room is measured from there (from the banner's place before the scroll, the places
+  // would end up lower by the height of the top bar and the sheet would cover the last).
+  var banner = document.getElementById("banner");
+  if (banner && first.top > top) top = Math.min(top, banner.offsetHeight);
   // The whole group when it fits, else its first place just under the banner.
   var span = last.bottom - first.top;
   var room = bottom - top;

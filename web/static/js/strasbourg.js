@@ -1,7 +1,7 @@
 // Strasbourg: the city board, council, round cards, screens and stacks, and the prompts.
 // Prompts are built only from the view's "legal" list: the player picks one of the listed
 // commands (or assembles a stack from drawn cards) and sends it on Confirm. No rule lives here.
-import { h, has, t } from "./i18n.js";
+import { LANG, h, has, t } from "./i18n.js";
 import * as pieces from "./pieces.js";
 import { Draft, SEAT_MARK, badge, botOffer, isMyTurn, ofType, offline, result, same, seatNames } from "./pieces.js";
 
@@ -24,6 +24,34 @@ function guildOfLetter(game, letter) {
 // Cells are named as the game log names them: (row,column) counted from 0, top left;
 // the board shows these numbers along its edges.
 function cellName(cell) { return t("sb.cell", { r: cell[0], c: cell[1] }); }
+// A chapel site is the corner below-right of its cell, named as the city is read: the two
+// rows and two columns that meet there (the numbers along the board's edges) and the guilds
+// whose spaces touch it ("rows 2–3, columns 0–1 (Smiths and Bakers)"). The board is the
+// shown game's, or the last one shown (the log names chapels too).
+var cityBoard = null;
+function cornerName(site, board) {
+  var r = site[0], c = site[1];
+  var corner = t("sb.corner", { r1: r, r2: r + 1, c1: c, c2: c + 1 });
+  board = board || cityBoard;
+  if (!board) return corner;
+  var guilds = [];
+  [[r, c], [r, c + 1], [r + 1, c], [r + 1, c + 1]].forEach(function (cell) {
+    var row = board.grid[cell[0]];
+    var letter = row ? row.charAt(cell[1]) : "";
+    Object.keys(board.guilds).forEach(function (g) {
+      if (letter && board.guilds[g].letter === letter && guilds.indexOf(g) < 0) guilds.push(g);
+    });
+  });
+  if (!guilds.length) return corner;
+  return t("sb.corner_guilds", { corner: corner, guilds: listText(guilds.map(guildName)) });
+}
+function listText(items) {
+  try {
+    return new Intl.ListFormat(LANG, { type: "conjunction" }).format(items);
+  } catch (e) {
+    return items.join(", ");
+  }
+}
 function sum(a) { return a.reduce(function (x, y) { return x + y; }, 0); }
 function guildTag(g, game) {
   return h("span", { class: "sb-gtag sb-g-" + g }, h("b", { class: "sb-mark", "aria-hidden": "true" }, guildLetter(g)), " ", guildName(g));
@@ -38,6 +66,7 @@ function edificeName(e) {
   return has("sb.edifice." + e.key) ? t("sb.edifice." + e.key) : e.name;
 }
 function rememberGame(game, ctx) {
+  if (game && game.board) cityBoard = game.board;
   if (game && game.round_cards) game.round_cards.forEach(function (rc) { edificeNames[rc.edifice.key] = rc.edifice.name; });
 }
 function brackets(list) { return "[" + list.join(", ") + "]"; }
@@ -49,6 +78,7 @@ var LOG_FORMATS = {
   council_seat: function (value, params) { return t("sb.council_of." + value); },
   edifice: function (value, params) { return edificeName({ key: value, name: edificeNames[value] || value }); },
   step: function (value, params) { return STEP_LETTERS.charAt(value); },
+  corner: function (value, params) { return cornerName([value, params.c]); },
   brackets: function (value, params) { return brackets(value); },
   ranking: function (value, params, seatName) { return value.map(function (s, i) { return seatName(s) + " " + params.totals[i]; }).join(", "); },
   stack_sizes: function (value, params, seatName) { return value.map(function (sizes, s) { return seatName(s) + " " + brackets(sizes); }).join("; "); },
@@ -168,7 +198,7 @@ function city(game, ctx) {
     var cmd = !ctx.readOnly && (game.legal || []).filter(function (c) { return c.type === "chapel" && c.site === i; })[0];
     var chosen = cmd && draft.cmd && same(draft.cmd, cmd);
     var style = "left:" + ((site[1] + 1) / cols * 100) + "%;top:" + ((site[0] + 1) / rows * 100) + "%";
-    var label = built ? t("sb.chapel_built", { n: i + 1 }) : t("sb.chapel_site", { n: i + 1 });
+    var label = t(built ? "sb.chapel_built" : "sb.chapel_site", { corner: cornerName(site, game.board) });
     var cls = "sb-chapel" + (built ? " built" : "") + (cmd ? " can" : "");
     return cmd
       ? pieces.boardPick("button", { class: cls, style: style, id: "chapel-" + i, "aria-label": label + " — " + describe(cmd, ctx, game),
@@ -177,7 +207,7 @@ function city(game, ctx) {
   });
   return h("figure", { class: "sb-city card" },
     h("figcaption", null, t("sb.city"), h("span", { class: "muted" }, " · " + t("sb.city_hint"))),
-    h("div", { class: "sb-axes", style: "--cols:" + cols + ";--rows:" + rows },
+    h("div", { class: "sb-axes", style: "--cols:" + cols + ";--rows:" + rows, "data-pick-area": "" },
       h("span", { class: "sb-corner" }),
       h("div", { class: "sb-axis sb-cols", "aria-hidden": "true" }, numbers(cols)),
       h("div", { class: "sb-axis sb-rows", "aria-hidden": "true" }, numbers(rows)),
@@ -555,7 +585,7 @@ function describe(cmd, ctx, game) {
     case "return_none": return t("sb.cmd.return_none");
     case "chapel": {
       var site = game && game.board ? game.board.chapel_sites[cmd.site] : null;
-      return site ? t("sb.cmd.chapel_at", { cell: cellName(site) }) : t("sb.cmd.chapel", { n: cmd.site + 1 });
+      return site ? t("sb.cmd.chapel_at", { corner: cornerName(site, game.board) }) : t("sb.cmd.chapel", { n: cmd.site + 1 });
     }
     case "edifice": return t("sb.cmd.edifice", { cell: cellName(cmd.cell) });
     default: return JSON.stringify(cmd);
