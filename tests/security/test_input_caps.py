@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from server.load.servers import ServerProcess
-from tests.security.seat_actors import WAIT, Deployment, deployment
+from tests.security.seat_actors import TLS, WAIT, Deployment, deployment
 
 pytestmark = pytest.mark.slow
 
@@ -55,7 +55,7 @@ async def call(
     headers = {"X-Forwarded-For": address}
     if token:
         headers["Authorization"] = f"Bearer {token}"
-    async with httpx.AsyncClient(base_url=server.url, timeout=WAIT) as client:
+    async with httpx.AsyncClient(base_url=server.url, timeout=WAIT, verify=TLS) as client:
         response = await client.request(method, path, json=body, headers=headers)
     return response.status_code, response.json()
 
@@ -227,7 +227,7 @@ async def test_searching_bots_think_less_when_the_budget_is_spent_and_never_stal
             if summary["status"] == "finished":
                 finished.add(table)
     elapsed = time.monotonic() - started
-    async with httpx.AsyncClient(base_url=server.url, timeout=WAIT) as client:
+    async with httpx.AsyncClient(base_url=server.url, timeout=WAIT, verify=TLS) as client:
         text = (await client.get("/metrics")).text
     decisions = {
         s: metric(text, "guildhall_bot_decisions_total", s) for s in ("full", "short", "none")
