@@ -6,12 +6,14 @@ move, which the live region speaks with the turn. Screenshots: ``artifacts/follo
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from server.api import pages
 from server.engine import Event, log_entry
 
 from .conftest import ARTIFACTS, ServerThread
@@ -108,3 +110,58 @@ def test_nothing_glows_on_the_first_view_or_for_the_players_own_move(
     page.wait_for_function(IDLE)
     assert page.locator(".changed").count() == 0
     assert page.locator("#digest-card").count() == 0
+
+
+def digest_with_an_agent() -> FakeTable:
+    """A Norenberc table at Ada's turn whose digest (the others' latest six lines) holds a
+    bot's hire of a craftsman with an agent and the agent it brought; the bots move no more."""
+    for n in range(100):
+        fake = FakeTable(seed=f"digest-agent-{n}")
+        rng = random.Random(n)
+        while fake.game.result(fake.state) is None:
+            seat = min(fake.game.to_act(fake.state))
+            legal = fake.game.legal(fake.state, seat)
+            if seat == 0:
+                log = [log_entry(e) for e in fake.events if e["to"] is None or 0 in e["to"]]
+                own = [i for i, e in enumerate(log) if e["params"].get("seat") == 0]
+                last = log[own[-1] + 1 :][-6:] if own else []
+                types = {(e["type"], e["params"].get("variant")) for e in last}
+                hired = [
+                    e for e in last if e["type"] == "GuestHired" and e["params"]["tile"]["agent"]
+                ]
+                if ("AgentGained", "symbol") in types and hired:
+                    fake.run_bots = lambda: None  # type: ignore[method-assign]
+                    return fake
+            fake.state, events = fake.game.apply(fake.state, seat, rng.choice(legal))
+            fake.events.extend(events)
+    raise AssertionError("no seeded game put a hired agent in Ada's digest")
+
+
+@pytest.mark.parametrize("lang", ["en", "hu", "nl", "de"])
+def test_the_digest_says_an_agent_in_words(
+    new_page: Any, pages_server: ServerThread, lang: str
+) -> None:
+    fake = digest_with_an_agent()
+    strings = pages.languages()[lang]
+    locale = {"en": "en-GB", "hu": "hu-HU", "nl": "nl-NL", "de": "de-DE"}[lang]
+    page = open_page(
+        new_page, pages_server, fake, viewport={"width": 390, "height": 844}, locale=locale
+    )
+    page.wait_for_selector("#digest-card li")
+    items = page.locator("#digest-card li").all_inner_texts()
+    gained = strings["log.AgentGained.symbol"].split("{seat:seat}", 1)[1].strip()
+    assert any(gained in item for item in items), items
+    hired = next(
+        e
+        for e in reversed(fake.events)
+        if e["type"] == "GuestHired" and e["params"]["tile"]["agent"]
+    )["params"]["tile"]
+    guild = strings[f"guild.{hired['guild']}"]
+    craftsman = strings["craftsman.label_agent"].format(guild=guild, v=hired["value"])
+    assert any(craftsman in item for item in items), (craftsman, items)
+    # In words only: neither the symbol nor the symbol's name stands in a sentence.
+    for item in items:
+        assert "♟" not in item and "(agent symbol)" not in item, item
+    page.locator("#digest-card").screenshot(
+        path=str(ARTIFACTS / f"follow-digest-agent-{lang}-390.png")
+    )

@@ -42,7 +42,9 @@ function citizenTitle(tile) {
 export function tileLabel(tile) {
   if (!tile) return t("window.empty");
   if (tile.kind === "craftsman") {
-    return t("craftsman.label", { guild: guildName(tile.guild), v: tile.value }) + (tile.agent ? " +♟" : "");
+    // In words, as a person writes it ("Brewers craftsman 5 with an agent"): the tile itself
+    // shows the agent symbol.
+    return t(tile.agent ? "craftsman.label_agent" : "craftsman.label", { guild: guildName(tile.guild), v: tile.value });
   }
   return t("citizen." + tile.citizen, { v: tile.value });
 }
@@ -54,7 +56,7 @@ export function tileEl(tile, extraClass) {
   if (tile.kind === "craftsman") {
     // The guild is said by its number on the tile too (not by colour alone), and in full in
     // the tile's accessible name.
-    var label = tileLabel(tile) + (tile.agent ? " — " + t("tile.agent_symbol") : "");
+    var label = tileLabel(tile);
     return h("span", { class: "tile craftsman gb-" + tile.guild + " " + (extraClass || ""),
       role: "img", "aria-label": label, title: label, "data-tile": tile.id },
       h("b", null, tile.value), tile.agent ? h("span", { class: "agent-sym" }, "♟") : null,
@@ -132,10 +134,11 @@ function tileWhere(game, id) {
   return at ? placeText(at, tileLabel(at.tile)) : id;
 }
 
-// "3 (Bakers, window 2)": a craftsman's value (and agent symbol) and where it lies.
+// "3 (Bakers, window 2)", "2 with an agent (Bakers workshop)": a craftsman's value (and
+// its agent) and where it lies.
 export function placeOf(game, id) {
   var at = locate(game, id);
-  return at ? placeText(at, at.tile.value + (at.tile.agent ? " ♟" : "")) : id;
+  return at ? placeText(at, at.tile.agent ? t("craftsman.value_agent", { v: at.tile.value }) : String(at.tile.value)) : id;
 }
 
 export function tileById(game, id) {
