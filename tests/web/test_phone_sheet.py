@@ -4,7 +4,10 @@ The sheet's rows are dense and its height follows the question: it may grow up t
 window leaves under the banner and the question's first places on the board, so a hire's
 "Pay with" choices (up to six here; four or fewer in nineteen hires of twenty) and every
 open chapel corner of Strasbourg fit without scrolling inside it while the guest windows
-and the chapel sites stay in view above it. Screenshots: ``artifacts/sheet-*.png``.
+and the chapel sites stay in view above it. A player who scrolled the page away from the
+places is left alone: redraws of the same question (a patch from the table, picks in the
+sheet, the sheet growing) ask for no scroll, and what the player looks at stays in place.
+Screenshots: ``artifacts/sheet-*.png``.
 """
 
 from __future__ import annotations
@@ -97,3 +100,86 @@ def test_every_chapel_corner_fits_the_sheet_with_the_city_above_it(open_table: A
     assert page.locator("#prompt-card .opt").count() == len(chapels) >= 2
     all_in_view(page, "button.sb-chapel.can", "#prompt-card .opt")
     shot(page, "chapel-390")
+
+
+# Records every scroll the page's scripts ask for (window.scrollBy / scrollTo, an element's
+# scrollIntoView), so a test tells the page's own scrolls from the player's and the browser's.
+WATCH_SCROLLS = """
+window.pageScrolls = [];
+for (const name of ["scrollBy", "scrollTo", "scroll"]) {
+  const own = window[name].bind(window);
+  window[name] = (...args) => { window.pageScrolls.push(name); own(...args); };
+}
+const into = Element.prototype.scrollIntoView;
+Element.prototype.scrollIntoView = function (...args) {
+  window.pageScrolls.push("scrollIntoView " + this.id);
+  into.apply(this, args);
+};
+"""
+
+# What the player is looking at: the nearest element with an id under a point of the board
+# above the sheet (the page draws its board anew, ids stay), and where it stands in the window.
+LOOKED_AT = """() => {
+  const el = document.elementFromPoint(195, 200).closest("[id]");
+  return { id: el.id, top: el.getBoundingClientRect().top };
+}"""
+STILL_THERE = "(id) => document.getElementById(id).getBoundingClientRect().top"
+
+
+def settled_scroll(page: Any) -> float:
+    """scrollY once it has stopped moving (a wheel scroll runs over a few frames)."""
+    last = None
+    for _ in range(40):
+        y = page.evaluate("window.scrollY")
+        if y == last:
+            return float(y)
+        last = y
+        page.wait_for_timeout(50)
+    raise AssertionError("the page kept scrolling")
+
+
+def left_alone(page: Any, looked: dict[str, Any], step: str) -> None:
+    """The page asked for no scroll since the player's own, and what the player looks at
+    stands where it stood (the browser's scroll anchoring may move scrollY when a card above
+    it changes height, keeping it in place)."""
+    settled_scroll(page)
+    assert page.evaluate("window.pageScrolls") == [], step
+    assert abs(page.evaluate(STILL_THERE, looked["id"]) - looked["top"]) <= 2, (looked, step)
+
+
+def test_a_player_who_scrolled_the_board_away_is_left_alone(
+    new_page: Any, pages_server: Any
+) -> None:
+    fake = acting_table(lambda legal: len(payments_by_window(legal)) >= 2, "sheet-scrolled")
+    page = new_page(viewport=PHONE)
+    page.add_init_script(WATCH_SCROLLS)
+    fake.serve(page, 0)
+    page.goto(f"{pages_server.url}/t/fake#seat=tok0")
+    page.wait_for_selector("#sheet-handle")
+    brought = settled_scroll(page)
+    # The sheet brought the guest windows up: the page's own scroll, before the player's.
+    assert brought > 0 and page.evaluate("window.pageScrolls").count("scrollBy") >= 1
+    for wheel in (700, -10_000):  # down to the seats and the log, then back to the top
+        # The player's own scroll, on the board (above the sheet).
+        page.mouse.move(195, 200)
+        page.mouse.wheel(0, wheel)
+        assert abs(settled_scroll(page) - brought) > 100
+        page.evaluate("window.pageScrolls = []")
+        looked = page.evaluate(LOOKED_AT)
+        # Redraws of the same question: a patch from the table (a seat taken by a person: its
+        # card changes), then picks in the sheet, the second of which makes the sheet taller
+        # ("Pay with" appears), and Cancel.
+        name = f"Bea {wheel}"
+        fake.names[1] = name
+        fake.version += 1
+        fake.broadcast()
+        page.wait_for_selector(f"#player-1:has-text('{name}')")
+        left_alone(page, looked, "patch")
+        page.click('[data-focus="kind-hire"]')
+        left_alone(page, looked, "kind")
+        page.locator('[data-focus^="win-"]').first.click()
+        assert page.locator('[data-focus^="pay-"]').count() >= 1
+        left_alone(page, looked, "window")
+        page.click("#cancel")
+        left_alone(page, looked, "cancel")
+    shot(page, "scrolled-away-390")
