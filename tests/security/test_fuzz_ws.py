@@ -1,24 +1,30 @@
 """A websocket fuzzer against a real uvicorn: garbage and altered legal commands in every phase
-of both games, at least 5,000 frames a run.
+of both games, at least 1,000 frames in the fast tier and 5,000 in the soak tier (``make soak``;
+``GUILDHALL_SOAK_SCALE`` multiplies).
 
-Every seat of each table is a person played by this test. Before each legal move the acting
+Every seat of each table is a person played by this test. Before a legal move the acting
 seat (and now and then another seat or a spectator) sends a burst of bad frames, each followed
 by a ``ping``: every frame must get exactly one ``error`` with a clear code before the
 ``pong`` (zero ``internal_error``, and the socket is never closed below the frame cap), the
 table version must not move, and every seat's fresh snapshot must equal the one before the
 burst. The tables then play on to the end, and the stored record holds exactly the commands
 that were acknowledged. The figures (frames, errors by code, time) are printed.
+
+The soak tier bursts before every move; the fast tier before every move until a table has
+had its share of the frames, then before the first two moves of each phase only.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
+import os
 import random
 import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
@@ -29,7 +35,25 @@ from tests.web.conftest import ServerThread
 
 from .mutations import mutate
 
-MIN_FRAMES = 5000
+
+@dataclass(frozen=True)
+class Size:
+    """How much a run fuzzes: at least ``min_frames`` frames, shared out among the tables:
+    24-frame bursts before every step until a table has sent its share; after that, 4-frame
+    bursts before every step (``per_phase`` None) or only before the first ``per_phase`` steps
+    of each phase, the other steps played without one."""
+
+    min_frames: int
+    per_phase: int | None
+
+
+# Five hundred frames a game reach every error code asserted below and, with the bursts after
+# them, every phase of both games (the tables play to their end whatever the size); bursts
+# before every step of whole games, 5,000 frames and more, find rarer combinations: soak tier.
+FAST = Size(min_frames=1000, per_phase=2)
+FULL = Size(
+    min_frames=5000 * max(1, int(os.environ.get("GUILDHALL_SOAK_SCALE", "1"))), per_phase=None
+)
 CAP = 4096  # the frame cap of the fuzzed server
 TABLES = [("norenberc", 3), ("strasbourg", 3)]
 MAX_STEPS = 2000
@@ -163,8 +187,11 @@ def start_table(api: httpx.Client, game: str, seats: int) -> tuple[str, list[str
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize(
+    "size", [pytest.param(FAST, id="fast"), pytest.param(FULL, id="full", marks=pytest.mark.soak)]
+)
 def test_thousands_of_bad_frames_in_every_phase_change_nothing_and_every_table_finishes(
-    server: ServerThread,
+    server: ServerThread, size: Size
 ) -> None:
     started = time.perf_counter()
     rng = random.Random("fuzz-ws")
@@ -174,23 +201,38 @@ def test_thousands_of_bad_frames_in_every_phase_change_nothing_and_every_table_f
     api = httpx.Client(base_url=server.url)
     games_played = 0
     try:
-        while frames < MIN_FRAMES or games_played < len(TABLES):
+        while frames < size.min_frames or games_played < len(TABLES):
             game, seats = TABLES[games_played % len(TABLES)]
             table_id, tokens = start_table(api, game, seats)
             players = [Seat(server, table_id, token) for token in tokens]
             spectator = Seat(server, table_id, None)
-            per_step = 24 if frames < MIN_FRAMES else 4
+            share = frames + size.min_frames // len(TABLES)  # this table's frames end here
             acked: list[dict[str, Any]] = []
             for step in range(MAX_STEPS):
-                version = api.get(f"/api/tables/{table_id}").json()["version"]
-                before = [p.snapshot() for p in players]
-                if before[0]["table"]["status"] == "finished":
+                first = players[0].snapshot()
+                if first["table"]["status"] == "finished":
                     break
-                view = before[0]["game"]
-                seat = rng.choice(view["to_act"])
+                seat = rng.choice(first["game"]["to_act"])
                 actor = players[seat]
+                phase = f"{game}:{first['game'].get('phase')}"
+                per_step = 24 if frames < share else 4
+                if (
+                    frames >= share
+                    and size.per_phase is not None
+                    and phases[phase] >= size.per_phase
+                ):
+                    # Enough bursts in this phase: play on, from the actor's fresh document.
+                    if seat != 0:
+                        actor.snapshot()
+                    cmd = rng.choice(actor.doc["game"]["legal"])
+                    outcome = actor.play(cmd, f"s{step}")
+                    assert outcome["type"] == "ack", (cmd, outcome)
+                    acked.append(cmd)
+                    continue
+                version = api.get(f"/api/tables/{table_id}").json()["version"]
+                before = [first, *(p.snapshot() for p in players[1:])]
                 legal = actor.doc["game"]["legal"]
-                phases[f"{game}:{actor.doc['game'].get('phase')}"] += 1
+                phases[phase] += 1
                 # Bursts per sender, pipelined: all its frames, then one ping.
                 bursts: dict[int, list[str | bytes]] = {}
                 senders = [*players, spectator]
@@ -234,11 +276,11 @@ def test_thousands_of_bad_frames_in_every_phase_change_nothing_and_every_table_f
     seconds = time.perf_counter() - started
     print(
         f"\nfuzzed {frames} frames at {games_played} tables in {seconds:.1f} s; "
-        f"errors by code: {dict(codes.most_common())}; steps by phase: {dict(phases)}"
+        f"errors by code: {dict(codes.most_common())}; fuzzed steps by phase: {dict(phases)}"
     )
     assert codes["internal_error"] == 0
     assert server.errors.lines == []  # nothing failed on the server's side either
-    assert frames >= MIN_FRAMES
+    assert frames >= size.min_frames
     assert {"bad_json", "bad_command", "bad_message", "too_deep", "bad_text"} <= set(codes)
     assert "message_too_large" in codes and "unknown_message" in codes
 
