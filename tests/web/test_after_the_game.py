@@ -1,11 +1,13 @@
 """The whole game after the game: the log keeps every entry, with a header where each round
 begins; the replay shows every seat's holdings and jumps to a round or a step; the page
 shows the seed's SHA-256 from the first move and, at the end, the record and how to check
-it. Screenshots: ``artifacts/after-*.png``.
+it, in every language (one page each, of one game played once). Screenshots:
+``artifacts/after-*.png``.
 """
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from collections.abc import Iterator
@@ -13,12 +15,15 @@ from typing import Any
 
 import pytest
 
+from server.api import pages
 from server.api.replay import Replayed, replay_game
 
 from .conftest import ARTIFACTS, ServerThread
 from .fake_table import FakeTable, pages_app
 
 pytestmark = pytest.mark.browser
+LOCALES = {"en": "en-GB", "hu": "hu-HU", "nl": "nl-NL", "de": "de-DE"}
+PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture(scope="module")
@@ -34,6 +39,12 @@ def finished(game: str, seed: str) -> FakeTable:
     while fake.game.result(fake.state) is None:
         fake.play(0, rng.choice(fake.game.legal(fake.state, 0)))
     return fake
+
+
+@functools.cache
+def finished_norenberc() -> FakeTable:
+    """The Norenberc game this module looks at, played once (each page serves it anew)."""
+    return finished("norenberc", "after-noren")
 
 
 def open_finished(new_page: Any, server: ServerThread, fake: FakeTable, width: int) -> Any:
@@ -55,7 +66,7 @@ def open_finished(new_page: Any, server: ServerThread, fake: FakeTable, width: i
 def test_after_a_norenberc_game_everything_can_be_looked_at(
     new_page: Any, pages_server: ServerThread, width: int
 ) -> None:
-    fake = finished("norenberc", "after-noren")
+    fake = finished_norenberc()
     page = open_finished(new_page, pages_server, fake, width)
     doc = fake.doc(0)
     # Every entry, with a header per round.
@@ -106,3 +117,47 @@ def test_after_a_strasbourg_game_the_replay_shows_every_screen(
     for seat, n in enumerate(coins):
         assert page.inner_text(f"#player-{seat} dl").split("Coins")[1].split()[0] == str(n)
     page.screenshot(path=str(ARTIFACTS / "after-strasbourg-1280.png"), full_page=True)
+
+
+# The fair-play card's parts, and whether any of them is wider than the card.
+FAIR_PLAY = """() => {
+  const card = document.getElementById("fairness");
+  const edge = card.getBoundingClientRect().right + 1;
+  const text = (id) => document.getElementById(id).textContent;
+  const wide = [...card.querySelectorAll("*")]
+    .filter((el) => el.getBoundingClientRect().right > edge)
+    .map((el) => el.id || el.tagName);
+  // The lines the command's text is laid out on: one, on a phone, in every language.
+  const range = document.createRange();
+  range.selectNodeContents(document.getElementById("verify-command"));
+  const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+  return {
+    lines,
+    title: text("fairness-title"), download: text("record-download"),
+    command: text("verify-command"), text: card.innerText, wide,
+    sideways: document.documentElement.scrollWidth - window.innerWidth,
+  };
+}"""
+
+
+@pytest.mark.parametrize("lang", sorted(LOCALES))
+def test_the_record_and_how_to_check_it_in_every_language(
+    new_page: Any, pages_server: ServerThread, lang: str
+) -> None:
+    fake = finished_norenberc()
+    strings = pages.languages()[lang]
+    page = new_page(viewport=PHONE, locale=LOCALES[lang])
+    fake.serve(page, 0)
+    page.goto(f"{pages_server.url}/t/fake#seat=tok0")
+    page.wait_for_selector("#record-download")
+    seen = page.evaluate(FAIR_PLAY)
+    assert seen["title"] == strings["fair.title"]
+    assert seen["download"] == strings["fair.download"]
+    assert seen["command"] == "guildhall verify guildhall-fake.json"
+    for key in ("fair.seed", "fair.revealed", "fair.verify"):
+        assert strings[key] in seen["text"], key
+    assert page.get_attribute("#record-download", "download") == "guildhall-fake.json"
+    assert seen["wide"] == [] and seen["sideways"] <= 0, seen
+    assert seen["lines"] == 1, seen
+    page.locator("#fairness").scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / f"after-record-{lang}-390.png"))
