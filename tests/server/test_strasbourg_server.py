@@ -1,5 +1,6 @@
 """A whole Strasbourg game through the real server: one person's seat scripted over the
-websocket against the server's own bots (greedy, MCTS, random), on SQLite and Postgres.
+websocket against the server's own bots (greedy, MCTS, random), on SQLite and Postgres
+(three seats in the fast tier, four against every kind at once in the soak tier).
 
 The person plays from what their websocket document shows (the heuristic reads that view),
 sends one illegal command on the way, and never sees another seat's secrets. At the end
@@ -40,8 +41,10 @@ PUBLIC_PLAYER = {
 
 @pytest.fixture(autouse=True)
 def quick_search(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The server's MCTS seat thinks a few iterations instead of 0.8 s per decision."""
-    monkeypatch.setattr(server.bots, "DEFAULT_BUDGET", Budget(iterations=8, horizon=12))
+    """The server's MCTS seat thinks a few short iterations instead of 0.8 s per decision:
+    enough to run its search (select, expand, roll out, back up) at every decision; how well
+    it plays is tests/bots' concern."""
+    monkeypatch.setattr(server.bots, "DEFAULT_BUDGET", Budget(iterations=4, horizon=6))
 
 
 def _check_private(game: dict[str, Any], seat: int) -> None:
@@ -57,22 +60,46 @@ def _wait_for_change(ws: WsClient) -> None:
 
 
 # Each store once and each planning mode once: the game is the same code on both stores
-# (tests/server/test_storage.py checks the stores themselves on every path).
+# (tests/server/test_storage.py checks the stores themselves on every path). The fast tier
+# plays three seats, each bot kind on one store at least; the four-seat games against all
+# three kinds at once play in the soak tier.
+FAST_SQLITE: list[str | None] = [None, "greedy", "mcts"]
+FAST_POSTGRES: list[str | None] = [None, "mcts", "random"]
+EVERY_KIND: list[str | None] = [None, "greedy", "mcts", "random"]
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    ("empty_database_url", "planning"),
+    ("empty_database_url", "planning", "bots"),
     [
-        pytest.param("sqlite", "simultaneous", id="sqlite-simultaneous"),
-        pytest.param("postgres", "ordered", id="postgres-ordered", marks=pytest.mark.postgres),
+        pytest.param("sqlite", "simultaneous", FAST_SQLITE, id="sqlite-simultaneous-3"),
+        pytest.param(
+            "postgres",
+            "ordered",
+            FAST_POSTGRES,
+            id="postgres-ordered-3",
+            marks=pytest.mark.postgres,
+        ),
+        pytest.param(
+            "sqlite", "simultaneous", EVERY_KIND, id="sqlite-simultaneous-4", marks=pytest.mark.soak
+        ),
+        pytest.param(
+            "postgres",
+            "ordered",
+            EVERY_KIND,
+            id="postgres-ordered-4",
+            marks=[pytest.mark.postgres, pytest.mark.soak],
+        ),
     ],
     indirect=["empty_database_url"],
 )
 def test_a_person_plays_a_whole_strasbourg_game_against_server_bots(
-    settings: Settings, planning: str
+    settings: Settings, planning: str, bots: list[str | None]
 ) -> None:
     with running_app(settings) as client:
-        bots: list[str | None] = [None, "greedy", "mcts", "random"]
-        table_id, tokens = set_up_table(client, "strasbourg", 4, bots=bots, planning=planning)
+        table_id, tokens = set_up_table(
+            client, "strasbourg", len(bots), bots=bots, planning=planning
+        )
         me = WsClient(client, table_id, tokens[0]).connect()
         spectator = WsClient(client, table_id).connect()
         rng = Rng(7)
@@ -107,6 +134,6 @@ def test_a_person_plays_a_whole_strasbourg_game_against_server_bots(
         record = client.get(f"/api/tables/{table_id}/record").json()
     assert tried_illegal and sent > 40
     result = record["result"]
-    assert len(result["scores"]) == 4 and result["winners"]
+    assert len(result["scores"]) == len(bots) and result["winners"]
     assert me.game["result"] == result
     assert verify.replay(json.loads(json.dumps(record))) == result
