@@ -317,9 +317,12 @@ function players(game, ctx) {
   return out;
 }
 
+// The seat's status while the table plans in secret: stacks in the planning phase, task
+// cards in the tasks phase (the same sealed record, but a seat that kept its tasks has put
+// no stacks down, and one still choosing is not planning).
 function planningTag(p, game) {
   if (!p.planning || (game.phase !== "planning" && game.phase !== "tasks")) return null;
-  return pieces.planningTag(p.planning, t("sb.plan." + p.planning));
+  return pieces.planningTag(p.planning, t((game.phase === "tasks" ? "sb.tasks_tag." : "sb.plan.") + p.planning));
 }
 
 function stacksText(p, mine, game, ctx) {
