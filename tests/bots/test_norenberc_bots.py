@@ -177,15 +177,34 @@ def test_a_tile_that_left_the_game_is_never_sampled_into_the_guest_deck() -> Non
             assert GAME.view(sampled, seat) == view
 
 
+def _states_with_an_open_choice(count: int) -> list[State]:
+    """States of 4-seat random games with a citizen choice open, one per game, each the
+    first at or after a step that varies by game (30-89): the games are played once and
+    scanned, instead of replayed from the deal for every step tried."""
+    found: list[State] = []
+    for n in range(200):
+        rng = Rng(seed_to_state(f"choice-{n}"))
+        state = GAME.new(4, f"choice-{n}", GAME.default_options())
+        step = 0
+        while GAME.result(state) is None:
+            action = state["action"]
+            if action and action["choice"] is not None and step >= 30 + n % 60:
+                found.append(state)
+                break
+            seat = min(GAME.to_act(state))
+            state, _ = GAME.apply(state, seat, random_policy(GAME, state, seat, rng))
+            step += 1
+        if len(found) == count:
+            break
+    return found
+
+
 def test_an_open_choice_is_rebuilt_with_the_real_tile_and_move_to_the_front() -> None:
     rng = Rng(seed_to_state("choice"))
-    found = 0
-    for n in range(400):
-        state = _play_to(4, f"choice-{n}", 30 + n % 60)
+    states = _states_with_an_open_choice(5)
+    assert len(states) == 5, "too few open citizen choices were reached"
+    for state in states:
         action = state["action"]
-        if not action or action["choice"] is None:
-            continue
-        found += 1
         seat = action["choice"]["seat"]
         view = GAME.view(state, seat)
         for _ in range(5):
@@ -193,6 +212,3 @@ def test_an_open_choice_is_rebuilt_with_the_real_tile_and_move_to_the_front() ->
             assert sampled["action"]["choice"] == action["choice"]
             assert sampled["action"]["choice"]["tile"] not in sampled["deck"]
             assert GAME.view(sampled, seat) == view
-        if found == 5:
-            break
-    assert found, "no open citizen choice was reached"
