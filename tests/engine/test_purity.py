@@ -4,8 +4,10 @@
 command did not change with its input. A rule that wrote into a shared part would change an
 earlier state, and with it a bot's search tree, the table cache's history or a replay.
 These games keep every state they pass through, and the states of commands tried beside
-the one played (as a search does) and of refused commands, and after every command compare
-all of them with the copies taken when they were made.
+the one played (as a search does) and of refused commands, and compare them with the copies
+taken when they were made: after every command the latest ones (the state it was applied to
+among them, whose parts every earlier state that shares them shares), every
+``FULL_CHECK_EVERY`` commands and at the end of the game all of them.
 """
 
 from __future__ import annotations
@@ -43,6 +45,12 @@ GAMES = [
 ]
 BRANCHES = 2  # other legal commands tried from each state
 OPTIONAL_ONE_IN = 10  # how often a seat outside ``to_act`` plays an optional command
+# States compared after every command: this command's and the previous one's (the state it
+# was applied to, and the states tried from that one). All of them are compared every
+# FULL_CHECK_EVERY commands and at the end: comparing all after every command made a game's
+# check quadratic in its length, and a part changed in place stays changed.
+RECENT = 2 * (BRANCHES + 1)
+FULL_CHECK_EVERY = 20
 
 
 class Held:
@@ -54,8 +62,9 @@ class Held:
     def keep(self, state: State, how: str) -> None:
         self.states.append((state, clone(state), how))
 
-    def check(self, after: str) -> None:
-        for state, copy, how in self.states:
+    def check(self, after: str, latest: int | None = None) -> None:
+        """Compare the ``latest`` states kept (None: all) with their copies."""
+        for state, copy, how in self.states[-latest if latest else 0 :]:
             assert state == copy, f"{after} changed the state after {how}"
 
 
@@ -99,7 +108,9 @@ def play_holding_every_state(game: Game, seats: int, seed: str, options: dict[st
         state, _ = game.apply(state, seat, cmd)
         played += 1
         held.keep(state, f"command {played}: seat {seat} plays {cmd}")
-        held.check(f"command {played} (seat {seat} plays {cmd})")
+        latest = None if played % FULL_CHECK_EVERY == 0 else RECENT
+        held.check(f"command {played} (seat {seat} plays {cmd})", latest)
+    held.check("the game")
     return played
 
 
