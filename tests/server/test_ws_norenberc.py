@@ -146,6 +146,13 @@ def test_norenberc_seal_seat_a_sees_the_same_until_b_guild_is_called(settings: S
     assert after_2 != after_3
 
 
+# Ordered planning is the engine's and the session's, not the store's: one store in the fast
+# tier (tests/server/test_strasbourg_server.py plays ordered planning on Postgres).
+@pytest.mark.parametrize(
+    "empty_database_url",
+    ["sqlite", pytest.param("postgres", marks=[pytest.mark.postgres, pytest.mark.soak])],
+    indirect=True,
+)
 def test_whole_norenberc_game_with_ordered_planning(settings: Settings) -> None:
     with running_app(settings) as client:
         table_id, tokens = set_up_table(client, "norenberc", 3, planning="ordered")
