@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -27,11 +26,15 @@ pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 GAME, SEATS = "norenberc", 4
 
 
-@pytest.fixture
-def cluster(tmp_path: Path) -> Iterator[tuple[str, list[ServerProcess]]]:
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, list[ServerProcess]]]:
+    """One database and its two processes for the module: each test plays its own table (and
+    reads only counters that the other test's traffic can only raise)."""
     with (
         fresh_database("gh_multi") as url,
-        running_servers(url, 2, tmp_path, GUILDHALL_BOT_DELAY="0") as servers,
+        running_servers(
+            url, 2, tmp_path_factory.mktemp("multi"), GUILDHALL_BOT_DELAY="0"
+        ) as servers,
     ):
         yield url, servers
 
