@@ -7,8 +7,9 @@ pip; here uv does them (the locked ``uv`` of ``.venv``, from the cache ``make`` 
 about a second of CPU instead of pip's fifteen. Then, from a directory outside the checkout so
 that nothing can be found by accident: every subcommand's ``--help`` (all in one interpreter,
 through ``server.cli.main``), ``migrate`` on a new SQLite file, ``serve`` until ``/healthz``,
-the lobby and a static file answer, and ``loadtest`` refusing with the install hint instead of a traceback. A development-only
-import (``httpx``, ``pytest`` ...) reaching a subcommand's import path fails here.
+the lobby and a static file answer, and ``loadtest`` refusing with the install hint instead
+of a traceback. A development-only import (``httpx``, ``pytest`` ...) reaching a subcommand's
+import path fails here.
 """
 
 from __future__ import annotations
