@@ -294,7 +294,7 @@ def _chapel(state: State, seat: int, cmd: Command, choice: dict[str, Any]) -> li
     return [
         event(
             "ChapelBuilt",
-            f"{{s{seat}}} built a chapel at the corner below-right of ({r},{c})",
+            f"{{s{seat}}} built a chapel at rows {r}–{r + 1}, columns {c}–{c + 1}",
             params={"seat": seat, "r": r, "c": c},
         )
     ]

@@ -26,12 +26,13 @@ _LOG_FORMATS_LITERAL = re.search(r"var LOG_FORMATS = \{(.*?)\n\s*\};", JS, re.S)
 assert _LOG_FORMATS_LITERAL is not None, "strasbourg.js defines var LOG_FORMATS = { ... };"
 LOG_FORMATS = set(re.findall(r"^\s*(\w+): function \(", _LOG_FORMATS_LITERAL[1], re.M))
 SHARED_FORMATS = {"seat", "seats", "list"}
+WORD_JOINER = "\u2060"
 PLACEHOLDER = re.compile(r"\{(\w+)(?::(\w+))?\}")
 # Values only the seat that may read the event knows: never in a public event.
 PRIVATE_PARAMS = {"drawn", "held", "stack"}
 PRIVATE_TYPES = {"CardDrawn", "DrawingStopped", "StackFormed"}
 # Params a template may leave out because a formatter of another param reads them.
-READ_BY_FORMATTER = {("StepRanked", "totals")}
+READ_BY_FORMATTER = {("StepRanked", "totals"), ("ChapelBuilt", "c")}
 
 
 def _brackets(values: list[int]) -> str:
@@ -58,6 +59,10 @@ def _english(value: Any, fmt: str, params: dict[str, Any]) -> str:
         "stacks": lambda: _counted("sb.stacks_n", value),
         "unrevealed": lambda: _counted("sb.unrevealed_n", value),
         "stack_cards": lambda: ", ".join(_counted("sb.cards_n", n) for n in value),
+        # A corner in the log is named without the guilds (the log has no board at hand).
+        "corner": lambda: en["sb.corner"].format(
+            r1=value, r2=value + 1, c1=params["c"], c2=params["c"] + 1
+        ),
     }
     return str(out[fmt]())
 
@@ -80,7 +85,8 @@ def _render_english(ev: Event) -> str:
         name, fmt = m[1], m[2]
         return str(params[name]) if fmt is None else _english(params[name], fmt, params)
 
-    return PLACEHOLDER.sub(fill, DICTS["en"][_key(ev)])
+    # The word joiners that keep a range on one line are the page's, not the engine's text.
+    return PLACEHOLDER.sub(fill, DICTS["en"][_key(ev)]).replace(WORD_JOINER, "")
 
 
 def _random_game(seats: int, seed: int, planning: str) -> list[Event]:
