@@ -140,7 +140,10 @@ class FakeTable:
     def serve(self, page: Any, seat: int | None = 0) -> None:
         """Answer ``page``'s websocket, table summary, seat lookup (``GET …/me``) and the
         seat's notification settings for ``seat``, as server/api/tables.py and
-        server/api/notify.py would for seat ``seat``'s link (no e-mail, no webhook)."""
+        server/api/notify.py would for seat ``seat``'s link (no e-mail, no webhook). The page
+        at ``/t/fake`` is this table's game's (its module, style and strings), whichever fake
+        table was made last."""
+        PAGE_GAMES.games["fake"] = self.game.name
         page.route_web_socket(re.compile(r".*/ws/tables/.*"), lambda ws: self.attach(ws, seat))
         page.route(
             re.compile(r".*/api/tables/fake$"),

@@ -123,6 +123,38 @@ def test_every_string_key_used_by_the_client_exists_in_english() -> None:
     assert sorted(used - set(english)) == []
 
 
+def _keys_named(module: str) -> set[str]:
+    """Every dictionary key a module names as a literal (``t("x")`` or ``"prefix.key"`` among
+    the prefixes the dictionaries use)."""
+    text = (pages.STATIC_DIR / "js" / module).read_text()
+    prefixes = {key.split(".")[0] for key in pages.languages()["en"]}
+    named = set(re.findall(r'"([a-z_][a-z_0-9]*\.[a-z_.0-9]*[a-z_0-9])"', text))
+    return {key for key in named if key.split(".")[0] in prefixes}
+
+
+@pytest.mark.parametrize(
+    ("game", "entries"),
+    [
+        (None, ("lobby.js",)),
+        ("norenberc", ("table.js", "norenberc.js", "notify.js")),
+        ("strasbourg", ("table.js", "strasbourg.js", "notify.js")),
+    ],
+)
+def test_each_page_carries_the_keys_its_modules_name(
+    game: str | None, entries: tuple[str, ...]
+) -> None:
+    """A game's strings reach only its own tables (the lobby and the other game's tables
+    load less), and each page's dictionary still holds every key its modules name."""
+    english = pages.languages()["en"]
+    carried = set(pages.page_strings("en", game))
+    for module in pages.module_closure(*entries):
+        missing = sorted(key for key in _keys_named(module) - carried if key in english)
+        assert missing == [], (game, module)
+    others = {"norenberc", "strasbourg"} - {game}
+    for other in others:
+        assert not carried & set(pages._game_keys()[other]), (game, other)
+
+
 PLACEHOLDER = r"\{(\w+(?::\w+)?)\}"  # {name} or, in log templates, {name:format}
 
 
