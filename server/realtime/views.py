@@ -70,21 +70,29 @@ class Document:
 
     ``min_length`` is a lower bound of ``len(text)`` known without encoding the game view:
     enough to see that a patch is shorter than the snapshot without making the snapshot.
+    The log's JSON is joined from its entries' (each encoded once per table) only when the
+    text is asked for: a patch never needs it.
     """
 
-    __slots__ = ("_game", "_head", "_tail", "_text", "doc", "min_length")
+    __slots__ = ("_count", "_head", "_reader", "_text", "doc", "min_length")
 
-    def __init__(self, doc: Doc, head: str, tail: str) -> None:
-        self.doc, self._head, self._tail = doc, head, tail
+    def __init__(self, doc: Doc, head: str, reader: _SeatLog, count: int) -> None:
+        self.doc, self._head, self._reader, self._count = doc, head, reader, count
         self._text: str | None = None
-        self.min_length = len(head) + len(tail) + 1  # the game is at least one character
+        # head + game (at least one character) + ',"log":[' + entries and commas + ']}'
+        self.min_length = len(head) + 1 + len(_LOG_KEY) + reader.text_length(count) + 2
 
     @property
     def text(self) -> str:
         """Exactly ``_dumps(doc)``: compact JSON of a dict is its members' JSON in order."""
         if self._text is None:
-            self._text = self._head + _dumps(self.doc["game"]) + self._tail
+            entries = ",".join(self._reader.texts[: self._count])
+            game = _dumps(self.doc["game"])
+            self._text = f"{self._head}{game}{_LOG_KEY}{entries}]}}"
         return self._text
+
+
+_LOG_KEY = ',"log":['
 
 
 def document(data: TableData, seat: int | None, connected: frozenset[int]) -> Document:
@@ -107,13 +115,14 @@ def clear_caches() -> None:
     _TABLE_PARTS.clear()
     _SPECTATOR_VIEWS.clear()
     _LOGS.clear()
+    _MEMO.clear()
 
 
 def build_document(data: TableData, seat: int | None, connected: frozenset[int]) -> Document:
     """``document`` without the document cache (the log entries still come from theirs)."""
     game = get_game(data.game)
     table_log = _table_log(data)
-    entries, log_text = table_log.visible(seat, len(data.log))
+    reader, count = table_log.visible(seat, len(data.log))
     table, table_text = _table_part(data, connected)
     if data.seat_log:
         # Each seat change's place counted in this reader's log, not the whole table's (a
@@ -128,10 +137,10 @@ def build_document(data: TableData, seat: int | None, connected: frozenset[int])
         "table": table,
         "you": {"seat": seat},
         "game": _game_view(data, game, seat),
-        "log": entries,
+        "log": reader.entries[:count],
     }
     head = f'{{"table":{table_text},"you":{{"seat":{_dumps(seat)}}},"game":'
-    return Document(doc, head, f',"log":{log_text}}}')
+    return Document(doc, head, reader, count)
 
 
 def _game_view(data: TableData, game: Game, seat: int | None) -> View | None:
@@ -202,12 +211,24 @@ def _table_part(data: TableData, connected: frozenset[int]) -> tuple[Doc, str]:
 
 @dataclass
 class _SeatLog:
-    """What one reader may see of a table's log: positions, entries and their JSON."""
+    """What one reader may see of a table's log: positions, entries and their JSON (all
+    only ever appended to, so the first ``count`` of each never change)."""
 
     scanned: int = 0  # events of the table log looked at so far
     index: list[int] = field(default_factory=list)
     entries: list[Doc] = field(default_factory=list)
     texts: list[str] = field(default_factory=list)
+    ends: list[int] = field(default_factory=list)  # length of the first i+1 texts, joined
+
+    def add(self, at: int, entry: Doc, text: str) -> None:
+        self.index.append(at)
+        self.entries.append(entry)
+        self.texts.append(text)
+        self.ends.append(len(text) + (self.ends[-1] + 1 if self.ends else 0))
+
+    def text_length(self, count: int) -> int:
+        """``len(",".join(texts[:count]))``."""
+        return self.ends[count - 1] if count else 0
 
 
 class _TableLog:
@@ -221,8 +242,12 @@ class _TableLog:
 
     def holds(self, log: tuple[Event, ...]) -> bool:
         """True when ``log`` and what is held agree on their common prefix."""
+        if log is self.events:
+            return True
         held = len(self.events)
-        if len(log) >= held:
+        if len(log) == held:
+            return log == self.events  # no slice: every seat after the first asks this
+        if len(log) > held:
             return log[:held] == self.events
         return log == self.events[: len(log)]
 
@@ -233,17 +258,19 @@ class _TableLog:
             self.texts.append(_dumps(entry))
         self.events = log
 
-    def visible(self, seat: int | None, length: int) -> tuple[list[Doc], str]:
-        """The entries ``seat`` may read among the first ``length`` events, and their JSON."""
-        reader = self.readers.setdefault(seat, _SeatLog())
+    def visible(self, seat: int | None, length: int) -> tuple[_SeatLog, int]:
+        """``seat``'s reader and how many of its entries lie among the first ``length``
+        events."""
+        reader = self.readers.get(seat)
+        if reader is None:
+            reader = self.readers[seat] = _SeatLog()
         for at in range(reader.scanned, len(self.events)):
             if is_visible(self.events[at], seat):
-                reader.index.append(at)
-                reader.entries.append(self.entries[at])
-                reader.texts.append(self.texts[at])
+                reader.add(at, self.entries[at], self.texts[at])
         reader.scanned = len(self.events)
-        count = bisect_left(reader.index, length)
-        return reader.entries[:count], "[" + ",".join(reader.texts[:count]) + "]"
+        if not reader.index or reader.index[-1] < length:
+            return reader, len(reader.index)
+        return reader, bisect_left(reader.index, length)
 
     def visible_before(self, seat: int | None, at: int) -> int:
         """How many of the first ``at`` events ``seat`` may read (after ``visible`` for it)."""
@@ -334,6 +361,11 @@ def diff(old: Any, new: Any, path: str = "", depth: int = 6) -> list[dict[str, A
     ops, another changed list the ops of ``_list_diff``; ``jsonpatch.make_patch`` diffs only
     what lies deeper. That cuts the CPU per message several times over on a Norenberc document.
 
+    The ops of the parts under the top ``MEMO_LEVELS`` levels are remembered by the pair of
+    objects compared (``_MEMO``): the seats' documents of one version share their table part
+    and most of their game view (``view_from``), so what changed there is found once per
+    version, not once per seat, and an unchanged shared part is compared once.
+
     An added member lands at the end of its object, so a patched document reads exactly like
     a snapshot only when ``new`` lists its members that way: an object whose order differs
     otherwise (a game view that lists goods by kind gains a kind in the middle) is replaced
@@ -341,16 +373,54 @@ def diff(old: Any, new: Any, path: str = "", depth: int = 6) -> list[dict[str, A
     """
     if old is new or old == new:
         return []
-    return _diff(old, new, path, depth)
+    return list(_diff(old, new, path, depth, depth - MEMO_LEVELS))
 
 
-def _diff(old: Any, new: Any, path: str, depth: int) -> list[dict[str, Any]]:
+MEMO_LEVELS = 3  # levels under the root whose ops ``_MEMO`` keeps
+MEMO_SIZE = 4096  # pairs kept; when full the memo starts again (a miss only costs a diff)
+_Ops = list[dict[str, Any]]
+_MEMO: dict[tuple[int, int, str, int], tuple[Any, Any, _Ops]] = {}
+
+
+def _member_diff(before: Any, value: Any, path: str, depth: int, memo_to: int) -> _Ops:
+    """``diff`` of one member (or item) and the distinct object that replaces it (never
+    mutate the result: it may be shared through the memo)."""
+    kind = type(value)
+    if kind is not dict and kind is not list:
+        # A number, a string, a flag or null: most members of a document.
+        return [] if before == value else [{"op": "replace", "path": path, "value": value}]
+    if type(before) is not kind:
+        return [{"op": "replace", "path": path, "value": value}]
+    if depth < memo_to:
+        return _changed(before, value, path, depth, memo_to)
+    key = (id(before), id(value), path, depth)
+    held = _MEMO.get(key)
+    # Both objects are kept alive by the entry, so their ids name nothing else meanwhile.
+    if held is not None and held[0] is before and held[1] is value:
+        return held[2]
+    ops = _changed(before, value, path, depth, memo_to)
+    if len(_MEMO) >= MEMO_SIZE:
+        _MEMO.clear()
+    _MEMO[key] = (before, value, ops)
+    return ops
+
+
+def _changed(before: Any, value: Any, path: str, depth: int, memo_to: int) -> _Ops:
+    """The ops between two objects or two lists. An object is first compared whole (in C,
+    cheaper than walking an unchanged one member by member); a list's own walk already
+    stops at what differs."""
+    if type(value) is dict and before == value:
+        return []
+    return _diff(before, value, path, depth, memo_to)
+
+
+def _diff(old: Any, new: Any, path: str, depth: int, memo_to: int) -> _Ops:
     """``diff`` of two values already known to differ (each level compares its members
     before descending, so no level compares a subtree twice)."""
     if isinstance(old, dict) and isinstance(new, dict) and depth > 0:
         if not _order_kept(old, new):
             return [{"op": "replace", "path": path, "value": new}]
-        ops: list[dict[str, Any]] = []
+        ops: _Ops = []
         for key in old.keys() - new.keys():
             ops.append({"op": "remove", "path": f"{path}/{escape(key)}"})
         for key, value in new.items():
@@ -358,36 +428,37 @@ def _diff(old: Any, new: Any, path: str, depth: int) -> list[dict[str, Any]]:
                 ops.append({"op": "add", "path": f"{path}/{escape(key)}", "value": value})
                 continue
             before = old[key]
-            # Most members are unchanged: compare before making a path or a call for them.
-            if before is not value and before != value:
-                ops += _diff(before, value, f"{path}/{escape(key)}", depth - 1)
+            # Most members are unchanged: skip those before making a path or a call for them.
+            if before is not value:
+                ops += _member_diff(before, value, f"{path}/{escape(key)}", depth - 1, memo_to)
         return ops
     if isinstance(old, list) and isinstance(new, list) and depth > 0:
-        if _grew_at_end(old, new):
+        if old and _grew_at_end(old, new):
             return [{"op": "add", "path": f"{path}/-", "value": item} for item in new[len(old) :]]
-        ops = _list_diff(old, new, path, depth)
-        # A list whose items all moved (a window of recent moves, say) is shorter to send
-        # whole than as a change of every field of every item.
-        if len(ops) > len(new):
-            return [{"op": "replace", "path": path, "value": new}]
-        return ops
-    if isinstance(old, (dict, list)) and type(old) is type(new):
+        return _list_diff(old, new, path, depth, memo_to)
+    if isinstance(old, dict | list) and type(old) is type(new):
         made = jsonpatch.make_patch(old, new).patch
         if not any(_adds_a_member(op, new) for op in made):
             return [_prefixed(op, path) for op in made]
     return [{"op": "replace", "path": path, "value": new}]
 
 
-def _list_diff(old: list[Any], new: list[Any], path: str, depth: int) -> list[dict[str, Any]]:
+def _list_diff(old: list[Any], new: list[Any], path: str, depth: int, memo_to: int) -> _Ops:
     """Ops turning list ``old`` into ``new``: the items both keep at the start and at the end
     are skipped, the ones in between are changed in place, and what is left over of either is
-    removed (from the back) or added.
+    removed (from the back) or added. A window that moved on (its first items gone, as many
+    added at its end) loses them from the front and gains the new ones at its end.
 
     Linear, unlike a longest-common-subsequence diff (``make_patch`` compares item texts with
     ``difflib``, a tenth of a millisecond even for a list of two numbers); the lists of a
     document change at one place per command (a legal command gone, a seat that acted), so
-    the result is as short.
+    the result is as short. A list that would take more ops than it has items (all of them
+    changed), or that was or becomes empty, is replaced whole: that is shorter to send, and
+    the diff stops as soon as it knows.
     """
+    if not old or not new:
+        return [] if old == new else [{"op": "replace", "path": path, "value": new}]
+    replace = [{"op": "replace", "path": path, "value": new}]
     start, shorter = 0, min(len(old), len(new))
     while start < shorter and (old[start] is new[start] or old[start] == new[start]):
         start += 1
@@ -397,16 +468,38 @@ def _list_diff(old: list[Any], new: list[Any], path: str, depth: int) -> list[di
         if a is not b and a != b:
             break
         old_end, new_end = old_end - 1, new_end - 1
+    if start == 0 and old_end == len(old) == new_end == len(new):
+        moved = _window_moved(old, new, path)
+        if moved is not None:
+            return moved
     both = min(old_end, new_end) - start
-    ops: list[dict[str, Any]] = []
+    limit = len(new)
+    ops: _Ops = []
     for i in range(start, start + both):
-        if old[i] is not new[i] and old[i] != new[i]:
-            ops += _diff(old[i], new[i], f"{path}/{i}", depth - 1)
+        if old[i] is not new[i]:
+            ops += _member_diff(old[i], new[i], f"{path}/{i}", depth - 1, memo_to)
+            if len(ops) > limit:
+                return replace
     for i in range(old_end - 1, start + both - 1, -1):
         ops.append({"op": "remove", "path": f"{path}/{i}"})
     for i in range(start + both, new_end):
         ops.append({"op": "add", "path": f"{path}/{i}", "value": new[i]})
-    return ops
+    return replace if len(ops) > limit else ops
+
+
+WINDOW_STEPS = 3  # how far a window may have moved on for ``_window_moved`` to see it
+
+
+def _window_moved(old: list[Any], new: list[Any], path: str) -> _Ops | None:
+    """Ops for two lists of one length where ``new`` is ``old`` without its first k items
+    and with k new ones at its end (a window of recent moves), for k up to WINDOW_STEPS and
+    below half the length; None otherwise."""
+    for k in range(1, min(WINDOW_STEPS, (len(new) - 1) // 2) + 1):
+        if (new[0] is old[k] or new[0] == old[k]) and new[: len(new) - k] == old[k:]:
+            ops: _Ops = [{"op": "remove", "path": f"{path}/0"} for _ in range(k)]
+            ops += [{"op": "add", "path": f"{path}/-", "value": v} for v in new[-k:]]
+            return ops
+    return None
 
 
 def _order_kept(old: dict[str, Any], new: dict[str, Any]) -> bool:

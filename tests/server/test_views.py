@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from server.engine import get_game, is_visible, log_entry
 from server.realtime.bench import _table, play_and_deliver
-from server.realtime.views import STATS, Doc, build_doc, clear_caches, diff, document
+from server.realtime.views import STATS, Doc, build_doc, clear_caches, deliver, diff, document
 from server.tables.data import TableData
 
 json_values = st.recursive(
@@ -156,3 +156,70 @@ def test_presence_is_part_of_the_cached_document() -> None:
     both = document(data, 0, frozenset({0, 1})).doc
     assert [s["connected"] for s in alone["table"]["seats"]] == [True, False]
     assert [s["connected"] for s in both["table"]["seats"]] == [True, True]
+
+
+def _versions_of(game_name: str, seats: int, seed: str, limit: int) -> list[TableData]:
+    """Successive versions of one table in a random game of ``game_name``."""
+    game = get_game(game_name)
+    data = _table(game_name, seats, seed)
+    rng = random.Random(seed)
+    versions = [data]
+    while len(versions) < limit and data.state is not None and game.result(data.state) is None:
+        seat = rng.choice(sorted(game.to_act(data.state)))
+        legal = [c for c in game.legal(data.state, seat) if c.get("type") != "retract"]
+        state, events = game.apply(
+            data.state, seat, rng.choice(legal or game.legal(data.state, seat))
+        )
+        data = replace(data, state=state, version=data.version + 1, log=data.log + tuple(events))
+        versions.append(data)
+    return versions
+
+
+def test_every_seats_patches_rebuild_its_documents_exactly_while_seats_share_their_diffs() -> None:
+    """Each seat and a spectator follow whole games patch by patch, in turn at each version
+    (as the connections of a table do, so the shared parts' ops come from the memo for all
+    but the first): every patched document equals a fresh build, member order included."""
+    import server.load.counter  # noqa: F401  (registers the counter game)
+
+    clear_caches()
+    patches = 0
+    games = (("norenberc", 4, 160), ("strasbourg", 3, 160), ("counter", 4, 60))
+    for game_name, seats, limit in games:
+        versions = _versions_of(game_name, seats, f"memo-{game_name}", limit)
+        viewers: list[int | None] = [*range(seats), None]
+        held: dict[int | None, Doc | None] = dict.fromkeys(viewers)
+        for data in versions:
+            everyone, some = frozenset(range(seats)), frozenset(range(data.version % seats))
+            for n, viewer in enumerate(viewers):
+                # Who is online as each connection last saw it: all alike at odd versions,
+                # two ways at even ones (a change heard between two connections' pushes),
+                # so one shared old part goes to different new ones.
+                connected = everyone if data.version % 2 or n % 2 else some
+                sent = deliver(data, viewer, connected, held[viewer], data.version - 1)
+                message = json.loads(sent.text)
+                fresh = _reference_doc(data, viewer, connected)
+                if message["type"] == "patch":
+                    patches += 1
+                    doc = jsonpatch.apply_patch(held[viewer], message["ops"])
+                else:
+                    doc = message["doc"]
+                assert _compact(doc) == _compact(fresh), (game_name, data.version, viewer)
+                assert sent.doc == fresh
+                held[viewer] = sent.doc
+    assert patches > 1200
+
+
+def test_a_window_that_moved_on_and_an_emptied_list_take_one_or_two_ops() -> None:
+    recent = [{"n": i} for i in range(8)]
+    moved = {"recent": [*recent[1:], {"n": 8}]}
+    assert diff({"recent": recent}, moved) == [
+        {"op": "remove", "path": "/recent/0"},
+        {"op": "add", "path": "/recent/-", "value": {"n": 8}},
+    ]
+    assert diff({"legal": [1, 2, 3]}, {"legal": []}) == [
+        {"op": "replace", "path": "/legal", "value": []}
+    ]
+    assert diff({"legal": []}, {"legal": [1, 2]}) == [
+        {"op": "replace", "path": "/legal", "value": [1, 2]}
+    ]
+    assert diff({"legal": []}, {"legal": []}) == []
