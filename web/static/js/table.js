@@ -355,6 +355,11 @@ function noticeNudges(table) {
 var FRESH_MS = 2500;
 var logSeen = null;
 var fresh = { from: Infinity, at: 0 };
+// What the log shows, so a redraw only appends the lines that came: a whole game's log is
+// hundreds of lines, and building it again (and laying it out) at every move cost more than
+// the rest of the page. It is built again when anything but its end changed: a replay, the
+// language, where a seat change stands among the lines (or its text), a summary's button.
+var logShown = { key: null, count: 0, heading: null, glowing: [], last: null };
 function renderLog(sums) {
   var ol = $("log");
   var all = (replay && replay.log) || withSeatChanges(doc.log || []);
@@ -365,20 +370,43 @@ function renderLog(sums) {
     if (logSeen !== null && all.length > logSeen) fresh = { from: logSeen, at: Date.now() };
     logSeen = all.length;
   }
+  var key = [replay ? "replay:" + replay.step : "live", document.documentElement.lang,
+    seatChangePlaces(raw.length),
+    sums.map(function (s) { return s.from + ":" + s.key; }).join(",")].join("|");
+  var from = key === logShown.key && all.length >= logShown.count ? logShown.count : 0;
+  // An entry that came in among the lines shown (not after them) moves the last one shown.
+  if (from > 0 && !sameLine(all[from - 1], logShown.last)) from = 0;
   var elapsed = Date.now() - fresh.at;
-  ol.innerHTML = "";
-  var heading = null; // the round whose header was put last
-  all.forEach(function (e, i) {
+  if (from === 0) { ol.innerHTML = ""; logShown = { key: null, count: 0, heading: null, glowing: [], last: null }; }
+  // A line glows only while it is fresh, as if the log were drawn anew at every redraw.
+  logShown.glowing = logShown.glowing.filter(function (line) {
+    if (line.at >= fresh.from && elapsed < FRESH_MS) return true;
+    line.li.classList.remove("fresh");
+    line.li.style.animationDelay = "";
+    return false;
+  });
+  if (from === all.length && from > 0) return;
+  var heading = logShown.heading; // the round whose header was put last
+  var lines = document.createDocumentFragment();
+  for (var i = from; i < all.length; i++) {
+    var e = all[i];
     var glow = !replay && i >= fresh.from && elapsed < FRESH_MS;
     var round = e.type === "RoundStarted" && e.params && e.params.round ? e.params.round : i === 0 ? 1 : heading;
     if (round !== heading) {
       heading = round;
-      ol.appendChild(h("li", { class: "log-head" }, h("h3", null, t("log.round_head", { round: round }))));
+      lines.appendChild(h("li", { class: "log-head" }, h("h3", null, t("log.round_head", { round: round }))));
     }
     var starts = startsAt.get(e);
-    ol.appendChild(h("li", { class: "log-" + e.type + (glow ? " fresh" : ""),
-      style: glow ? "animation-delay: -" + elapsed + "ms" : null }, seatMark(e), logText(e), starts ? [" ", panel.logButton(starts)] : null));
-  });
+    var li = h("li", { class: "log-" + e.type + (glow ? " fresh" : ""),
+      style: glow ? "animation-delay: -" + elapsed + "ms" : null }, seatMark(e), logText(e), starts ? [" ", panel.logButton(starts)] : null);
+    if (glow) logShown.glowing.push({ li: li, at: i });
+    lines.appendChild(li);
+  }
+  ol.appendChild(lines);
+  logShown.key = key;
+  logShown.count = all.length;
+  logShown.heading = heading;
+  logShown.last = all[all.length - 1];
   ol.scrollTop = ol.scrollHeight;
 }
 
@@ -415,6 +443,20 @@ function withSeatChanges(log) {
     if (i < log.length) out.push(log[i]);
   }
   return out;
+}
+
+// The same log line: the same entry of the document, or a seat change saying the same (those
+// are made anew at each redraw).
+function sameLine(a, b) {
+  return a === b || (!!a && !!b && a.type === "seat_change" && b.type === "seat_change" && a.text === b.text);
+}
+
+// Where each seat change stands among the log's first ``length`` entries, and what it says:
+// part of the log's key, so a change placed or reworded redraws the log.
+function seatChangePlaces(length) {
+  if (replay) return "";
+  var changes = (doc.table && doc.table.seat_log) || [];
+  return changes.map(function (c) { return c.at <= length ? [c.at, c.type, c.until || ""].join(":") : "-"; }).join(",");
 }
 
 function seatChangeLine(change) {
