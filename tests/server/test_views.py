@@ -84,19 +84,7 @@ def _reference_doc(data: TableData, seat: int | None, connected: frozenset[int])
 
 def _random_versions(seats: int, seed: str, limit: int = 60) -> list[TableData]:
     """Successive versions of one table in a random Norenberc game."""
-    game = get_game("norenberc")
-    data = _table("norenberc", seats, seed)
-    rng = random.Random(seed)
-    versions = [data]
-    while len(versions) < limit and data.state is not None and game.result(data.state) is None:
-        seat = rng.choice(sorted(game.to_act(data.state)))
-        legal = [c for c in game.legal(data.state, seat) if c.get("type") != "retract"]
-        state, events = game.apply(
-            data.state, seat, rng.choice(legal or game.legal(data.state, seat))
-        )
-        data = replace(data, state=state, version=data.version + 1, log=data.log + tuple(events))
-        versions.append(data)
-    return versions
+    return _versions_of("norenberc", seats, seed, limit)
 
 
 def _compact(doc: Doc) -> str:
