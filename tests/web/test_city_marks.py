@@ -109,3 +109,39 @@ def test_chapel_corners_are_named_by_rows_columns_and_guilds(open_table: Any, la
     built = page.locator("#log li.log-ChapelBuilt")
     assert built.count() == 1
     assert rows in built.inner_text() and all(g in built.inner_text() for g in guilds)
+
+
+@pytest.mark.parametrize("lang", sorted(LOCALES))
+def test_a_space_is_named_by_its_guild_row_and_column(open_table: Any, lang: str) -> None:
+    """A member's place (the prompt's options, the city's buttons, Confirm and the log line)
+    is named by the guild whose space it is and the row and column the board's edges number,
+    never as a bare '(row,column)'."""
+    strings = pages.languages()[lang]
+    fake, legal = strasbourg_choosing("build")
+    board = fake.game.view(fake.state, 0)["board"]
+    letters = {info["letter"]: g for g, info in board["guilds"].items()}
+
+    def words(cell: list[int]) -> tuple[str, str]:
+        guild = letters.get(board["grid"][cell[0]][cell[1]])
+        name = strings[f"sb.guild.{guild}"] if guild else strings["sb.building_space"]
+        return name, strings["sb.cell"].format(r=cell[0], c=cell[1])
+
+    page = open_table(fake, viewport=PHONE, locale=LOCALES[lang])
+    builds = [c for c in legal if c["type"] == "build"]
+    for cmd in builds:
+        guild, cell = words(cmd["cell"])
+        r, c = cmd["cell"]
+        option = page.inner_text(f"#choice-{legal.index(cmd)}")
+        label = page.get_attribute(f"#cell-{r}-{c}", "aria-label") or ""
+        for text in (option, label):
+            assert guild in text and cell in text, text
+            assert not re.search(r"\(\d,\d\)", text), text
+    last = builds[-1]
+    guild, cell = words(last["cell"])
+    page.click(f"#cell-{last['cell'][0]}-{last['cell'][1]}")
+    assert cell in page.inner_text("#draft-summary")
+    page.click("#confirm")
+    page.wait_for_function(IDLE)
+    placed = page.locator("#log li.log-MemberPlaced").last.inner_text()
+    assert guild in placed and cell in placed, placed
+    page.screenshot(path=str(ARTIFACTS / f"city-build-{lang}-390.png"))

@@ -232,7 +232,8 @@ def _build(state: State, seat: int, cmd: Command, choice: dict[str, Any]) -> lis
     return [
         event(
             "MemberPlaced",
-            f"{{s{seat}}} placed a member on {guild} space ({r},{c}) for {counted(price, 'coin')}",
+            f"{{s{seat}}} placed a member on {guild} space at row {r}, column {c}"
+            f" for {counted(price, 'coin')}",
             params={"seat": seat, "guild": choice["guild"], "r": r, "c": c, "price": price},
         )
     ]
@@ -308,7 +309,7 @@ def _edifice(state: State, seat: int, cmd: Command, choice: dict[str, Any]) -> l
     return [
         event(
             "EdificeBuilt",
-            f"{{s{seat}}} built the {edifice_name(index)} at ({r},{c})",
+            f"{{s{seat}}} built the {edifice_name(index)} at row {r}, column {c}",
             params={"seat": seat, "edifice": key, "r": r, "c": c},
         )
     ]

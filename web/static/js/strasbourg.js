@@ -21,9 +21,16 @@ function guildOfLetter(game, letter) {
   Object.keys(game.board.guilds).forEach(function (g) { if (game.board.guilds[g].letter === letter) found = g; });
   return found;
 }
-// Cells are named as the game log names them: (row,column) counted from 0, top left;
+// Cells are named as the game log names them: row and column counted from 0, top left;
 // the board shows these numbers along its edges.
 function cellName(cell) { return t("sb.cell", { r: cell[0], c: cell[1] }); }
+// The guild whose space a cell is, by name (a member is placed on a guild's space); the
+// board is the shown game's, or the last one shown.
+function spaceGuild(game, cell) {
+  var board = (game && game.board) || cityBoard;
+  var g = board ? guildOfLetter({ board: board }, board.grid[cell[0]].charAt(cell[1])) : null;
+  return g ? guildName(g) : t("sb.building_space");
+}
 // A chapel site is the corner below-right of its cell, named as the city is read: the two
 // rows and two columns that meet there (the numbers along the board's edges) and the guilds
 // whose spaces touch it ("rows 2–3, columns 0–1 (Smiths and Bakers)"). The board is the
@@ -173,7 +180,7 @@ function city(game, ctx) {
       var cmd = clickable[key];
       var chosen = cmd && draft.cmd && same(draft.cmd, cmd);
       var price = game.board.prices[r][c];
-      var label = (g ? guildName(g) : t("sb.building_space")) + " " + cellName([r, c]) +
+      var label = (g ? guildName(g) : t("sb.building_space")) + ", " + cellName([r, c]) +
         (price !== null ? ", " + t("sb.price", { p: price }) : "") +
         (who !== null ? ", " + ctx.seatName(who) : "") + (ed ? ", " + edificeName(ed) : "");
       var body = [
@@ -576,7 +583,7 @@ function describe(cmd, ctx, game) {
     case "reveal": return t("sb.cmd.reveal", { n: cmd.stack + 1 });
     case "pass": return t("sb.pass");
     case "privilege": return t("sb.privilege");
-    case "build": return t("sb.cmd.build", { cell: cellName(cmd.cell), p: price(cmd.cell), n: price(cmd.cell) });
+    case "build": return t("sb.cmd.build", { guild: spaceGuild(game, cmd.cell), cell: cellName(cmd.cell), p: price(cmd.cell), n: price(cmd.cell) });
     case "decline": return t("sb.cmd.decline");
     case "take_good": return t("sb.cmd.take_good");
     case "sell": {
