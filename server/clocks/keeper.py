@@ -14,6 +14,11 @@ seat's own view through ``TableService.submit``, and the seat log says "time ran
 timeout that makes ``model.HANDOVER_AFTER`` in a row instead hands the seat to a stand-in
 bot (the seat model's, ``docs/seats.md``) until its player takes it back.
 
+A decision is made once: when the table moved on while the bot thought (most often a
+person's hidden planning step, in simultaneous planning), the firing looks at the table
+again, and a seat still asked the same question (the same decision, the same view) plays
+what its bot chose, claimed by the new version, instead of thinking again.
+
 A bot command the game refuses is replaced by the seat's first legal command. When even
 that is refused, or the seat has none, the seat is left alone for a while
 (``model.stall``), so that a table never stays due at every sweep.
@@ -27,9 +32,10 @@ import hashlib
 import hmac
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from server.engine import RuleError, get_game
+from server.engine import Command, RuleError, State, get_game
 from server.store import queries
 from server.tables import seats as seat_model
 from server.tables.bots import BotRunner
@@ -47,6 +53,17 @@ MIN_GAP = 0.2  # seconds between the starts of two sweeps at the least
 # Seconds another process waits past a table's due moment before it fires it itself: the
 # process that stored the table's last change fires it on time, so two seldom both think.
 HEAD_START = 1.0
+
+
+@dataclass(frozen=True)
+class Decided:
+    """What a seat's bot chose during one firing, and the question it answered: the bot's
+    kind, when the seat's decision began (``since`` in the clock) and the state it saw."""
+
+    kind: str
+    since: float | None
+    state: State
+    cmd: Command
 
 
 class ClockKeeper:
@@ -71,6 +88,7 @@ class ClockKeeper:
         self._notice = False
         self.fired = 0  # timeouts this process fired (covered decisions and hand-overs)
         self.bot_moves = 0  # bot moves this process stored
+        self.decisions = 0  # bot decisions this process asked for (reused ones not counted)
         service.on_change.append(self.changed)
 
     # ---------------------------------------------------------------- arming
@@ -193,17 +211,22 @@ class ClockKeeper:
         if table_id in self._firing:
             return
         self._firing.add(table_id)
+        # Bot decisions of this firing by seat, kept while their command is not stored.
+        decided: dict[int, Decided] = {}
         try:
             # A covered planning decision can take several steps; each is due at once.
             for _ in range(64):
                 data = await self.service.get_stored(table_id)
-                if not await self._fire_once(data):
+                if not await self._fire_once(data, decided):
                     return
         finally:
             self._firing.discard(table_id)
             self._wake.set()  # a change made meanwhile may be due: the timer looks again
 
-    async def _fire_once(self, data: TableData) -> bool:
+    async def _fire_once(self, data: TableData, decided: dict[int, Decided] | None = None) -> bool:
+        """One look at ``data``: what is due is done (True: look again). ``decided``: the bot
+        decisions of this firing whose command was not stored yet."""
+        decided = {} if decided is None else decided
         now = self.service.now()
         if data.status != "playing" or data.clock is None or data.due_at is None:
             return False
@@ -219,7 +242,7 @@ class ClockKeeper:
             if not model.is_stalled(clock, seat, now)
         ]
         if not late:
-            return await self._bot_turn(data, bots, now)
+            return await self._bot_turn(data, bots, now, decided)
         seat = late[0]
         covered, newly, hand_over = model.cover(clock, seat)
         try:
@@ -230,7 +253,8 @@ class ClockKeeper:
                     seat=seat, version=data.version, clock=covered, newly=newly
                 )
                 seed = self._seed(data, seat, "cover")
-                if not await self._play(data, seat, self.settings.clock_bot, seed, cover):
+                kind = self.settings.clock_bot
+                if not await self._play(data, seat, kind, seed, cover, decided):
                     return await self._stall(data, seat, now)
         except ServiceError as exc:
             if exc.code in ("moved_on", "conflict"):
@@ -240,7 +264,9 @@ class ClockKeeper:
             self.fired += 1  # a covered decision's later steps are the same timeout
         return True
 
-    async def _bot_turn(self, data: TableData, bots: set[int], now: float) -> bool:
+    async def _bot_turn(
+        self, data: TableData, bots: set[int], now: float, decided: dict[int, Decided]
+    ) -> bool:
         """Play the first bot seat whose move is due, claimed by the table version."""
         assert data.clock is not None
         delay = self.settings.bot_delay
@@ -258,7 +284,7 @@ class ClockKeeper:
         assert kind is not None
         turn = table_clock.BotTurn(seat=seat, version=data.version)
         try:
-            if not await self._play(data, seat, kind, self._seed(data, seat), turn):
+            if not await self._play(data, seat, kind, self._seed(data, seat), turn, decided):
                 return await self._stall(data, seat, now)
         except ServiceError as exc:
             if exc.code in ("moved_on", "conflict", "seat_lost"):
@@ -274,22 +300,30 @@ class ClockKeeper:
         kind: str,
         seed: str,
         by: table_clock.Cover | table_clock.BotTurn,
+        decided: dict[int, Decided],
     ) -> bool:
         """Store bot ``kind``'s command for ``seat``, or the seat's first legal command if the
         game refuses it (a bot that chose badly must not stall the table, and its seed is
         the same at every try on this version). False when no command was accepted: the seat
-        has none, or the game refused that one too. Raises ServiceError as ``submit`` does.
+        has none, or the game refused that one too. Raises ServiceError as ``submit`` does;
+        on 'moved_on' the choice stays in ``decided`` for the next look at the table.
         """
-        cmd = await self._decide_for(data, seat, kind, seed)
+        assert data.state is not None and data.clock is not None
+        since = data.clock["seats"][seat]["since"]
+        cmd = self._decided_before(data, seat, kind, since, decided.get(seat))
         if cmd is None:
-            log.error("table %s seat %s must act but has no legal command", data.id, seat)
-            return False
-        assert data.state is not None
+            cmd = await self._decide_for(data, seat, kind, seed)
+            if cmd is None:
+                log.error("table %s seat %s must act but has no legal command", data.id, seat)
+                return False
+            self.decisions += 1
+            decided[seat] = Decided(kind=kind, since=since, state=data.state, cmd=cmd)
         first = get_game(data.game).legal(data.state, seat)[:1]
         attempts = [cmd, *(c for c in first if c != cmd)]
         for index, attempt in enumerate(attempts):
             try:
                 await self.service.submit(data.id, seat, attempt, by=by)
+                decided.pop(seat, None)
                 return True
             except RuleError as exc:
                 then = "; its first legal command instead" if index + 1 < len(attempts) else ""
@@ -298,6 +332,24 @@ class ClockKeeper:
                     *(kind, attempt, data.id, seat, exc.code, then),
                 )
         return False
+
+    @staticmethod
+    def _decided_before(
+        data: TableData, seat: int, kind: str, since: float | None, before: Decided | None
+    ) -> Command | None:
+        """The command ``before`` chose, if ``seat`` is still at that decision: the same bot,
+        the decision begun at the same moment, and the seat's view unchanged (what came
+        between, such as another seat's hidden planning step or a clock change, told the
+        bot nothing). None: the bot must decide on the table as it is."""
+        if before is None or before.kind != kind or before.since != since:
+            return None
+        assert data.state is not None
+        game = get_game(data.game)
+        if before.state is not data.state and game.view(before.state, seat) != game.view(
+            data.state, seat
+        ):
+            return None
+        return before.cmd
 
     async def _stall(self, data: TableData, seat: int, now: float) -> bool:
         """Leave ``seat`` alone for a while (``model.stall``): no bot command of its decision
