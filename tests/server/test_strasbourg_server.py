@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 import server.bots
+import server.tables.bots
 from server.bots import Budget
 from server.bots.strasbourg import choose
 from server.commands import verify
@@ -44,7 +45,10 @@ def quick_search(monkeypatch: pytest.MonkeyPatch) -> None:
     """The server's MCTS seat thinks a few short iterations instead of 0.8 s per decision:
     enough to run its search (select, expand, roll out, back up) at every decision; how well
     it plays is tests/bots' concern."""
-    monkeypatch.setattr(server.bots, "DEFAULT_BUDGET", Budget(iterations=4, horizon=6))
+    quick = Budget(iterations=4, horizon=6)
+    monkeypatch.setattr(server.bots, "DEFAULT_BUDGET", quick)
+    # The table's bot driver took its own name for the budget at import: patch it there too.
+    monkeypatch.setattr(server.tables.bots, "DEFAULT_BUDGET", quick)
 
 
 def _check_private(game: dict[str, Any], seat: int) -> None:
