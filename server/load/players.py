@@ -203,7 +203,10 @@ class Player:
         if self.think > 0:
             now = time.monotonic()
             if self.act_at is None:
-                self.act_at = now + self.think  # ``converse`` wakes up then
+                # People do not all move in step: each wait is drawn around ``think`` (half to
+                # one and a half times it), or every table's seats would send in the same
+                # instant, at every turn, as no real tables do. ``converse`` wakes up then.
+                self.act_at = now + self.think * self.rng.uniform(0.5, 1.5)
                 return
             if now < self.act_at:
                 return

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -74,6 +75,22 @@ async def test_a_player_takes_an_ack_inside_a_patch_and_thinks_before_acting() -
         ws, {"type": "patch", "base": 3, "version": 4, "ops": ops, "ack": sent["id"]}
     )
     assert stats.acked == 1 and len(stats.latencies) == 1 and player.pending is None
+
+
+async def test_players_think_for_different_times_around_the_pace_given() -> None:
+    """Seats do not all send in the same instant: each wait lies within half to one and a
+    half times ``think``, and the waits differ from player to player."""
+    legal = [{"type": "add", "n": 1}]
+    snapshot = {"table": {"status": "playing", "version": 3}, "game": {"legal": legal}}
+    waits = []
+    for n in range(40):
+        player = Player("ws://x", "t", 0, "tok", f"seed-{n}", Stats(), think=2.0)
+        before = time.monotonic()
+        await player.on_message(FakeSocket(), {"type": "snapshot", "version": 3, "doc": snapshot})
+        assert player.act_at is not None
+        waits.append(player.act_at - before)
+    assert all(0.99 <= w <= 3.01 for w in waits), waits
+    assert max(waits) - min(waits) > 1.0, waits
 
 
 @pytest.mark.slow
