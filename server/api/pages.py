@@ -116,10 +116,15 @@ def _read_strings(path: Path) -> dict[str, str]:
     return strings
 
 
+# The lobby's own strings (creating a table, the open tables, "your tables") live in a folder
+# of their own, as a game's do, so that no table page carries them.
+LOBBY_STRINGS = "lobby"
+
+
 @lru_cache(maxsize=1)
 def _game_keys() -> dict[str, frozenset[str]]:
-    """Each game folder's keys (``web/i18n/<game>/en.json``): a page of another game, and the
-    lobby, leave them out."""
+    """Each folder's keys (``web/i18n/<game>/en.json``, ``web/i18n/lobby/en.json``): a page of
+    another game, and the lobby, leave a game's out; a table leaves the lobby's out."""
     return {
         path.parent.name: frozenset(_read_strings(path))
         for path in sorted(I18N_DIR.glob(f"*/{DEFAULT_LANG}.json"))
@@ -132,8 +137,9 @@ def _game_modules() -> frozenset[str]:
 
 
 def page_strings(lang: str, game: str | None = None) -> dict[str, str]:
-    """The dictionary one page needs: the shared strings and, on a table, its own game's."""
-    own = {name: keys for name, keys in _game_keys().items() if name != game}
+    """The dictionary one page needs: the shared strings and, on a table, its own game's (on
+    the lobby, the lobby's own: ``web/i18n/lobby/``)."""
+    own = {name: keys for name, keys in _game_keys().items() if name != (game or LOBBY_STRINGS)}
     others = frozenset().union(*own.values())
     return {key: text for key, text in languages()[lang].items() if key not in others}
 

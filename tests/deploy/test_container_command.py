@@ -165,6 +165,7 @@ def check_serving(url: str) -> None:
         assert client.get("/healthz").status_code == 200
         lobby = client.get("/")
         assert lobby.status_code == 200 and "text/html" in lobby.headers["content-type"]
+        assert "server" not in lobby.headers  # the server does not name its software
         metrics = client.get("/metrics")
         assert metrics.status_code == 200 and "guildhall_connections" in metrics.text
 

@@ -46,8 +46,14 @@ class ServerThread:
 
         self.errors = ErrorLog()
         self.port = free_port()
+        # As ``guildhall serve`` (server/serving.py): no "server" header on every answer.
         config = uvicorn.Config(
-            app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on"
+            app,
+            host="127.0.0.1",
+            port=self.port,
+            log_level="warning",
+            lifespan="on",
+            server_header=False,
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
