@@ -260,15 +260,18 @@ function draw() {
   var held = mine && panel.holdsPrompt();
   replaceChildren($("digest"), held ? null : follow.digestCard(since, logText));
   replaceChildren($("prompt"), replay ? null : held ? panel.holdCard(panel.openTitle(sums)) : renderer.prompt(showing, ctx));
-  // On a phone the prompt is a bottom sheet (sheet.js) and the board never moves under it.
-  keepPromptHeight(!replay && mySeat() !== null && !sheet.isPhone());
-  sheet.place($("prompt"));
-  renderLog(sums);
+  var logGrew = renderLog(sums);
   renderScores(showing, renderer);
   if (!replay) renderRematch(table);
   renderFootnote(renderer, showing);
   renderFairness(table);
   renderReplayControls(table);
+  // The log's end is read in the next frame, where the page is laid out anyway: read here,
+  // between two writes, it would lay the whole page out once more at every document.
+  if (logGrew) requestAnimationFrame(showLogEnd);
+  // On a phone the prompt is a bottom sheet (sheet.js) and the board never moves under it.
+  keepPromptHeight(!replay && mySeat() !== null && !sheet.isPhone());
+  sheet.place($("prompt"));
   updateTurnSignal(renderer);
 }
 
@@ -360,6 +363,12 @@ var fresh = { from: Infinity, at: 0 };
 // the rest of the page. It is built again when anything but its end changed: a replay, the
 // language, where a seat change stands among the lines (or its text), a summary's button.
 var logShown = { key: null, count: 0, heading: null, glowing: [], last: null };
+function showLogEnd() {
+  var log = $("log");
+  log.scrollTop = log.scrollHeight;
+}
+
+// Draws the log; true when it changed, so that the caller shows its end.
 function renderLog(sums) {
   var ol = $("log");
   var all = (replay && replay.log) || withSeatChanges(doc.log || []);
@@ -385,7 +394,7 @@ function renderLog(sums) {
     line.li.style.animationDelay = "";
     return false;
   });
-  if (from === all.length && from > 0) return;
+  if (from === all.length && from > 0) return false;
   var heading = logShown.heading; // the round whose header was put last
   var lines = document.createDocumentFragment();
   for (var i = from; i < all.length; i++) {
@@ -407,7 +416,7 @@ function renderLog(sums) {
   logShown.count = all.length;
   logShown.heading = heading;
   logShown.last = all[all.length - 1];
-  ol.scrollTop = ol.scrollHeight;
+  return true; // lines came (or the log was drawn anew): the caller scrolls to its end
 }
 
 // A line about one seat starts with that seat's shape in its colour, as on the board.
