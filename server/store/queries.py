@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
@@ -175,16 +175,32 @@ async def seen_at(session: AsyncSession, table_id: str) -> dict[int, float | Non
 async def mark_seen(session: AsyncSession, table_id: str, seat: int, at: float) -> None:
     """Move ``seen_at`` of the seat forward to ``at`` (never back: another process may have
     seen it later). The table is not changed: no new version."""
-    statement = (
-        sa.update(SeatRow)
-        .where(
-            SeatRow.table_id == table_id,
-            SeatRow.seat == seat,
-            sa.or_(SeatRow.seen_at.is_(None), SeatRow.seen_at < at),
-        )
-        .values(seen_at=at)
+    await mark_seen_many(session, {(table_id, seat): at})
+
+
+_SEATS = cast(sa.Table, SeatRow.__table__)
+# One statement for many seats, executed once per seat's parameters (an executemany: the
+# driver sends them together rather than one round trip and one ORM statement each).
+_MARK_SEEN = (
+    sa.update(_SEATS)
+    .where(
+        _SEATS.c.table_id == sa.bindparam("seen_table"),
+        _SEATS.c.seat == sa.bindparam("seen_seat"),
+        sa.or_(_SEATS.c.seen_at.is_(None), _SEATS.c.seen_at < sa.bindparam("seen_moment")),
     )
-    await session.execute(statement)
+    .values(seen_at=sa.bindparam("seen_moment"))
+)
+
+
+async def mark_seen_many(session: AsyncSession, moments: dict[tuple[str, int], float]) -> None:
+    """``mark_seen`` for every (table, seat) of ``moments`` at once."""
+    if not moments:
+        return
+    params = [
+        {"seen_table": table_id, "seen_seat": seat, "seen_moment": at}
+        for (table_id, seat), at in moments.items()
+    ]
+    await session.execute(_MARK_SEEN, params)
 
 
 async def seats_of_tables(session: AsyncSession, table_ids: list[str]) -> dict[str, list[SeatRow]]:

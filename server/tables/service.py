@@ -173,8 +173,7 @@ class TableService:
             return
         try:
             async with self.cache.sqlite_lock(), self._sessions() as session:
-                for (table_id, seat), at in moments.items():
-                    await queries.mark_seen(session, table_id, seat, at)
+                await queries.mark_seen_many(session, moments)
                 await session.commit()
         except BaseException:
             for key, at in departures.items():

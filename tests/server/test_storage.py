@@ -379,3 +379,29 @@ async def test_a_reload_racing_another_process_holds_each_version_with_its_own_s
     finally:
         await one.close()
         await two.close()
+
+
+async def test_seats_seen_are_written_together_and_never_moved_back(instance: Instance) -> None:
+    """``mark_seen_many`` moves each seat's ``seen_at`` forward in one statement for all the
+    seats of several tables, and leaves a later moment another process wrote in place."""
+    first, _ = await _started_table(instance.service)
+    second, _ = await _started_table(instance.service, seats=2)
+    sessions = make_sessionmaker(instance.engine)
+    async with sessions() as session:
+        joined = await queries.seen_at(session, first)  # each player was seen joining
+    at = max(v for v in joined.values() if v is not None) + 1000  # later than the lobby wrote
+    async with sessions() as session:
+        await queries.mark_seen(session, first, 1, at + 5)  # another process saw seat 1 later
+        await queries.mark_seen_many(
+            session, {(first, 0): at + 1, (first, 1): at + 2, (second, 1): at + 3}
+        )
+        await queries.mark_seen_many(session, {})
+        await session.commit()
+    async with sessions() as session:
+        seen = await queries.seen_at(session, first)
+        assert (seen[0], seen[1], seen[2]) == (at + 1, at + 5, joined[2])
+        assert (await queries.seen_at(session, second))[1] == at + 3
+        await queries.mark_seen_many(session, {(first, 0): at, (first, 1): at + 6})
+        await session.commit()
+        seen = await queries.seen_at(session, first)
+        assert (seen[0], seen[1]) == (at + 1, at + 6)  # seat 0 not moved back
