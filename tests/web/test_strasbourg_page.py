@@ -1,6 +1,8 @@
-"""Strasbourg in headless Chromium: a person creates a table in the lobby and clicks through
-a whole game against two bots (tasks, drawing, splitting into stacks, revealing, building on
-the city board, …) up to the score table. Screenshots go to artifacts/strasbourg-*.png.
+"""Strasbourg in headless Chromium: a person creates a table in the lobby against two bots
+and clicks through its prompts (tasks, drawing, splitting into stacks, revealing, building on
+the city board, …): the first round's planning in ``make test``, the whole game up to the
+score table, its log, replay and Hungarian page in ``make soak``. Screenshots go to
+artifacts/strasbourg-*.png.
 """
 
 from __future__ import annotations
@@ -170,10 +172,9 @@ class Player:
         return kind
 
 
-@pytest.mark.slow
-def test_a_person_plays_a_whole_strasbourg_game_in_the_browser(
-    new_page: Any, live_server: ServerThread
-) -> None:
+def open_new_table(new_page: Any, live_server: ServerThread) -> tuple[Any, str]:
+    """Ada's desktop page on a new table she created in the lobby, checked as first shown:
+    the city, the council, the round cards, her own coins and the others' secrets."""
     page = new_page(viewport=DESKTOP)
     table_id = create_in_lobby(page, live_server.url)
     page.wait_for_selector("#sb-grid")
@@ -187,22 +188,61 @@ def test_a_person_plays_a_whole_strasbourg_game_in_the_browser(
     # Others' secrets are shown as hidden; one's own coins are shown.
     assert page.inner_text("#my-coins") == "5"
     assert "hidden" in page.inner_text("#player-1")
-    player = Player(page)
+    return page, table_id
+
+
+def play_until(page: Any, player: Player, done: Any) -> list[str]:
+    """Ada's decisions, one kind each, until ``done(page)`` or the game's end."""
     kinds: list[str] = []
-    phone_done = False
     while len(kinds) < MAX_DECISIONS:
         wait_my_turn_or_end(page)
-        if page.locator("#score-table").count():
-            break
+        if page.locator("#score-table").count() or done(page):
+            return kinds
+        kinds.append(player.act())
+        page.wait_for_function("!document.querySelector('.sending')")
+    raise AssertionError("the game did not end")
+
+
+def test_a_person_plans_the_first_round_from_a_new_lobby_table(
+    new_page: Any, live_server: ServerThread
+) -> None:
+    """The fast tier's Strasbourg at a desktop width through the real server: a table made
+    in the lobby, its first screen, and every planning prompt (tasks, drawing, stopping,
+    stacks, sealing) up to the first stack to turn over, also seen at the phone's width. The
+    whole game at this width is in the soak tier (and on the board at 390 px in
+    test_whole_games.py)."""
+    page, _ = open_new_table(new_page, live_server)
+    player = Player(page)
+    kinds = play_until(page, player, lambda page: page.locator("#reveal-0").count() > 0)
+    assert {"tasks", "draw", "stop", "stack", "seal"} <= set(kinds), set(kinds)
+    page.set_viewport_size(PHONE)
+    shot(page, "phone")
+    assert_no_raw_keys(page)
+    assert page.evaluate("document.documentElement.scrollWidth - innerWidth") <= 0
+    page.set_viewport_size(DESKTOP)
+    assert player.act() == "reveal"
+
+
+@pytest.mark.slow
+@pytest.mark.soak
+def test_a_person_plays_a_whole_strasbourg_game_in_the_browser(
+    new_page: Any, live_server: ServerThread
+) -> None:
+    page, table_id = open_new_table(new_page, live_server)
+    player = Player(page)
+    phone_done = False
+
+    def phone_once(page: Any) -> bool:
+        nonlocal phone_done
         if not phone_done and page.locator("#reveal-0").count():
             page.set_viewport_size(PHONE)
             shot(page, "phone")
             page.set_viewport_size(DESKTOP)
             phone_done = True
-        kinds.append(player.act())
-        page.wait_for_function("!document.querySelector('.sending')")
-    else:
-        raise AssertionError("the game did not end")
+        return False
+
+    kinds = play_until(page, player, phone_once)
+    assert page.locator("#score-table").count() == 1
     assert {"tasks", "draw", "stop", "stack", "seal", "reveal"} <= set(kinds), set(kinds)
     assert player.board_clicks > 0
     check_scores(page, live_server.url, table_id)

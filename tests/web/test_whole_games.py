@@ -14,8 +14,9 @@ end: every summary is opened again from the log, the replay jumps to round 3, an
 downloaded record passes ``guildhall verify``. One game per game per width (four games,
 about a minute each on one core). ``make test`` plays each game at 390 px, where
 the bottom sheet and the scrolling are checked as well; the 1280 px games are in the soak tier
-(``make soak``): whole games at a desktop width also run in test_strasbourg_page.py and
-test_full_game.py, and the board choices at 1280 px in test_board_play.py.
+(``make soak``): a whole Norenberc game at a desktop width also runs in test_full_game.py,
+Strasbourg's first round from the lobby in test_strasbourg_page.py (its whole game there in
+the soak tier too), and the board choices at 1280 px in test_board_play.py.
 Screenshots: ``artifacts/whole-*.png``.
 """
 
