@@ -105,6 +105,20 @@ def test_after_a_strasbourg_game_the_replay_shows_every_screen(
     page = open_finished(new_page, pages_server, fake, 1280)
     heads = page.locator("#log li.log-head").all_text_contents()
     assert heads == [f"Round {n}" for n in range(1, 6)]
+    rows = page.locator("#score-table tbody th").all_inner_texts()
+    assert rows == [
+        "Council prestige",
+        "Members in the city",
+        "Chapels",
+        "Edifices",
+        "Unused privileges",
+        "Task cards",
+        "Total",
+    ]
+    result = fake.game.result(fake.state)
+    assert result is not None
+    shown = page.locator("#score-table tr.total td").all_inner_texts()
+    assert [int(s.split()[0]) for s in shown] == result["scores"]
     page.click("#replay-start")
     page.wait_for_selector("#replay-step")
     replayed = replay_game(fake.record())
