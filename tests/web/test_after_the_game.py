@@ -20,6 +20,7 @@ from server.api.replay import Replayed, replay_game
 
 from .conftest import ARTIFACTS, ServerThread
 from .fake_table import FakeTable, pages_app
+from .test_strasbourg_page import SCORE_ROWS
 
 pytestmark = pytest.mark.browser
 LOCALES = {"en": "en-GB", "hu": "hu-HU", "nl": "nl-NL", "de": "de-DE"}
@@ -106,15 +107,7 @@ def test_after_a_strasbourg_game_the_replay_shows_every_screen(
     heads = page.locator("#log li.log-head").all_text_contents()
     assert heads == [f"Round {n}" for n in range(1, 6)]
     rows = page.locator("#score-table tbody th").all_inner_texts()
-    assert rows == [
-        "Council prestige",
-        "Members in the city",
-        "Chapels",
-        "Edifices",
-        "Unused privileges",
-        "Task cards",
-        "Total",
-    ]
+    assert rows == SCORE_ROWS
     result = fake.game.result(fake.state)
     assert result is not None
     shown = page.locator("#score-table tr.total td").all_inner_texts()

@@ -24,6 +24,16 @@ PHONE = {"width": 390, "height": 844}
 MAX_DECISIONS = 400
 DRAW_UP_TO = 4  # cards the person draws each round before stopping
 IDLE = "!document.querySelector('.sending')"
+# The score table's rows in English: the six categories, then the total.
+SCORE_ROWS = [
+    "Council prestige",
+    "Members in the city",
+    "Chapels",
+    "Edifices",
+    "Unused privileges",
+    "Task cards",
+    "Total",
+]
 
 
 @pytest.fixture(scope="module")
@@ -293,15 +303,7 @@ def check_scores(page: Any, url: str, table_id: str) -> None:
     shown = page.locator("#score-table tr.total td").all_inner_texts()
     assert [int(s.split()[0]) for s in shown] == record["result"]["scores"]
     rows = page.locator("#score-table tbody th").all_inner_texts()
-    assert rows == [
-        "Council prestige",
-        "Members in the city",
-        "Chapels",
-        "Edifices",
-        "Unused privileges",
-        "Task cards",
-        "Total",
-    ]
+    assert rows == SCORE_ROWS
     shot(page, "final")
 
 

@@ -362,7 +362,8 @@ var fresh = { from: Infinity, at: 0 };
 // hundreds of lines, and building it again (and laying it out) at every move cost more than
 // the rest of the page. It is built again when anything but its end changed: a replay, the
 // language, where a seat change stands among the lines (or its text), a summary's button.
-var logShown = { key: null, count: 0, heading: null, glowing: [], last: null };
+function nothingShown() { return { key: null, count: 0, heading: null, glowing: [], last: null }; }
+var logShown = nothingShown();
 function showLogEnd() {
   var log = $("log");
   log.scrollTop = log.scrollHeight;
@@ -386,7 +387,7 @@ function renderLog(sums) {
   // An entry that came in among the lines shown (not after them) moves the last one shown.
   if (from > 0 && !sameLine(all[from - 1], logShown.last)) from = 0;
   var elapsed = Date.now() - fresh.at;
-  if (from === 0) { ol.innerHTML = ""; logShown = { key: null, count: 0, heading: null, glowing: [], last: null }; }
+  if (from === 0) { ol.innerHTML = ""; logShown = nothingShown(); }
   // A line glows only while it is fresh, as if the log were drawn anew at every redraw.
   logShown.glowing = logShown.glowing.filter(function (line) {
     if (line.at >= fresh.from && elapsed < FRESH_MS) return true;
