@@ -154,6 +154,12 @@ def new_page(browser: Any, console_errors: ConsoleErrors) -> Iterator[Any]:
         # Content-Security-Policy (no 'unsafe-eval') refuses; tests/security/test_input_csp_page.py
         # loads the pages with the policy enforced.
         options.setdefault("bypass_csp", True)
+        # The page's highlights fade by animating colours and shadows, which Chromium redraws
+        # on the main thread every frame for seconds after each move: a third of a browser
+        # test's CPU. No test reads a frame of them, so pages ask for reduced motion (the
+        # still outline a player with that setting sees); test_follow.py keeps the moving
+        # glow covered with "no-preference".
+        options.setdefault("reduced_motion", "reduce")
         context = browser.new_context(**options)
         contexts.append(context)
         return console_errors.watch(context.new_page())

@@ -62,9 +62,15 @@ def test_others_changes_glow_where_they_happen_and_the_digest_tells_them(
 ) -> None:
     fake = FakeTable(seed="follow")
     viewport = {"width": width, "height": 900 if width > 400 else 844}
-    page = open_page(new_page, pages_server, fake, viewport=viewport)
+    page = open_page(
+        new_page, pages_server, fake, viewport=viewport, reduced_motion="no-preference"
+    )
     events = play_until_a_bot_moves_goods(page, fake)
     page.wait_for_selector(".changed")
+    # Without reduced motion the glow moves (the still outline is the next test's).
+    assert page.evaluate("getComputedStyle(document.querySelector('.changed')).animationName") == (
+        "changed"
+    )
     for e in events:
         if e["type"] in ("GoodsSold", "GoodsBought") and e["params"]["seat"] != 0:
             seat = e["params"]["seat"]
