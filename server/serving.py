@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 from typing import Any
 
@@ -105,3 +106,21 @@ def uvicorn_config(app: Any, settings: Settings) -> uvicorn.Config:
         # ``configure_process_logging`` formats like every other line (JSON in the image).
         log_config=None,
     )
+
+
+# A young collection every 20,000 new containers instead of 700, a middle one every 50 of
+# those, a full one every 100 of those (Python's defaults: 700, 10, 10).
+GC_THRESHOLDS = (20_000, 50, 100)
+
+
+def tune_garbage_collector() -> None:
+    """Move what start-up made (modules, the app, its routes) out of the collector's reach and
+    collect less often. Each command builds and drops views, patches and encoded documents by
+    the thousand; with Python's defaults the full collections that walked the whole heap were
+    the server's tail: 200 tables at human pace on Postgres went from p50 49-66 ms and p99
+    1.3-2.0 s to p50 11-12 ms and p99 167-187 ms, and from 7.6-8.1 to 4.8-5.2 ms of CPU per
+    command (``guildhall loadtest --tables 200 --think 2``). The garbage is the same; it is
+    collected in fewer, larger steps."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)

@@ -23,7 +23,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from server.app import create_app
-    from server.serving import uvicorn_config
+    from server.serving import tune_garbage_collector, uvicorn_config
 
     settings = load_settings()
     settings = settings.with_(host=args.host or settings.host, port=args.port or settings.port)
@@ -36,5 +36,6 @@ def run(args: argparse.Namespace) -> int:
         "Guildhall on http://%s:%s (links: %s)", settings.host, settings.port, settings.public_url
     )
     server = uvicorn.Server(uvicorn_config(create_app(settings), settings))
+    tune_garbage_collector()
     server.run()
     return 0 if server.started else 3  # 3: could not start (uvicorn's own status for it)

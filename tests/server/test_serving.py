@@ -162,3 +162,17 @@ def test_settings_reach_the_uvicorn_configuration() -> None:
     assert config.forwarded_allow_ips == ["172.31.253.0/24", "::1"]
     with pytest.raises(ValueError, match="GUILDHALL_TRUSTED_PROXIES"):
         load_settings({"SECRET_KEY": "k", "GUILDHALL_TRUSTED_PROXIES": "proxy.example"})
+
+
+def test_the_served_process_collects_garbage_in_fewer_larger_steps() -> None:
+    # In a process of its own: the collector's settings are the whole process's.
+    probe = (
+        "import gc; from server.serving import GC_THRESHOLDS, tune_garbage_collector;"
+        "before = gc.get_threshold(); tune_garbage_collector();"
+        "print(before, gc.get_threshold() == GC_THRESHOLDS, gc.get_freeze_count() > 1000)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
+    ).stdout.split(maxsplit=3)
+    assert out[:3] == ["(700,", "10,", "10)"]  # Python's defaults before
+    assert out[3].split() == ["True", "True"]
