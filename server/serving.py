@@ -118,9 +118,9 @@ def tune_garbage_collector() -> None:
     collect less often. Each command builds and drops views, patches and encoded documents by
     the thousand; with Python's defaults the full collections that walked the whole heap were
     the server's tail: 200 tables at human pace on Postgres went from p50 49-66 ms and p99
-    1.3-2.0 s to p50 11-12 ms and p99 167-187 ms, and from 7.6-8.1 to 4.8-5.2 ms of CPU per
-    command (``guildhall loadtest --tables 200 --think 2``). The garbage is the same; it is
-    collected in fewer, larger steps."""
+    1.3-2.0 s to p50 17-21 ms and p99 0.2-0.45 s, and from 7.6-8.1 to 5.4 ms of CPU per
+    command (``guildhall loadtest --tables 200 --think 2``, 3 runs each). The garbage is the
+    same; it is collected in fewer, larger steps."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)

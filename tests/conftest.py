@@ -16,7 +16,6 @@
 
 from __future__ import annotations
 
-import gc
 import os
 from collections import defaultdict
 
@@ -124,13 +123,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """The modules, fixtures and items collection made live for the whole run: freeze them
-    out of the garbage collector's reach, and collect less often. Play-outs allocate states
-    by the million and Python's default (a collection every 700 new containers, the oldest
-    generation every 100 of those) walked the whole heap again and again: the rules and bot
-    suites (tests/games, engine, bots) took 35-38 busy CPU-s before, 29 after. Nothing here
-    depends on when garbage is collected; the servers the suite starts as processes keep
-    Python's defaults."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(20_000, 50, 100)
+    """The modules, fixtures and items collection made live for the whole run: the same
+    tuning as ``guildhall serve`` (freeze them out of the collector's reach, collect less
+    often). Play-outs allocate states by the million and Python's defaults walked the whole
+    heap again and again: the rules and bot suites (tests/games, engine, bots) took 35-38
+    busy CPU-s before, 29 after. Nothing here depends on when garbage is collected."""
+    from server.serving import tune_garbage_collector
+
+    tune_garbage_collector()
