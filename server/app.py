@@ -59,6 +59,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=_lifespan,
     )
     app.state.settings = settings
+    # Called once start-up is complete (``guildhall serve`` tunes the collector there).
+    app.state.on_started = []
     app.state.hub = Hub()
     app.state.connection_cap = ws.ConnectionCap(settings.max_connections_per_ip)
     routers = (tables.router, clock_acts.router, notify.router, replay.router, health.router)
@@ -132,6 +134,8 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         await _resume_bots(engine, service, tracker)
         await clocks.start()
         await outbox.start()
+        for started in app.state.on_started:
+            started()
         yield
     finally:
         heartbeat.cancel()

@@ -35,7 +35,11 @@ def run(args: argparse.Namespace) -> int:
     log.info(
         "Guildhall on http://%s:%s (links: %s)", settings.host, settings.port, settings.public_url
     )
-    server = uvicorn.Server(uvicorn_config(create_app(settings), settings))
-    tune_garbage_collector()
+    app = create_app(settings)
+    # After the lifespan's start-up, not before it: the database engine, its pool, the bots'
+    # and clocks' state and what the first queries cached (SQLAlchemy's compiled statements) are
+    # then made, and frozen with the rest.
+    app.state.on_started.append(tune_garbage_collector)
+    server = uvicorn.Server(uvicorn_config(app, settings))
     server.run()
     return 0 if server.started else 3  # 3: could not start (uvicorn's own status for it)

@@ -164,17 +164,64 @@ def test_settings_reach_the_uvicorn_configuration() -> None:
         load_settings({"SECRET_KEY": "k", "GUILDHALL_TRUSTED_PROXIES": "proxy.example"})
 
 
-def test_the_served_process_collects_garbage_in_fewer_larger_steps() -> None:
-    # In a process of its own: the collector's settings are the whole process's.
-    probe = (
-        "import gc, json; from server.serving import tune_garbage_collector;"
-        "before = gc.get_threshold(); tune_garbage_collector();"
-        "print(json.dumps([before, gc.get_threshold(), gc.get_freeze_count()]))"
-    )
+# In a process of its own (the collector's settings are the whole process's): the real
+# ``guildhall serve``, and a thread that waits for /healthz, reads the collector and stops it.
+SERVE_AND_READ_THE_COLLECTOR = """
+import gc, json, os, signal, sys, threading, time, urllib.request
+import server.app
+from server.cli import main
+
+apps = []
+def create_app(settings):
+    apps.append(server.app.make_app(settings))
+    return apps[-1]
+server.app.make_app, server.app.create_app = server.app.create_app, create_app
+seen = {"before": gc.get_threshold()}
+
+def watch():
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(sys.argv[1] + "/healthz", timeout=2).close()
+            break
+        except OSError:
+            time.sleep(0.1)
+    seen["after"], seen["frozen"] = gc.get_threshold(), gc.get_freeze_count()
+    service = apps[0].state.service  # made by the lifespan's start-up
+    seen["service_collectable"] = any(thing is service for thing in gc.get_objects())
+    os.kill(os.getpid(), signal.SIGINT)
+
+threading.Thread(target=watch, daemon=True).start()
+try:
+    main(["serve"])
+except KeyboardInterrupt:  # uvicorn raises the interrupt again once it has shut down
+    pass
+print(json.dumps(seen))
+"""
+
+
+def test_the_served_process_collects_garbage_in_fewer_larger_steps(tmp_path: Path) -> None:
+    port = _free_port()
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{tmp_path}/guildhall.db",
+        "PORT": str(port),
+        "SECRET_KEY": "serving-test",
+    }
+    cli = [sys.executable, "-m", "server.cli"]
+    subprocess.run([*cli, "migrate"], env=env, cwd=tmp_path, check=True, capture_output=True)
     run = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
+        [sys.executable, "-c", SERVE_AND_READ_THE_COLLECTOR, f"http://127.0.0.1:{port}"],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=90,
     )
-    before, after, frozen = json.loads(run.stdout)
-    assert before == [700, 10, 10]  # Python's defaults
-    assert after == [20_000, 50, 100]
-    assert frozen > 1000  # what start-up made is out of the collector's reach
+    assert run.returncode == 0, run.stderr
+    seen = json.loads(run.stdout.splitlines()[-1])
+    assert seen["before"] == [700, 10, 10]  # Python's defaults
+    assert seen["after"] == [20_000, 50, 100]
+    assert seen["frozen"] > 1000
+    # Frozen after the lifespan's start-up: what it made is out of the collector's reach too.
+    assert seen["service_collectable"] is False
