@@ -12,8 +12,7 @@ import pytest
 from server.app import create_app
 from server.engine import get_game
 from server.settings import Settings
-from server.store.migrate import upgrade
-from tests.support.databases import fresh_database
+from tests.support.databases import migrated_database
 from tests.support.testclient import TestClient
 
 GAME_TIMEOUT = 240.0  # seconds; a 5-player game is ~130 commands of fast bots
@@ -21,8 +20,7 @@ GAME_TIMEOUT = 240.0  # seconds; a 5-player game is ~130 commands of fast bots
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with fresh_database("sqlite", tmp_path) as url:
-        upgrade(url)
+    with migrated_database("sqlite", tmp_path) as url:
         settings = Settings(
             database_url=url,
             public_url="http://testserver",

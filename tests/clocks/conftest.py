@@ -12,10 +12,9 @@ from server.clocks.keeper import ClockKeeper
 from server.realtime.fanout import MemoryFanOut
 from server.settings import Settings
 from server.store.db import make_engine, make_sessionmaker
-from server.store.migrate import upgrade
 from server.tables import TableService
 from server.tables.bots import BotRunner
-from tests.support.databases import fresh_database
+from tests.support.databases import migrated_database
 
 DATABASES = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
 T0 = 1_800_000_000.0
@@ -57,8 +56,7 @@ class Process:
 
 @pytest.fixture(params=DATABASES)
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    with fresh_database(request.param, tmp_path) as url:
-        upgrade(url)
+    with migrated_database(request.param, tmp_path) as url:
         yield url
 
 

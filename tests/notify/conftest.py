@@ -21,8 +21,7 @@ from aiosmtpd.controller import Controller
 import tests.support.toy  # noqa: F401  (registers the "toy" game)
 from server.load.servers import free_port
 from server.settings import Settings
-from server.store.migrate import upgrade
-from tests.support.databases import fresh_database
+from tests.support.databases import migrated_database
 from tests.support.play import running_app
 from tests.support.testclient import TestClient
 
@@ -136,16 +135,14 @@ def mailbox() -> Iterator[Mailbox]:
 @pytest.fixture(params=DATABASES)
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """A fresh database migrated to the newest schema, once per backend."""
-    with fresh_database(request.param, tmp_path) as url:
-        upgrade(url)
+    with migrated_database(request.param, tmp_path) as url:
         yield url
 
 
 @pytest.fixture
 def sqlite_url(tmp_path: Path) -> Iterator[str]:
     """One SQLite database, for tests of checks that do not depend on the store."""
-    with fresh_database("sqlite", tmp_path) as url:
-        upgrade(url)
+    with migrated_database("sqlite", tmp_path) as url:
         yield url
 
 

@@ -5,23 +5,20 @@ carry no inline script), no framing, no sniffing, no Referer, and no caching of 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from server.api.headers import CONTENT_SECURITY_POLICY
-from tests.support.databases import fresh_database
 from tests.support.testclient import TestClient
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "web" / "templates"
 
 
 @pytest.fixture
-def empty_database_url(tmp_path: Path) -> Iterator[str]:
+def database_kind() -> str:
     """Headers do not depend on the database: SQLite only."""
-    with fresh_database("sqlite", tmp_path) as url:
-        yield url
+    return "sqlite"
 
 
 def policy(header: str) -> dict[str, list[str]]:

@@ -9,8 +9,7 @@ import pytest
 
 import tests.support.toy  # noqa: F401  (registers the "toy" game)
 from server.settings import Settings
-from server.store.migrate import upgrade
-from tests.support.databases import fresh_database
+from tests.support.databases import fresh_database, migrated_database
 from tests.support.play import running_app
 from tests.support.testclient import TestClient
 
@@ -18,17 +17,23 @@ DATABASES = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
 
 
 @pytest.fixture(params=DATABASES)
-def empty_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A fresh database with no schema, once per backend."""
-    with fresh_database(request.param, tmp_path) as url:
+def database_kind(request: pytest.FixtureRequest) -> str:
+    """'sqlite' and 'postgres': every test using a database below runs on both."""
+    return str(request.param)
+
+
+@pytest.fixture
+def empty_database_url(database_kind: str, tmp_path: Path) -> Iterator[str]:
+    """A fresh database with no schema."""
+    with fresh_database(database_kind, tmp_path) as url:
         yield url
 
 
 @pytest.fixture
-def database_url(empty_database_url: str) -> str:
-    """A fresh database migrated to the newest schema."""
-    upgrade(empty_database_url)
-    return empty_database_url
+def database_url(database_kind: str, tmp_path: Path) -> Iterator[str]:
+    """A fresh database at the newest schema (a copy of one migrated once per process)."""
+    with migrated_database(database_kind, tmp_path) as url:
+        yield url
 
 
 @pytest.fixture

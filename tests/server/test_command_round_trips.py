@@ -13,17 +13,15 @@ from server.engine import get_game
 from server.realtime.fanout import MemoryFanOut
 from server.settings import Settings, normalize_database_url
 from server.store.db import make_engine, make_sessionmaker
-from server.store.migrate import upgrade
 from server.tables import TableService
-from tests.support.databases import fresh_postgres
+from tests.support.databases import migrated_postgres
 
 pytestmark = pytest.mark.postgres
 
 
 @pytest.fixture
 def postgres_url() -> Iterator[str]:
-    with fresh_postgres() as url:
-        upgrade(url)
+    with migrated_postgres() as url:
         yield url
 
 

@@ -10,8 +10,7 @@ import pytest
 from server.app import make_fanout
 from server.realtime.fanout import MemoryFanOut
 from server.settings import Settings, normalize_database_url
-from server.store.migrate import upgrade
-from tests.support.databases import fresh_postgres
+from tests.support.databases import migrated_postgres
 from tests.support.play import play_round_robin, running_app, set_up_table
 from tests.support.wsclient import WsClient
 
@@ -22,8 +21,7 @@ def test_memory_fan_out_is_the_default(settings: Settings) -> None:
 
 @pytest.fixture
 def postgres_url() -> Iterator[str]:
-    with fresh_postgres() as url:
-        upgrade(url)
+    with migrated_postgres() as url:
         yield url
 
 

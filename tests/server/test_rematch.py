@@ -200,7 +200,7 @@ async def _finish(service: TableService, table_id: str) -> None:
 
 
 @pytest.mark.postgres
-@pytest.mark.parametrize("empty_database_url", ["postgres"], indirect=True)
+@pytest.mark.parametrize("database_kind", ["postgres"], indirect=True)
 async def test_two_processes_asked_at_once_make_one_rematch(settings: Settings) -> None:
     one, two = _Process(settings), _Process(settings)
     games = 10

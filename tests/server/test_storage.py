@@ -405,3 +405,40 @@ async def test_seats_seen_are_written_together_and_never_moved_back(instance: In
         await session.commit()
         seen = await queries.seen_at(session, first)
         assert (seen[0], seen[1]) == (at + 1, at + 6)  # seat 0 not moved back
+
+
+def _versions(url: str) -> list[str]:
+    engine = sa.create_engine(_sync_url(url))
+    try:
+        with engine.connect() as conn:
+            return [
+                row[0] for row in conn.execute(sa.text("SELECT version_num FROM alembic_version"))
+            ]
+    finally:
+        engine.dispose()
+
+
+def test_a_migrated_copy_is_at_the_newest_schema_and_a_database_of_its_own(
+    database_url: str, database_kind: str, tmp_path: Path
+) -> None:
+    # ``database_url`` is a copy of one database migrated once per test process.
+    from alembic.script import ScriptDirectory
+
+    from server.store.migrate import alembic_config
+    from tests.support.databases import migrated_database
+
+    head = ScriptDirectory.from_config(alembic_config(database_url)).get_current_head()
+    assert _schema_diff(database_url) == []
+    assert _versions(database_url) == [head]
+    engine = sa.create_engine(_sync_url(database_url))
+    try:
+        with engine.begin() as conn:
+            conn.execute(sa.text("DELETE FROM alembic_version"))
+    finally:
+        engine.dispose()
+    assert _versions(database_url) == []
+    # What one test does to its copy, the next copy does not see.
+    (tmp_path / "next").mkdir()
+    with migrated_database(database_kind, tmp_path / "next") as another:
+        assert _schema_diff(another) == []
+        assert _versions(another) == [head]

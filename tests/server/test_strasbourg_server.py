@@ -74,7 +74,7 @@ EVERY_KIND: list[str | None] = [None, "greedy", "mcts", "random"]
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    ("empty_database_url", "planning", "bots"),
+    ("database_kind", "planning", "bots"),
     [
         pytest.param("sqlite", "simultaneous", FAST_SQLITE, id="sqlite-simultaneous-3"),
         pytest.param(
@@ -95,7 +95,7 @@ EVERY_KIND: list[str | None] = [None, "greedy", "mcts", "random"]
             marks=[pytest.mark.postgres, pytest.mark.soak],
         ),
     ],
-    indirect=["empty_database_url"],
+    indirect=["database_kind"],
 )
 def test_a_person_plays_a_whole_strasbourg_game_against_server_bots(
     settings: Settings, planning: str, bots: list[str | None]

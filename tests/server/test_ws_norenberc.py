@@ -49,7 +49,7 @@ def _play_some(players: dict[int, WsClient], client: TestClient, table_id: str, 
 # count and store (the engine's play-outs in tests/games/norenberc cover each count's rules,
 # tests/server/test_storage.py each store's paths). The other two pairs play in the soak tier.
 @pytest.mark.parametrize(
-    ("empty_database_url", "seats"),
+    ("database_kind", "seats"),
     [
         pytest.param("sqlite", 2, id="sqlite-2"),
         pytest.param(
@@ -60,7 +60,7 @@ def _play_some(players: dict[int, WsClient], client: TestClient, table_id: str, 
         ),
         pytest.param("sqlite", 5, id="sqlite-5", marks=pytest.mark.soak),
     ],
-    indirect=["empty_database_url"],
+    indirect=["database_kind"],
 )
 def test_whole_norenberc_game_over_the_websocket(
     settings: Settings, seats: int, tmp_path: Path
@@ -149,7 +149,7 @@ def test_norenberc_seal_seat_a_sees_the_same_until_b_guild_is_called(settings: S
 # Ordered planning is the engine's and the session's, not the store's: one store in the fast
 # tier (tests/server/test_strasbourg_server.py plays ordered planning on Postgres).
 @pytest.mark.parametrize(
-    "empty_database_url",
+    "database_kind",
     ["sqlite", pytest.param("postgres", marks=[pytest.mark.postgres, pytest.mark.soak])],
     indirect=True,
 )

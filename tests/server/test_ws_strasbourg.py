@@ -15,7 +15,7 @@ from tests.support.wsclient import WsClient
 # count and store (the engine's play-outs in tests/games/strasbourg cover each count's rules,
 # tests/server/test_storage.py each store's paths). The other two pairs play in the soak tier.
 @pytest.mark.parametrize(
-    ("empty_database_url", "seats"),
+    ("database_kind", "seats"),
     [
         pytest.param("sqlite", 3, id="sqlite-3"),
         pytest.param(
@@ -26,7 +26,7 @@ from tests.support.wsclient import WsClient
         ),
         pytest.param("sqlite", 5, id="sqlite-5", marks=pytest.mark.soak),
     ],
-    indirect=["empty_database_url"],
+    indirect=["database_kind"],
 )
 def test_whole_strasbourg_game_over_the_websocket(client: TestClient, seats: int) -> None:
     bots: list[str | None] = [None] * (seats - 1) + ["random"]

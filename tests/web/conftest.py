@@ -88,16 +88,14 @@ def live_app(folder: Path, **settings: Any) -> Iterator[ServerThread]:
     """
     from server.app import create_app
     from server.settings import Settings
-    from server.store.migrate import upgrade
+    from tests.support.databases import migrated_database
 
-    url = f"sqlite+aiosqlite:///{folder / 'guildhall.db'}"
-    # Alembic runs its own event loop; Playwright's sync API may already run one in this thread.
-    migrating = threading.Thread(target=upgrade, args=(url,))
-    migrating.start()
-    migrating.join()
     settings.setdefault("secret_key", "web-test")
     settings.setdefault("rate_limit", 1000.0)
-    with ServerThread(create_app(Settings(database_url=url, **settings))) as server:
+    with (
+        migrated_database("sqlite", folder) as url,
+        ServerThread(create_app(Settings(database_url=url, **settings))) as server,
+    ):
         yield server
 
 
