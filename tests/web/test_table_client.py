@@ -7,7 +7,9 @@ The whole stack (lobby, real server, bots) is in ``test_full_game.py``.
 
 from __future__ import annotations
 
+import random
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -345,3 +347,51 @@ def test_the_prompt_area_keeps_its_height_so_the_board_does_not_jump(open_table:
     assert len(tops) >= 4
     # The board only ever moves down (a taller prompt than before), never back up.
     assert tops == sorted(tops), tops
+
+
+def test_the_creators_poll_redraws_the_table_only_for_a_change_and_ends_with_the_game(
+    open_table: Any,
+) -> None:
+    # Every 3 s the creator's page asks how long absent players have been away (for the
+    # hand-over button). A redraw for an unchanged answer replaced every button under a
+    # finger: a tap pressed before and released after it was lost.
+    fake = FakeTable(seed="away-poll", names=["Ada", "Bea", None])
+    page = open_table(fake)
+    polls: list[float] = []
+    away = {"seconds": 5.0}
+
+    def row(route: Any) -> None:
+        table = {**fake.doc(0)["table"], "handover_after": 60.0, "server_time": time.time()}
+        for seat in table["seats"]:
+            seat["away_seconds"] = None if seat["connected"] or seat["bot"] else away["seconds"]
+        away["seconds"] += 3.0  # the time away grows at every poll; the button waits still
+        polls.append(time.monotonic())
+        route.fulfill(json=table)
+
+    def wait_for_polls(count: int) -> None:
+        deadline = time.monotonic() + 15
+        while len(polls) < count:
+            assert time.monotonic() < deadline, "the creator's page stopped polling"
+            page.wait_for_timeout(250)
+
+    page.route(re.compile(r".*/api/tables/fake$"), row)
+    wait_for_polls(1)  # its first answer, with the times away, is new to the page
+    page.wait_for_timeout(300)
+    page.evaluate("document.querySelector('#players > *').dataset.mark = 'first drawing'")
+    wait_for_polls(2)  # an answer that changes nothing the page shows
+    assert page.locator("#players > [data-mark='first drawing']").count() == 1
+    assert page.locator("#bot-wait-1").count() == 1
+    # Away long enough: that answer changes what the page shows, and it is drawn.
+    away["seconds"] = 61.0
+    page.wait_for_selector("#bot-offer-1", timeout=10_000)
+    # The game ends: nothing is left to hand over, and the polling stops.
+    rng = random.Random("away-poll")
+    while fake.game.result(fake.state) is None:
+        seat = min(s for s in fake.game.to_act(fake.state) if fake.names[s])
+        fake.play(seat, rng.choice(fake.game.legal(fake.state, seat)))
+    fake.broadcast()
+    page.wait_for_selector("#score-table")
+    page.wait_for_timeout(500)  # a poll already on its way may still land
+    before = len(polls)
+    page.wait_for_timeout(3_500)  # more than one polling interval
+    assert len(polls) == before

@@ -235,6 +235,7 @@ function draw() {
   if (table.status === "open") return renderWaitingRoom(table);
   stopWaitingPoll();
   if (mySeat() === 0 && table.status === "playing") startAwayPoll();
+  else stopAwayPoll();
   $("waiting-room").hidden = true;
   $("layout").hidden = false;
   renderClocks($("clocks"), replay ? {} : table);
@@ -669,17 +670,39 @@ function pollTable() {
     table = table.table || table;
     learnServerTime(table.server_time, sentAt, Date.now());
     learnClockRules(table.clock_rules);
+    var changed = shownRow(table) !== shownRow(summary);
     summary = table;
     if (!doc) doc = { table: table, you: { seat: null }, game: null, log: [] };
     else if (doc.table.status === "open") doc.table = Object.assign({}, doc.table, table);
     if (table.status !== "open" && conn && conn.doc && conn.doc.table.status === "open") conn.resync();
-    render();
+    // A redraw replaces the page's buttons: one every poll could swallow a tap that falls
+    // between its press and its release (and lays a phone's page out for nothing).
+    if (changed) render();
   }).catch(function () {});
 }
 
-// The creator's hand-over button waits for the server's word on how long a player is away.
+// What the page shows of a polled table row: all of it but the server's clock reading, and
+// of each seat's time away only whether it is long enough for a hand-over (the seconds grow
+// at every poll; the page compares them with handover_after and shows nothing more).
+function shownRow(table) {
+  if (!table) return null;
+  var seats = (table.seats || []).map(function (s) {
+    var away = s.away_seconds;
+    var long = away === null || away === undefined ? null : away >= table.handover_after;
+    return Object.assign({}, s, { away_seconds: long });
+  });
+  return JSON.stringify(Object.assign({}, table, { server_time: null, seats: seats }));
+}
+
+// The creator's hand-over button waits for the server's word on how long a player is away;
+// once the game is over there is nothing to hand over.
 function startAwayPoll() {
   if (!awayPoll) awayPoll = setInterval(pollTable, 3000);
+}
+
+function stopAwayPoll() {
+  clearInterval(awayPoll);
+  awayPoll = null;
 }
 
 function startWaitingPoll() {
