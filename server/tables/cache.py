@@ -38,6 +38,10 @@ class TableCache:
     def __init__(self, settings: Settings, sessions: async_sessionmaker[AsyncSession]) -> None:
         self._sessions = sessions
         self.tables: dict[str, TableData] = {}
+        # Ids of the held tables being played, kept with ``tables``: the active-tables gauge is
+        # set at every command, and counting every held table there cost CPU per command in
+        # proportion to the tables held.
+        self._playing: set[str] = set()
         self._history: dict[str, dict[int, TableData]] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._loading: dict[str, asyncio.Future[TableData]] = {}  # reads in flight, by table
@@ -86,7 +90,7 @@ class TableCache:
 
     def playing(self) -> int:
         """How many held tables are being played."""
-        return sum(t.status == "playing" for t in self.tables.values())
+        return len(self._playing)
 
     async def current(self, session: AsyncSession, table_id: str) -> TableData:
         """The table as stored now (row-locked on Postgres), from memory when that is current.
@@ -174,10 +178,15 @@ class TableCache:
         if held is not None and held.version > data.version:
             return held
         self.tables[data.id] = data
+        if data.status == "playing":
+            self._playing.add(data.id)
+        else:
+            self._playing.discard(data.id)
         history = self._history.setdefault(data.id, {})
         history[data.version] = data
-        for old in sorted(history)[:-HISTORY]:
-            del history[old]
+        if len(history) > HISTORY:
+            for old in sorted(history)[:-HISTORY]:
+                del history[old]
         if len(self.tables) > HELD_TABLES:
             self._forget_finished()
         return data
@@ -185,6 +194,7 @@ class TableCache:
     def forget(self, table_id: str) -> None:
         """Drop the held copy of ``table_id`` (a writer lost a race: the next read reloads)."""
         self.tables.pop(table_id, None)
+        self._playing.discard(table_id)
 
     def _forget_finished(self) -> None:
         """Drop finished tables from memory (they reload from the database when asked for)."""
