@@ -114,7 +114,8 @@ GC_THRESHOLDS = (20_000, 50, 100)
 
 
 def tune_garbage_collector() -> None:
-    """Move what start-up made (modules, the app, its routes) out of the collector's reach and
+    """Move what start-up made (modules, the app, its routes, and what its lifespan made:
+    ``guildhall serve`` calls this once that is done) out of the collector's reach and
     collect less often. Each command builds and drops views, patches and encoded documents by
     the thousand; with Python's defaults the full collections that walked the whole heap were
     the server's tail: 200 tables at human pace on Postgres went from p50 49-66 ms and p99
