@@ -395,3 +395,23 @@ def test_the_creators_poll_redraws_the_table_only_for_a_change_and_ends_with_the
     before = len(polls)
     page.wait_for_timeout(3_500)  # more than one polling interval
     assert len(polls) == before
+
+
+def test_a_tap_survives_a_patch_that_arrives_while_the_finger_is_down(open_table: Any) -> None:
+    # A redraw replaces the page's buttons: one between the press and the release made the
+    # release fall on a new button, and the tap was lost. The page now draws after it.
+    fake = FakeTable(seed="planning")
+    page = open_table(fake)
+    card = page.locator(".guild-cards .opt").first
+    card.hover()
+    page.evaluate("document.getElementById('players').firstElementChild.dataset.mark = 'before'")
+    page.mouse.down()
+    fake.version += 1  # a new version of the table: the page draws it anew
+    fake.broadcast()
+    page.wait_for_timeout(300)  # the patch arrives meanwhile (its drawing waits)
+    assert page.locator("#players > [data-mark='before']").count() == 1
+    page.mouse.up()
+    assert page.locator(".guild-cards .opt.selected").count() == 1  # the tap counted
+    # And the patch was drawn once the finger was lifted.
+    page.wait_for_selector("#players > :not([data-mark='before'])", state="attached")
+    assert page.locator("#players > [data-mark='before']").count() == 0

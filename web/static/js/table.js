@@ -154,6 +154,10 @@ function send(cmd) {
 // When that control is gone or disabled (a sent command, a new prompt), focus moves to the
 // prompt (its heading, so a screen reader reads the new question), never to the page body.
 function render() {
+  if (pressing) {
+    redrawAfterPress = true;
+    return;
+  }
   var active = document.activeElement;
   var hadFocus = active && active !== document.body;
   var focused = hadFocus && active.getAttribute("data-focus");
@@ -165,6 +169,28 @@ function render() {
   var now = document.activeElement;
   var lost = !now || now === document.body || !now.isConnected || now.disabled;
   if (hadFocus && lost) focusPrompt();
+}
+
+// A redraw replaces the page's buttons. One that came between a press and its release (a
+// patch arriving, a clock's poll) swallowed the tap: the release fell on a new button, so
+// no click. While a pointer is down the page waits, and draws once it is lifted, after the
+// click that release makes (a press that never ends is let go of after a while).
+var pressing = false;
+var redrawAfterPress = false;
+var pressLimit = null;
+
+function pressStarted() {
+  pressing = true;
+  clearTimeout(pressLimit);
+  pressLimit = setTimeout(pressEnded, 2000);
+}
+
+function pressEnded() {
+  pressing = false;
+  clearTimeout(pressLimit);
+  if (!redrawAfterPress) return;
+  redrawAfterPress = false;
+  setTimeout(render, 0);
 }
 
 // The prompt's heading (or, without one, its first choice); else the page's heading.
@@ -926,6 +952,9 @@ function init() {
     resizing = setTimeout(render, 150);
   });
   document.addEventListener("pointerdown", unlockAudio, { once: true });
+  document.addEventListener("pointerdown", pressStarted, true);
+  document.addEventListener("pointerup", pressEnded, true);
+  document.addEventListener("pointercancel", pressEnded, true);
   document.addEventListener("keydown", unlockAudio, { once: true });
   // The page names its game: connect once its module is here, so the first snapshot is
   // drawn at once (a table the server did not know is drawn when its module arrives).
