@@ -35,24 +35,32 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-@contextmanager
-def served(tmp_path: Path, **env: str) -> Iterator[str]:
-    """A migrated ``guildhall serve`` on 127.0.0.1 with ``env`` added; yields its URL."""
-    port = _free_port()
+CLI = [sys.executable, "-m", "server.cli"]
+
+
+def migrated(tmp_path: Path, port: int, **env: str) -> dict[str, str]:
+    """The environment of a ``guildhall serve`` on ``port`` with ``env`` added, its SQLite
+    file in ``tmp_path`` migrated."""
     full_env = {
         **os.environ,
         "DATABASE_URL": f"sqlite:///{tmp_path}/data/guildhall.db",
         "PORT": str(port),
         "SECRET_KEY": "serving-test",
-        "GUILDHALL_MAX_CONNECTIONS_PER_IP": "1",
         **env,
     }
-    cli = [sys.executable, "-m", "server.cli"]
-    subprocess.run([*cli, "migrate"], env=full_env, cwd=tmp_path, check=True, capture_output=True)
+    subprocess.run([*CLI, "migrate"], env=full_env, cwd=tmp_path, check=True, capture_output=True)
+    return full_env
+
+
+@contextmanager
+def served(tmp_path: Path, **env: str) -> Iterator[str]:
+    """A migrated ``guildhall serve`` on 127.0.0.1 with ``env`` added; yields its URL."""
+    port = _free_port()
+    full_env = migrated(tmp_path, port, **{"GUILDHALL_MAX_CONNECTIONS_PER_IP": "1", **env})
     log = tmp_path / f"serve-{port}.log"
     with open(log, "wb") as out:
         process = subprocess.Popen(
-            [*cli, "serve"], env=full_env, cwd=tmp_path, stdout=out, stderr=out
+            [*CLI, "serve"], env=full_env, cwd=tmp_path, stdout=out, stderr=out
         )
     url = f"http://127.0.0.1:{port}"
     try:
@@ -202,14 +210,7 @@ print(json.dumps(seen))
 
 def test_the_served_process_collects_garbage_in_fewer_larger_steps(tmp_path: Path) -> None:
     port = _free_port()
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"sqlite:///{tmp_path}/guildhall.db",
-        "PORT": str(port),
-        "SECRET_KEY": "serving-test",
-    }
-    cli = [sys.executable, "-m", "server.cli"]
-    subprocess.run([*cli, "migrate"], env=env, cwd=tmp_path, check=True, capture_output=True)
+    env = migrated(tmp_path, port)
     run = subprocess.run(
         [sys.executable, "-c", SERVE_AND_READ_THE_COLLECTOR, f"http://127.0.0.1:{port}"],
         env=env,

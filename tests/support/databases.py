@@ -14,7 +14,6 @@ import os
 import secrets
 import shutil
 import tempfile
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,6 +21,7 @@ from pathlib import Path
 import psycopg
 
 from server.store.migrate import upgrade
+from tests.support.threads import in_a_thread
 
 
 def _admin_url() -> str:
@@ -66,19 +66,7 @@ def fresh_database(kind: str, folder: Path) -> Iterator[str]:
 def _upgrade(url: str) -> None:
     # In a thread: Alembic runs an event loop of its own, and the caller may be inside one
     # (an async test, or Playwright's sync API).
-    failed: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            upgrade(url, configure_logger=False)
-        except BaseException as exc:  # re-raised in the caller's thread
-            failed.append(exc)
-
-    migrating = threading.Thread(target=run)
-    migrating.start()
-    migrating.join()
-    if failed:
-        raise failed[0]
+    in_a_thread(lambda: upgrade(url, configure_logger=False))
 
 
 # This process's migrated originals: kind -> SQLite file path or Postgres database name.

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,7 @@ from server.realtime.fanout import MemoryFanOut
 from server.settings import Settings
 from server.store.db import make_engine, make_sessionmaker
 from server.tables import TableService
+from tests.support.threads import in_a_thread
 
 from .conftest import ARTIFACTS, ServerThread, live_app
 
@@ -68,22 +68,8 @@ async def _play_to_the_end(database_url: str, seed: str) -> tuple[str, str, str]
 
 def finished_game(folder: Path, seed: str) -> tuple[str, str, str]:
     """``_play_to_the_end`` in a thread of its own (Playwright runs a loop in this one)."""
-    made: list[tuple[str, str, str]] = []
-    failed: list[BaseException] = []
     url = f"sqlite+aiosqlite:///{folder / 'guildhall.db'}"
-
-    def play() -> None:
-        try:
-            made.append(asyncio.run(_play_to_the_end(url, seed)))
-        except BaseException as exc:  # re-raised in the test's thread below
-            failed.append(exc)
-
-    worker = threading.Thread(target=play)
-    worker.start()
-    worker.join()
-    if failed:
-        raise failed[0]
-    return made[0]
+    return in_a_thread(lambda: asyncio.run(_play_to_the_end(url, seed)))
 
 
 def playing_table(live: ServerThread) -> tuple[str, str]:
