@@ -431,7 +431,7 @@ def presence_before_the_socket(route: Any) -> None:
 
 
 def test_ones_own_seat_never_shows_offline_after_start(new_page: Any, live: ServerThread) -> None:
-    page = new_page(viewport=PHONE)
+    page = new_page(viewport=PHONE, fresh=True)  # an init script stays on a page
     page.add_init_script(WATCH_OFFLINE)
     page.route_web_socket(re.compile(r".*/ws/tables/.*"), presence_before_the_socket)
     page.goto(live.url + "/")

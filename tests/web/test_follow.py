@@ -33,7 +33,7 @@ def pages_server() -> Iterator[ServerThread]:
 
 
 def open_page(new_page: Any, server: ServerThread, fake: FakeTable, **options: Any) -> Any:
-    page = new_page(**options)
+    page = new_page(fresh=True, **options)  # a fake clock stays on a page
     page.clock.install()
     fake.serve(page, 0)
     page.goto(f"{server.url}/t/fake#seat=tok0")

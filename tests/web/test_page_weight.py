@@ -72,7 +72,7 @@ def test_a_table_page_is_light_cold_and_lighter_warm(
     headers = {"Authorization": f"Bearer {made['token']}"}
     httpx.post(f"{server.url}/api/tables/{made['table_id']}/start", headers=headers)
     url = f"{server.url}/t/{made['table_id']}#seat={made['token']}"
-    page = new_page(viewport=PHONE)
+    page = new_page(viewport=PHONE, fresh=True)  # weighed cold: nothing cached yet
 
     cold = open_table(page, url)
     # A second visit in the same browser, as a player coming back to the table: a new

@@ -151,7 +151,7 @@ def test_a_player_who_scrolled_the_board_away_is_left_alone(
     new_page: Any, pages_server: Any
 ) -> None:
     fake = acting_table(lambda legal: len(payments_by_window(legal)) >= 2, "sheet-scrolled")
-    page = new_page(viewport=PHONE)
+    page = new_page(viewport=PHONE, fresh=True)  # an init script stays on a page
     page.add_init_script(WATCH_SCROLLS)
     fake.serve(page, 0)
     page.goto(f"{pages_server.url}/t/fake#seat=tok0")

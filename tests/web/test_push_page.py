@@ -87,7 +87,8 @@ def devices(server: ServerThread, made: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def push_page(new_page: Any, viewport: dict[str, int], script: str, **options: Any) -> Any:
-    page = new_page(viewport=viewport, permissions=["notifications"], **options)
+    # Its init script and service worker stay with the context.
+    page = new_page(viewport=viewport, permissions=["notifications"], fresh=True, **options)
     page.context.add_init_script(script)
     return page
 

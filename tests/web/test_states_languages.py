@@ -66,7 +66,7 @@ def shot(page: Any, game: str, state: str, lang: str, width: int) -> None:
     page.screenshot(path=str(ARTIFACTS / f"states-{game}-{state}-{lang}-{width}.png"))
 
 
-def board_choice(open_table: Any, game: str, lang: str, width: int) -> None:
+def board_choice(open_table: Any, game: str, lang: str, width: int) -> Any:
     fake = copy.deepcopy(choosing(game))
     page = open_table(fake, viewport=VIEWPORTS[width], locale=LOCALES[lang])
     page.wait_for_selector("#layout .board-pick")
@@ -77,9 +77,10 @@ def board_choice(open_table: Any, game: str, lang: str, width: int) -> None:
     page.click("#" + top)
     assert page.locator("#layout .board-pick.picked").count() == 1
     shot(page, game, "board", lang, width)
+    return page
 
 
-def glow(open_table: Any, game: str, lang: str, width: int) -> None:
+def glow(open_table: Any, game: str, lang: str, width: int) -> Any:
     if game == "norenberc":
         fake = FakeTable(seed="states-glow")
         page = open_table(fake, viewport=VIEWPORTS[width], locale=LOCALES[lang])
@@ -106,9 +107,10 @@ def glow(open_table: Any, game: str, lang: str, width: int) -> None:
     assert page.locator("#digest-card li").count() >= 1
     page.evaluate("window.scrollTo(0, 0)")
     shot(page, game, "glow", lang, width)
+    return page
 
 
-def summary(open_table: Any, game: str, lang: str, width: int) -> None:
+def summary(open_table: Any, game: str, lang: str, width: int) -> Any:
     fake, seat, cmd = copy.deepcopy(before_summary(game))
     page = open_table(fake, viewport=VIEWPORTS[width], locale=LOCALES[lang])
     page.wait_for_selector("#players .player")
@@ -116,9 +118,10 @@ def summary(open_table: Any, game: str, lang: str, width: int) -> None:
     page.wait_for_selector("#summary:not([hidden])")
     page.evaluate("window.scrollTo(0, 0)")
     shot(page, game, "summary", lang, width)
+    return page
 
 
-def after(new_page: Any, server: Any, game: str, lang: str, width: int) -> None:
+def after(new_page: Any, server: Any, game: str, lang: str, width: int) -> Any:
     page = new_page(viewport=VIEWPORTS[width], locale=LOCALES[lang])
     fake = finished_game(game)
     fake.serve(page, 0)
@@ -138,6 +141,7 @@ def after(new_page: Any, server: Any, game: str, lang: str, width: int) -> None:
     page.wait_for_selector(f"#replay-step >> text=/{third}/")
     page.evaluate("window.scrollTo(0, 0)")
     shot(page, game, "replay", lang, width)
+    return page
 
 
 # The phone is where a longer word breaks a line or pushes the page sideways: every language
@@ -151,7 +155,8 @@ WIDTHS = [pytest.param(1280, marks=pytest.mark.soak), 390]
 def test_every_state_in_every_language(
     open_table: Any, new_page: Any, pages_server: Any, game: str, lang: str, width: int
 ) -> None:
-    board_choice(open_table, game, lang, width)
-    glow(open_table, game, lang, width)
-    summary(open_table, game, lang, width)
-    after(new_page, pages_server, game, lang, width)
+    # One state after another on one page: each is done with it before the next loads.
+    new_page.release(board_choice(open_table, game, lang, width))
+    new_page.release(glow(open_table, game, lang, width))
+    new_page.release(summary(open_table, game, lang, width))
+    new_page.release(after(new_page, pages_server, game, lang, width))

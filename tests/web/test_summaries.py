@@ -64,7 +64,7 @@ def others_play(fake: FakeTable, seat: int, cmd: dict[str, Any]) -> list[Event]:
 
 def open_page(new_page: Any, server: ServerThread, fake: FakeTable, **options: Any) -> Any:
     clock = options.pop("clock", False)
-    page = new_page(**options)
+    page = new_page(fresh=clock, **options)  # a fake clock stays on a page
     if clock:
         page.clock.install()
     fake.serve(page, 0)
