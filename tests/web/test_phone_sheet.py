@@ -12,14 +12,16 @@ Screenshots: ``artifacts/sheet-*.png``.
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
 
 from .conftest import ARTIFACTS
 from .test_board_play import PHONE, acting_table, strasbourg_choosing
-from .test_citizen_prompts import of_type
+from .test_citizen_prompts import of_type, table_choosing
 from .test_table_client import open_table, pages_server
+from .test_whole_games import PLACES
 
 pytestmark = pytest.mark.browser
 __all__ = ["open_table", "pages_server"]  # fixtures used by name below
@@ -183,3 +185,32 @@ def test_a_player_who_scrolled_the_board_away_is_left_alone(
         page.click("#cancel")
         left_alone(page, looked, "cancel")
     shot(page, "scrolled-away-390")
+
+
+def test_a_bailiffs_partner_tiles_come_above_the_sheet_whichever_tile_is_tapped_first(
+    open_table: Any, new_page: Any
+) -> None:
+    """Tapping a tile the bailiff may swap keeps it focused and leaves only its partners to
+    tap: the page brings them up between the banner and the sheet. The redraw once focused
+    the tapped tile again in a way that scrolled it back into view, which left partners far
+    down the board under the sheet (one tile in three on this table)."""
+    table = table_choosing("bailiff", lambda legal: sum(c["type"] == "bailiff" for c in legal) >= 2)
+    page = open_table(copy.deepcopy(table), viewport=PHONE)
+    first = page.evaluate(PLACES)
+    tappable = [p["id"] for p in first["places"] if p["bottom"] <= first["sheet"]]
+    new_page.release(page)
+    below = 0  # partners that lay under the sheet before the tap
+    for tile in tappable:
+        page = open_table(copy.deepcopy(table), viewport=PHONE)
+        before = {p["id"]: p["top"] for p in page.evaluate(PLACES)["places"]}
+        page.click("#" + tile)
+        page.wait_for_selector(f"#{tile}.picked")
+        seen = page.evaluate(PLACES)
+        partners = seen["places"]
+        assert partners and tile not in [p["id"] for p in partners]
+        below += before[partners[0]["id"]] >= first["sheet"]
+        assert seen["banner"] - 1 <= partners[0]["top"], (tile, seen)
+        assert partners[0]["bottom"] <= seen["sheet"] + 1, (tile, seen)
+        assert page.evaluate("document.activeElement.id") == tile
+        new_page.release(page)
+    assert len(tappable) >= 4 and below >= 1, (tappable, below)

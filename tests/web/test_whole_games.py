@@ -160,17 +160,10 @@ class Person:
         page.evaluate("y => window.scrollTo(0, y)", before)
         self.glow_checked = True
 
-    def places(self, settle: bool = False) -> list[dict[str, Any]]:
-        """Where the page put the question's places. ``settle``: right after a tap, whose
-        redraw and scroll may come a frame or two later on a loaded machine (seen once in a
-        full parallel run), give the page up to a second to bring them up first."""
+    def places(self) -> list[dict[str, Any]]:
+        """Where the page put the question's places (a tap's redraw scrolls before the
+        click returns: a bailiff's partner tiles are read at once after the first)."""
         seen = self.page.evaluate(PLACES)
-        for _ in range(10 if settle and self.width == 390 else 0):
-            first = seen["places"][0] if seen["places"] else None
-            if first is None or seen["banner"] - 1 <= first["top"] < seen["sheet"]:
-                break
-            self.page.wait_for_timeout(100)
-            seen = self.page.evaluate(PLACES)
         assert seen["sideways"] <= 0, self.page.evaluate(WIDER)
         if seen["places"] and self.width == 390:
             first = seen["places"][0]
@@ -228,7 +221,7 @@ class NorenbercPerson(Person):
         turn = self.board.total()
         if by["tile"]:
             self.tap(by["tile"][0], "tile")
-            partner = self.places(settle=True)[0]
+            partner = self.places()[0]
             self.tap(partner, "tile")
         elif by["victim"]:
             self.tap(by["victim"][0], "victim")

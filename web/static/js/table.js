@@ -163,8 +163,9 @@ function render() {
   var focused = hadFocus && active.getAttribute("data-focus");
   draw();
   if (focused) {
+    // Without preventScroll a tapped tile scrolled back into view, undoing sheet.js's scroll.
     var again = document.querySelector('[data-focus="' + focused + '"]');
-    if (again && !again.disabled) return again.focus();
+    if (again && !again.disabled) return again.focus({ preventScroll: true });
   }
   var now = document.activeElement;
   var lost = !now || now === document.body || !now.isConnected || now.disabled;
