@@ -134,8 +134,12 @@ class Player:
 
     def draw(self) -> str:
         page = self.page
-        drawn = page.locator("#prompt-card .sb-hand .sb-card").count()
         self.first_time("draw")
+        # Read after the screenshot (a full-page one resizes the window, and the page draws
+        # itself again 150 ms later), and once the prompt's buttons are there: twice under a
+        # full parallel run neither was found here right after the screenshot.
+        page.wait_for_selector("#sb-draw, #sb-stop")
+        drawn = page.locator("#prompt-card .sb-hand .sb-card").count()
         # S-4.1: before the first card there is no stop, only draw.
         must_draw = page.locator("#sb-stop").count() == 0
         if (must_draw or drawn < DRAW_UP_TO) and page.locator("#sb-draw").count():
