@@ -161,12 +161,17 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     return report
 
 
+def options_key(options: dict[str, Any]) -> str:
+    """Context options as one string: pages are shared between equal ones only."""
+    return json.dumps(options, sort_keys=True)
+
+
 class PooledPage:
     """A page of the pool, the options its context was made with, and the test's errors."""
 
     def __init__(self, context: Any, page: Any, options: dict[str, Any]) -> None:
         self.context, self.page, self.options = context, page, options
-        self.key = json.dumps(options, sort_keys=True)
+        self.key = options_key(options)
         self.errors: list[str] = []
         watch_console(page, lambda: self.errors)
 
@@ -189,7 +194,7 @@ class PagePool:
         self.idle: list[PooledPage] = []  # least recently used first
 
     def take(self, options: dict[str, Any], errors: list[str]) -> PooledPage:
-        key = json.dumps(options, sort_keys=True)
+        key = options_key(options)
         entry = next((e for e in reversed(self.idle) if e.key == key), None)
         if entry is not None:
             self.idle.remove(entry)
@@ -280,7 +285,9 @@ class PageOpener:
         return entry.page
 
     def release(self, page: Any) -> None:
-        entry = next(e for e in self.taken if e.page is page)
+        entry = next((e for e in self.taken if e.page is page), None)
+        if entry is None:
+            raise ValueError("release() takes a pooled page this test holds")
         self.taken.remove(entry)
         self.pool.give_back(entry, reuse=True)
 
