@@ -36,7 +36,6 @@ Nothing here reads a clock or does I/O: ``now`` (seconds since the epoch) is alw
 
 from __future__ import annotations
 
-import copy
 import math
 from collections.abc import Iterable
 from typing import Any
@@ -107,6 +106,25 @@ def _number(key: str, value: Any, low: float, high: float) -> float:
         raise ClockError("bad_clock", f"clock setting {key} must be a number of seconds")
     if not low <= value <= high:
         raise ClockError("bad_clock", f"clock setting {key} must be within {low}-{high} seconds")
+    return value
+
+
+def copied(clock: Clock) -> Clock:
+    """A copy of ``clock`` to change, sharing nothing with it.
+
+    A clock is JSON (dicts, lists and scalars), so this walks just those: ``copy.deepcopy``
+    does the same with a memo and a dispatch per value, four times the CPU, once per command.
+    """
+    copy: Clock = _json_copy(clock)
+    return copy
+
+
+def _json_copy(value: Any) -> Any:
+    kind = type(value)
+    if kind is dict:
+        return {key: _json_copy(item) for key, item in value.items()}
+    if kind is list:
+        return [_json_copy(item) for item in value]
     return value
 
 
@@ -189,7 +207,7 @@ def advance(
     """
     config = clock["config"]
     starts_planning = planning if planning_after is None else planning_after
-    new = copy.deepcopy(clock)
+    new = copied(clock)
     before_set, after_set = set(before), set(after)
     if new["paused"] is not None:
         # A change while paused (a seat handed over, a player taking it back) moves no time.
@@ -308,7 +326,7 @@ def stall(clock: Clock, seat: int, now: float) -> Clock:
     >>> clock["seats"][1]["stalled"]["until"], is_stalled(clock, 1, 279.0)
     (280.0, True)
     """
-    new = copy.deepcopy(clock)
+    new = copied(clock)
     entry = new["seats"][seat]
     before = _current_stall(entry)
     count = 1 if before is None else int(before["count"]) + 1
@@ -324,7 +342,7 @@ def cover(clock: Clock, seat: int) -> tuple[Clock, bool, bool]:
     decision (one timeout per decision, logged once); ``hand_over`` is True when this timeout
     makes enough in a row that the seat goes to a bot until its player takes it back.
     """
-    new = copy.deepcopy(clock)
+    new = copied(clock)
     entry = new["seats"][seat]
     if entry["covered"]:
         return new, False, False
@@ -348,7 +366,7 @@ def add_time(clock: Clock, seat: int, seconds: float, now: float) -> Clock:
         raise ClockError(
             "bad_time", f"add between 1 second and 7 days ({MAX_ADDED:.0f} s), not {seconds!r}"
         )
-    new = copy.deepcopy(clock)
+    new = copied(clock)
     entry = new["seats"][seat]
     if new["config"]["mode"] == "live":
         entry["bank"] += seconds
@@ -363,7 +381,7 @@ def add_time(clock: Clock, seat: int, seconds: float, now: float) -> Clock:
 def taken_back(clock: Clock, seat: int, now: float) -> Clock:
     """The clock once ``seat``'s player takes it back from a bot: no timeouts in a row; a
     decision the bot had not played yet starts afresh for the player."""
-    new = copy.deepcopy(clock)
+    new = copied(clock)
     entry = new["seats"][seat]
     entry["timeouts"] = 0
     entry["covered"] = False
@@ -383,7 +401,7 @@ def shift(clock: Clock, seconds: float, now: float, grace: float, began: float) 
     ``began`` names the downtime (the last beat before it): a clock that was given it back
     already comes back unchanged, so two processes starting after one downtime extend once.
     """
-    new = copy.deepcopy(clock)
+    new = copied(clock)
     if new["config"]["mode"] != "live" or new["paused"] is not None:
         return new
     if new.get("downtime") == began:
@@ -407,7 +425,7 @@ def pause(clock: Clock, now: float, until: float | None) -> Clock:
     """
     if clock["paused"] is not None:
         raise ClockError("paused", "the table is already paused")
-    new = copy.deepcopy(clock)
+    new = copied(clock)
     for entry in new["seats"]:
         if entry["since"] is not None:
             entry["elapsed"] = max(0.0, now - entry["since"])
@@ -419,7 +437,7 @@ def resume(clock: Clock, now: float) -> Clock:
     """Clocks running again from ``now`` with exactly the time they had at the pause."""
     if clock["paused"] is None:
         raise ClockError("not_paused", "the table is not paused")
-    new = copy.deepcopy(clock)
+    new = copied(clock)
     for entry in new["seats"]:
         if entry["since"] is not None:
             entry["since"] = now - entry.pop("elapsed", 0.0)
@@ -433,7 +451,7 @@ def set_away(clock: Clock, seat: int, until: float | None, now: float) -> Clock:
         raise ClockError("not_days", "'away until' is for tables played over days")
     if until is not None and not now < until <= now + 60 * 86400:
         raise ClockError("bad_time", "away until a time within the next 60 days")
-    new = copy.deepcopy(clock)
+    new = copied(clock)
     new["seats"][seat]["away_until"] = until
     return new
 

@@ -20,10 +20,9 @@ its player moves they count no more.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
-from .model import Clock, ClockError, current_votes, is_timed, pause
+from .model import Clock, ClockError, copied, current_votes, is_timed, pause
 
 MAX_PAUSE = 30 * 86400  # the furthest resume date a pause proposal may name, from now
 
@@ -47,7 +46,7 @@ def propose_pause(
     if clock.get("proposal"):
         raise ClockError("proposal_open", "a pause is proposed already: agree to it or decline")
     check_until(until, now)
-    new = copy.deepcopy(clock)
+    new = copied(clock)
     number = int(new.get("proposals", 0)) + 1
     new["proposals"] = number
     new["proposal"] = {"id": number, "by": seat, "until": until, "at": now, "agreed": [seat]}
@@ -66,7 +65,7 @@ def agree_pause(
     open_one = _open(clock, proposal)
     if open_one["until"] is not None and open_one["until"] <= now:
         raise ClockError("bad_time", "the proposed resume date has passed; propose another")
-    new = copy.deepcopy(clock)
+    new = copied(clock)
     agreed = new["proposal"]["agreed"]
     if seat not in agreed:
         new["proposal"]["agreed"] = sorted([*agreed, seat])
@@ -77,7 +76,7 @@ def drop_proposal(clock: Clock, proposal: int) -> tuple[Clock, dict[str, Any]]:
     """Proposal ``proposal`` declined (or withdrawn): it ends. Returns (clock, the proposal).
     Raises ClockError('no_proposal')."""
     dropped = _open(clock, proposal)
-    new = copy.deepcopy(clock)
+    new = copied(clock)
     new["proposal"] = None
     return new, dict(dropped)
 
@@ -132,7 +131,7 @@ def nudge(
     if last is not None and now - last < every:
         wait = last + every - now
         raise ClockError("too_soon", f"you nudged seat {target} lately; {_span(wait)} to go")
-    new = copy.deepcopy(clock)
+    new = copied(clock)
     entry = new["seats"][target]
     entry["nudged"] = {**(entry.get("nudged") or {}), str(by): now}
     return new
@@ -155,7 +154,7 @@ def vote_hand_over(
         raise ClockError("already_voted", f"you voted for seat {target} already")
     voters = people - {target}
     votes = sorted([*votes, by])
-    new = copy.deepcopy(clock)
+    new = copied(clock)
     if len(set(votes) & voters) > len(voters) // 2:
         new["seats"][target]["votes"] = None
         return new, True

@@ -323,3 +323,19 @@ def test_a_seat_asked_again_when_planning_ends_starts_a_new_decision() -> None:
     )
     assert clock["seats"][0]["covered"] is False
     assert model.deadline(clock, 0) == T0 + 70 + 20 + 295
+
+
+def test_a_copied_clock_shares_nothing_with_the_original() -> None:
+    clock = model.new_clock(LIVE, 2)
+    clock["seats"][0]["nudged"] = {"1": 5.0}
+    clock["seats"][1]["stalled"] = {"since": 1.0, "until": 2.0, "count": 1}
+    clock["paused"] = {"since": 3.0, "until": None}
+    before = repr(clock)
+    copy = model.copied(clock)
+    assert copy == clock
+    copy["config"]["bank"] = 1
+    copy["seats"][0]["nudged"]["1"] = 9.0
+    copy["seats"][1]["stalled"]["count"] = 2
+    copy["seats"].append({})
+    copy["paused"]["until"] = 4.0
+    assert repr(clock) == before
