@@ -87,7 +87,10 @@ class Seat:
 
     def __init__(self, server: ServerThread, table_id: str, token: str | None) -> None:
         url = f"ws://127.0.0.1:{server.port}/ws/tables/{table_id}"
-        self.ws: ClientConnection = connect(url, max_size=2**24).__enter__()
+        # No cap on unread messages: the seats read only what they wait for, and a reader
+        # thread stopped by a full queue would not see the server's close frame either, so
+        # each close at a table's end would wait out the whole close timeout (10 s).
+        self.ws: ClientConnection = connect(url, max_size=2**24, max_queue=None).__enter__()
         self.token = token
         self.doc: dict[str, Any] = {}
         self.ws.send(json.dumps({"type": "hello", "token": token} if token else {"type": "hello"}))
