@@ -135,12 +135,17 @@ def build_document(data: TableData, seat: int | None, connected: frozenset[int])
         table_text = _dumps(table)
     doc: Doc = {
         "table": table,
-        "you": {"seat": seat},
+        "you": _YOU.get(seat) or {"seat": seat},
         "game": _game_view(data, game, seat),
         "log": reader.entries[:count],
     }
     head = f'{{"table":{table_text},"you":{{"seat":{_dumps(seat)}}},"game":'
     return Document(doc, head, reader, count)
+
+
+# One ``you`` object per seat for every document: an unchanged member is then the same
+# object in a client's last document and its next one, which the diff skips at once.
+_YOU: dict[int | None, Doc] = {seat: {"seat": seat} for seat in (None, *range(16))}
 
 
 def _game_view(data: TableData, game: Game, seat: int | None) -> View | None:
@@ -418,19 +423,22 @@ def _diff(old: Any, new: Any, path: str, depth: int, memo_to: int) -> _Ops:
     """``diff`` of two values already known to differ (each level compares its members
     before descending, so no level compares a subtree twice)."""
     if isinstance(old, dict) and isinstance(new, dict) and depth > 0:
-        if not _order_kept(old, new):
-            return [{"op": "replace", "path": path, "value": new}]
         ops: _Ops = []
-        for key in old.keys() - new.keys():
-            ops.append({"op": "remove", "path": f"{path}/{escape(key)}"})
+        keys = list(new)
+        if keys != list(old):  # most objects keep their members and their order
+            if not _order_kept(old, new):
+                return [{"op": "replace", "path": path, "value": new}]
+            for key in old.keys() - new.keys():
+                ops.append({"op": "remove", "path": f"{path}/{_escaped(key)}"})
         for key, value in new.items():
-            if key not in old:
-                ops.append({"op": "add", "path": f"{path}/{escape(key)}", "value": value})
-                continue
-            before = old[key]
+            before = old.get(key, _ABSENT)
             # Most members are unchanged: skip those before making a path or a call for them.
-            if before is not value:
-                ops += _member_diff(before, value, f"{path}/{escape(key)}", depth - 1, memo_to)
+            if before is value:
+                continue
+            if before is _ABSENT:
+                ops.append({"op": "add", "path": f"{path}/{_escaped(key)}", "value": value})
+            else:
+                ops += _member_diff(before, value, f"{path}/{_escaped(key)}", depth - 1, memo_to)
         return ops
     if isinstance(old, list) and isinstance(new, list) and depth > 0:
         if old and _grew_at_end(old, new):
@@ -500,6 +508,20 @@ def _window_moved(old: list[Any], new: list[Any], path: str) -> _Ops | None:
             ops += [{"op": "add", "path": f"{path}/-", "value": v} for v in new[-k:]]
             return ops
     return None
+
+
+_ABSENT = object()  # a member ``old`` does not have
+_ESCAPED: dict[str, str] = {}  # a document's member names, as JSON Pointer tokens
+
+
+def _escaped(key: str) -> str:
+    """``escape(key)``, remembered: documents use a few dozen member names over and over."""
+    token = _ESCAPED.get(key)
+    if token is None:
+        token = escape(key)
+        if len(_ESCAPED) < 4096:  # seat names and the like are keys too: keep it bounded
+            _ESCAPED[key] = token
+    return token
 
 
 def _order_kept(old: dict[str, Any], new: dict[str, Any]) -> bool:
