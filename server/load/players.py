@@ -4,6 +4,7 @@ its own view with a random legal command; and the ``Budget`` of commands and tim
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
 import random
 import time
@@ -153,7 +154,9 @@ class Player:
             if msg["base"] != self.version or self.doc is None:
                 await ws.send(json.dumps({"type": "snapshot_request"}))
                 return
-            self.set_doc(jsonpatch.apply_patch(self.doc, msg["ops"]), msg["version"])
+            # In place: a copy of the whole document (its log included) per patch made the
+            # players, not the server, the bottleneck of a run.
+            self.set_doc(jsonpatch.apply_patch(self.doc, msg["ops"], in_place=True), msg["version"])
             if "ack" in msg:  # the floor server acknowledges inside the mover's patch
                 self.on_ack(msg["ack"], msg["version"])
         elif kind == "ack":
@@ -212,7 +215,8 @@ class Player:
                 return
             self.act_at = None
         self.next_id += 1
-        self.pending = {"id": f"c{self.next_id}", "cmd": self.rng.choice(legal)}
+        # A copy: the document is patched in place, and a resend must send what was sent.
+        self.pending = {"id": f"c{self.next_id}", "cmd": copy.deepcopy(self.rng.choice(legal))}
         await self.send_pending(ws)
 
     async def send_pending(self, ws: Sender) -> None:
