@@ -14,15 +14,22 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.extensions.base import Extension
+from websockets.extensions.permessage_deflate import (
+    ClientPerMessageDeflateFactory,
+    PerMessageDeflate,
+)
+from websockets.frames import Frame, Opcode
 from websockets.sync.client import ClientConnection, connect
+from websockets.typing import ExtensionParameter
 
-from server.serving import uvicorn_config
+from server.serving import COMPRESS_FROM, uvicorn_config
 from server.settings import Settings, load_settings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -86,6 +93,21 @@ def _table(url: str) -> str:
     )
     with urllib.request.urlopen(request, timeout=10) as reply:
         return str(json.loads(reply.read())["table_id"])
+
+
+def _started_table(url: str) -> str:
+    body = json.dumps({"game": "norenberc", "seats": 2, "bots": [None, "random"], "name": "Ada"})
+    headers = {"content-type": "application/json"}
+    request = urllib.request.Request(f"{url}/api/tables", data=body.encode(), headers=headers)
+    with urllib.request.urlopen(request, timeout=10) as reply:
+        made = json.loads(reply.read())
+    start = urllib.request.Request(
+        f"{url}/api/tables/{made['table_id']}/start",
+        data=b"{}",
+        headers={**headers, "authorization": f"Bearer {made['token']}"},
+    )
+    with urllib.request.urlopen(start, timeout=10):
+        return str(made["table_id"])
 
 
 def _socket(url: str, table_id: str, forwarded_for: str) -> ClientConnection:
@@ -159,6 +181,60 @@ def test_an_upgraded_websocket_outlives_the_request_timeout(tmp_path: Path) -> N
         with _socket(url, table_id, "198.51.100.1") as ws:
             time.sleep(2.5)  # well past the request timeout
             assert _first_message(ws)["type"] != "error"
+
+
+class _RecordingDeflate(PerMessageDeflate):
+    """The client's permessage-deflate, noting for each message whether it came compressed."""
+
+    compressed: list[bool]
+
+    def decode(self, frame: Frame, *, max_size: int | None = None) -> Frame:
+        if frame.opcode in (Opcode.TEXT, Opcode.BINARY):
+            self.compressed.append(frame.rsv1)
+        return super().decode(frame, max_size=max_size)
+
+
+class _RecordingFactory(ClientPerMessageDeflateFactory):
+    def __init__(self) -> None:
+        super().__init__(client_max_window_bits=True)
+        self.compressed: list[bool] = []
+
+    def process_response_params(
+        self, params: Sequence[ExtensionParameter], accepted_extensions: Sequence[Extension]
+    ) -> PerMessageDeflate:
+        agreed = super().process_response_params(params, accepted_extensions)
+        recording = _RecordingDeflate(
+            agreed.remote_no_context_takeover,
+            agreed.local_no_context_takeover,
+            agreed.remote_max_window_bits,
+            agreed.local_max_window_bits,
+        )
+        recording.compressed = self.compressed
+        return recording
+
+
+def test_only_websocket_messages_of_a_kilobyte_or_more_are_compressed(tmp_path: Path) -> None:
+    with served(tmp_path, GUILDHALL_MAX_CONNECTIONS_PER_IP="5") as url:
+        table_id = _started_table(url)  # a game under way: its snapshot weighs kilobytes
+        factory = _RecordingFactory()
+        ws_url = url.replace("http", "ws") + f"/ws/tables/{table_id}"
+        with connect(ws_url, compression=None, extensions=[factory], open_timeout=WAIT) as ws:
+            ws.send(json.dumps({"type": "hello"}))
+            texts = [ws.recv(timeout=WAIT) for _ in range(2)]  # presence and snapshot
+            for _ in range(3):  # small answers between two compressed messages
+                ws.send(json.dumps({"type": "ping"}))
+                texts.append(ws.recv(timeout=WAIT))
+            ws.send(json.dumps({"type": "snapshot_request"}))
+            texts.append(ws.recv(timeout=WAIT))
+    messages = [json.loads(text) for text in texts]
+    kinds = [message["type"] for message in messages]
+    assert sorted(kinds[:2]) == ["presence", "snapshot"]
+    assert kinds[2:] == ["pong", "pong", "pong", "snapshot"]
+    assert factory.compressed == [len(str(text).encode()) >= COMPRESS_FROM for text in texts]
+    assert True in factory.compressed and False in factory.compressed
+    # The second snapshot inflated right after plain messages: both sides' windows agree.
+    snapshots = [message for message in messages if message["type"] == "snapshot"]
+    assert snapshots[0]["doc"]["table"] == snapshots[1]["doc"]["table"]
 
 
 def test_settings_reach_the_uvicorn_configuration() -> None:
