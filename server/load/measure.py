@@ -89,8 +89,8 @@ class Sampled(Protocol):
 class ResourceWatch:
     """Each process's peak resident memory and the CPU time all of them use while watched.
 
-    Created before the span it measures; ``sample`` runs as a task during it; ``cpu_used``
-    is read right after it.
+    Created before the span it measures (``restart_cpu`` moves the span's start of CPU time
+    later); ``sample`` runs as a task during it; ``cpu_used`` is read right after it.
     """
 
     def __init__(self, processes: Sequence[Sampled]) -> None:
@@ -106,6 +106,10 @@ class ResourceWatch:
                 if now is not None:
                     self.peaks[i] = max(now, self.peaks[i] or 0)
             await asyncio.sleep(SAMPLE_EVERY)
+
+    def restart_cpu(self) -> None:
+        """Count CPU time from now on (``cpu_used`` then covers only what follows)."""
+        self.cpu_before = [p.cpu_seconds() for p in self.processes]
 
     def cpu_used(self) -> float | None:
         """CPU seconds used since creation, summed over the processes; None if any is unknown

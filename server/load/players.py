@@ -8,6 +8,7 @@ import copy
 import json
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -293,12 +294,16 @@ async def play_tables(
     commands: int,
     seconds: float,
     think: float = 0.0,
+    on_seated: Callable[[], None] | None = None,
 ) -> tuple[Stats, float]:
     """Create ``tables`` tables and play them concurrently; returns the stats and elapsed time.
 
     Each player waits ``think`` seconds before each of its commands (0: answers at once).
+    ``on_seated`` is called once every table is made and started, before anyone connects.
     """
     stats = Stats(tables=tables)
     players = await seat_players(servers, tables, seats, game, stats, think)
+    if on_seated is not None:
+        on_seated()
     elapsed = await run_players(players, Budget(stats, commands, time.monotonic() + seconds))
     return stats, elapsed

@@ -148,7 +148,13 @@ def run_target(options: LoadOptions) -> RunResult:
 async def measured_play(
     options: LoadOptions, urls: list[str], servers: list[ServerProcess]
 ) -> RunResult:
-    """``play_tables`` while sampling each server's RSS and CPU time."""
+    """``play_tables`` while sampling each server's RSS and CPU time.
+
+    The CPU time counts from when every table is made and started: the HTTP calls that create,
+    join and start tables are not moves, and the floor's cost nearly nothing, which would
+    bill Guildhall's create-and-join path to its moves (most of all in a short run over many
+    tables). Connecting, ``hello`` and the first snapshot still count, for both servers.
+    """
     watch = ResourceWatch(servers)
     sampler = asyncio.create_task(watch.sample())
     try:
@@ -160,6 +166,7 @@ async def measured_play(
             options.commands,
             options.seconds,
             options.think,
+            on_seated=watch.restart_cpu,
         )
     finally:
         sampler.cancel()

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from server.load.measure import Stats, percentile
+from server.load.measure import ResourceWatch, Stats, percentile
 from server.load.players import Budget, Player
 from server.load.runs import configurations
 
@@ -58,6 +58,40 @@ async def test_a_player_acts_once_then_measures_ack_and_patch() -> None:
     await player.on_message(ws, {"type": "patch", "base": 3, "version": 4, "ops": ops})
     assert len(stats.latencies) == 1 and player.done
     assert player.acked == {sent["id"]: 4}
+
+
+async def test_a_patched_document_leaves_the_command_sent_as_it_was() -> None:
+    ws, stats = FakeSocket(), Stats()
+    player = Player("ws://x", "t", 0, "tok", "seed", stats)
+    legal = [{"type": "buy", "goods": ["salt"]}]
+    await player.on_message(ws, {"type": "snapshot", "version": 3, "doc": doc(3, legal)})
+    ops = [{"op": "add", "path": "/game/legal/0/goods/-", "value": "wine"}]
+    await player.on_message(ws, {"type": "patch", "base": 3, "version": 4, "ops": ops})
+    assert player.doc is not None and player.doc["game"]["legal"][0]["goods"] == ["salt", "wine"]
+    assert player.pending is not None and player.pending["cmd"] == {
+        "type": "buy",
+        "goods": ["salt"],
+    }
+
+
+class FakeProcess:
+    def __init__(self) -> None:
+        self.cpu = 1.0
+
+    def rss_bytes(self) -> int:
+        return 1
+
+    def cpu_seconds(self) -> float:
+        return self.cpu
+
+
+def test_the_cpu_time_of_a_run_counts_from_its_restart() -> None:
+    process = FakeProcess()
+    watch = ResourceWatch([process])
+    process.cpu = 3.0  # making the tables
+    watch.restart_cpu()
+    process.cpu = 3.5
+    assert watch.cpu_used() == 0.5
 
 
 async def test_a_player_asks_for_a_snapshot_on_a_version_gap() -> None:
