@@ -102,6 +102,11 @@ class Counter:
             "legal": [] if seat is None else self.legal(state, seat),
         }
 
+    def view_from(self, state: State, seat: int, spectator: View) -> View:
+        """``view(state, seat)`` sharing ``spectator``'s parts, as the real games do: only a
+        seat's legal commands are its own."""
+        return {**spectator, "legal": self.legal(state, seat)}
+
     def result(self, state: State) -> Result | None:
         if state["count"] < state["target"]:
             return None

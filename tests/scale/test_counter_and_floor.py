@@ -29,6 +29,10 @@ def test_counter_turns_rotate_and_apply_leaves_the_old_state_alone() -> None:
     view = COUNTER.view(new, 1)
     assert view["legal"] == [{"type": "add", "n": n} for n in (1, 2, 3)]
     assert COUNTER.view(new, None)["legal"] == []
+    spectator = COUNTER.view(new, None)
+    for seat in range(3):  # each seat's view made from the spectator's is its own view
+        assert COUNTER.view_from(new, seat, spectator) == COUNTER.view(new, seat)
+    assert spectator == COUNTER.view(new, None)  # and the spectator's is left as it was
 
 
 def test_counter_refuses_bad_moves_and_ends_at_its_target() -> None:
