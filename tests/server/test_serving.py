@@ -32,6 +32,10 @@ from websockets.typing import ExtensionParameter
 from server.serving import COMPRESS_FROM, uvicorn_config
 from server.settings import Settings, load_settings
 
+# Each test starts its own ``guildhall serve``: some 17 s of one worker together, so the module
+# goes out with the long ones rather than last.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 WAIT = 20.0  # upper bound for any wait below; the events themselves take about a second
 
