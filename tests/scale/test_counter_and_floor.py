@@ -11,7 +11,7 @@ import pytest
 
 from server.engine import RuleError, game_names
 from server.engine.registry import KNOWN_GAMES
-from server.load.counter import COUNTER, RECENT
+from server.load.counter import COUNTER, RECENT, Counter
 from server.load.measure import Stats
 from server.load.players import Player
 from tests.scale.test_loadtest import FakeSocket
@@ -30,6 +30,7 @@ def test_counter_turns_rotate_and_apply_leaves_the_old_state_alone() -> None:
     assert view["legal"] == [{"type": "add", "n": n} for n in (1, 2, 3)]
     assert COUNTER.view(new, None)["legal"] == []
     spectator = COUNTER.view(new, None)
+    assert isinstance(COUNTER, Counter)  # the game itself, with its view_from
     for seat in range(3):  # each seat's view made from the spectator's is its own view
         assert COUNTER.view_from(new, seat, spectator) == COUNTER.view(new, seat)
     assert spectator == COUNTER.view(new, None)  # and the spectator's is left as it was
