@@ -102,7 +102,9 @@ async def test_players_think_for_different_times_around_the_pace_given() -> None
 @pytest.mark.postgres
 def test_loadtest_floor_prints_guildhall_cpu_as_a_multiple_of_the_floor() -> None:
     argv = [sys.executable, "-m", "server.cli", "loadtest", "--floor", "--tables", "2"]
-    argv += ["--seconds", "4", "--databases", "postgres", "--instances", "1", "--json"]
+    # A few hundred moves make every figure; a run stops at whichever cap comes first.
+    argv += ["--seconds", "4", "--commands", "400", "--databases", "postgres"]
+    argv += ["--instances", "1", "--json"]
     done = subprocess.run(argv, capture_output=True, text=True, timeout=240)
     assert done.returncode == 0, done.stderr
     guildhall, floor, ratio, _probe = [json.loads(line) for line in done.stdout.splitlines()]
