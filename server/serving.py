@@ -27,7 +27,7 @@ from typing import Any
 import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-from websockets.extensions.base import Extension
+from websockets.extensions.base import Extension, ServerExtensionFactory
 from websockets.extensions.permessage_deflate import (
     PerMessageDeflate,
     ServerPerMessageDeflateFactory,
@@ -111,13 +111,18 @@ class SmallMessagesPlain(PerMessageDeflate):
         return super().encode(frame)
 
 
-class SmallMessagesPlainFactory(ServerPerMessageDeflateFactory):
-    """Negotiates permessage-deflate as websockets does, then sends with ``SmallMessagesPlain``."""
+class SmallMessagesPlainFactory(ServerExtensionFactory):
+    """The permessage-deflate factory uvicorn made, negotiating with its own settings, whose
+    agreed extension then sends with ``SmallMessagesPlain``."""
+
+    def __init__(self, negotiator: ServerPerMessageDeflateFactory) -> None:
+        self.name = negotiator.name
+        self._negotiator = negotiator
 
     def process_request_params(
         self, params: Sequence[ExtensionParameter], accepted_extensions: Sequence[Extension]
     ) -> tuple[list[ExtensionParameter], PerMessageDeflate]:
-        response, agreed = super().process_request_params(params, accepted_extensions)
+        response, agreed = self._negotiator.process_request_params(params, accepted_extensions)
         extension = SmallMessagesPlain(
             agreed.remote_no_context_takeover,
             agreed.local_no_context_takeover,
@@ -129,19 +134,17 @@ class SmallMessagesPlainFactory(ServerPerMessageDeflateFactory):
 
 
 class SmallMessagesPlainProtocol(WebSocketsSansIOProtocol):
-    """uvicorn's websocket protocol, offering ``SmallMessagesPlainFactory`` (with uvicorn's own
-    window and memory settings) instead of plain permessage-deflate."""
+    """uvicorn's websocket protocol, its permessage-deflate (if offered at all: uvicorn's
+    ``ws_per_message_deflate``) sending small messages plain."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        if self.config.ws_per_message_deflate:
-            self.conn.available_extensions = [
-                SmallMessagesPlainFactory(
-                    server_max_window_bits=12,
-                    client_max_window_bits=12,
-                    compress_settings={"memLevel": 5},
-                )
-            ]
+        self.conn.available_extensions = [
+            SmallMessagesPlainFactory(factory)
+            if isinstance(factory, ServerPerMessageDeflateFactory)
+            else factory
+            for factory in self.conn.available_extensions or []
+        ]
 
 
 def uvicorn_config(app: Any, settings: Settings) -> uvicorn.Config:
