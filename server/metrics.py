@@ -2,20 +2,42 @@
 
 One registry of our own (not the library's global one), so ``/metrics`` shows exactly the
 ``guildhall_*`` families documented in docs/self-hosting.md and tests can read a clean set.
-The view figures (CPU, messages, bytes) live in ``server.realtime.views.STATS``, on the hot
-path; a collector reads them at scrape time instead of counting twice.
+The view figures (CPU, messages, bytes) are counted in ``VIEW_STATS`` by
+``server.realtime.views``, on the hot path; a collector reads them at scrape time instead of
+counting twice. This module imports nothing of the server, so every layer may count here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 import prometheus_client
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily
 from prometheus_client.registry import Collector
 
-from server.realtime.views import STATS
+
+@dataclass
+class ViewStats:
+    """CPU seconds spent building documents and patches, and the messages they made."""
+
+    cpu_seconds: float = 0.0
+    snapshots: int = 0
+    patches: int = 0
+    bytes_sent: int = 0
+
+    @property
+    def messages(self) -> int:
+        return self.snapshots + self.patches
+
+    def reset(self) -> None:
+        self.cpu_seconds, self.snapshots, self.patches, self.bytes_sent = 0.0, 0, 0, 0
+
+
+# Counted where documents are built (``server.realtime.views``), on the hot path; read here.
+VIEW_STATS = ViewStats()
+
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 CONTENT_TYPE = prometheus_client.CONTENT_TYPE_LATEST
@@ -67,22 +89,22 @@ _bot_decisions = Counter(
 
 
 class _ViewCollector(Collector):
-    """The CPU, messages and bytes that documents and patches cost, from ``STATS``."""
+    """The CPU, messages and bytes that documents and patches cost, from ``VIEW_STATS``."""
 
     def collect(self) -> Iterator[CounterMetricFamily]:
         yield CounterMetricFamily(
             "guildhall_view_cpu_seconds",
             "CPU seconds spent building and encoding views and patches.",
-            value=STATS.cpu_seconds,
+            value=VIEW_STATS.cpu_seconds,
         )
         messages = CounterMetricFamily(
             "guildhall_view_messages", "Game messages sent, by kind.", labels=["kind"]
         )
-        messages.add_metric(["patch"], STATS.patches)
-        messages.add_metric(["snapshot"], STATS.snapshots)
+        messages.add_metric(["patch"], VIEW_STATS.patches)
+        messages.add_metric(["snapshot"], VIEW_STATS.snapshots)
         yield messages
         yield CounterMetricFamily(
-            "guildhall_view_bytes", "Bytes of game messages sent.", value=STATS.bytes_sent
+            "guildhall_view_bytes", "Bytes of game messages sent.", value=VIEW_STATS.bytes_sent
         )
 
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from tests.import_layers import back_arrows, hidden_cycles, violations
+import subprocess
+import sys
+
+from tests.import_layers import SERVER, back_arrows, hidden_cycles, violations
 
 
 def test_the_server_imports_point_one_way() -> None:
@@ -40,3 +43,16 @@ def test_a_function_level_import_that_hides_a_cycle_is_found() -> None:
     # A lazy import with no way back is no cycle.
     lazy = {"server.app": "def f():\n    from server.realtime.pg_fanout import PostgresFanOut\n"}
     assert hidden_cycles({**lazy, "server.realtime.pg_fanout": "import asyncpg\n"}) == []
+
+
+def test_the_metrics_and_the_views_import_first_in_a_fresh_process() -> None:
+    """``server.metrics`` is counted in by every layer, so it imports nothing of the server:
+    it once imported the views, and the views, imported first, failed halfway through a
+    cycle (views → tables → play → metrics → views)."""
+    for module in ("server.realtime.views", "server.metrics", "server.realtime.bench"):
+        done = subprocess.run(
+            [sys.executable, "-c", f"import {module}"], capture_output=True, text=True, timeout=60
+        )
+        assert done.returncode == 0, done.stderr
+    source = (SERVER / "metrics.py").read_text(encoding="utf-8")
+    assert not [line for line in source.splitlines() if line.startswith("from server")]

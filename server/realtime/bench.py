@@ -17,7 +17,7 @@ from dataclasses import replace
 from server.engine import get_game
 from server.tables.data import SeatInfo, TableData, seed_hash
 
-from .views import STATS, Doc, build_document, clear_caches, deliver
+from .views import VIEW_STATS, Doc, build_document, clear_caches, deliver
 
 GAMES = ((2, "bench-a"), (3, "bench-b"), (4, "bench-c"), (5, "bench-d"))
 # The other game, in brief: its documents are smaller and its commands more numerous.
@@ -83,7 +83,7 @@ def bench() -> None:
 
 
 def _bench_game(game_name: str, games: tuple[tuple[int, str], ...], detailed: bool) -> None:
-    STATS.reset()
+    VIEW_STATS.reset()
     clear_caches()
     commands, deliver_cpu, build_cpu = 0, 0.0, 0.0
     for seats, seed in games:
@@ -93,7 +93,7 @@ def _bench_game(game_name: str, games: tuple[tuple[int, str], ...], detailed: bo
             deliver_cpu + delivering,
             build_cpu + building,
         )
-    messages = STATS.messages
+    messages = VIEW_STATS.messages
     per_message_ms = 1000 * deliver_cpu / max(1, messages)
     title = get_game(game_name).title
     low, high = games[0][0], games[-1][0]
@@ -101,7 +101,7 @@ def _bench_game(game_name: str, games: tuple[tuple[int, str], ...], detailed: bo
         print(
             f"{title} ({len(games)} games, {low}-{high} seats, {messages} messages): "
             f"{per_message_ms:.3f} ms CPU per delivered message, "
-            f"{STATS.bytes_sent / max(1, messages):.0f} bytes on average"
+            f"{VIEW_STATS.bytes_sent / max(1, messages):.0f} bytes on average"
         )
         return
     print(f"games: {len(games)} random {title} games ({low}-{high} seats), {commands} commands")
@@ -109,9 +109,9 @@ def _bench_game(game_name: str, games: tuple[tuple[int, str], ...], detailed: bo
     print(f"CPU per delivered message (build + diff + JSON): {per_message_ms:.3f} ms")
     build_ms = 1000 * build_cpu / max(1, commands)
     print(f"  building one seat's document (from the version's spectator view): {build_ms:.3f} ms")
-    share = STATS.snapshots / max(1, messages)
-    print(f"snapshots instead of patches: {STATS.snapshots} ({share:.1%})")
-    print(f"average message size: {STATS.bytes_sent / max(1, messages):.0f} bytes")
+    share = VIEW_STATS.snapshots / max(1, messages)
+    print(f"snapshots instead of patches: {VIEW_STATS.snapshots} ({share:.1%})")
+    print(f"average message size: {VIEW_STATS.bytes_sent / max(1, messages):.0f} bytes")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Each connection's document, and the JSON Patch between two of them.
 
-The CPU time spent here (building documents and diffing them) is counted in ``STATS`` so
+The CPU time spent here (building documents and diffing them) is counted in ``VIEW_STATS`` so
 ``make bench`` and ``/metrics`` can report it per delivered message.
 
 Three caches keep that time down; none changes a byte of what is sent:
@@ -32,32 +32,13 @@ from jsonpointer import escape
 from server import jsontext
 from server.clocks import table as table_clock
 from server.engine import Event, Game, State, View, get_game, is_visible, log_entry
+from server.metrics import VIEW_STATS
 from server.tables.data import TableData
 
 Doc = dict[str, Any]
 
 LOG_TABLES = 1024  # tables whose log entries are kept (a miss only costs a rebuild)
 DOCUMENTS = 256  # recent documents kept (per table version, seat and presence)
-
-
-@dataclass
-class ViewStats:
-    """CPU seconds spent building documents and patches, and the messages they made."""
-
-    cpu_seconds: float = 0.0
-    snapshots: int = 0
-    patches: int = 0
-    bytes_sent: int = 0
-
-    @property
-    def messages(self) -> int:
-        return self.snapshots + self.patches
-
-    def reset(self) -> None:
-        self.cpu_seconds, self.snapshots, self.patches, self.bytes_sent = 0.0, 0, 0, 0
-
-
-STATS = ViewStats()
 
 
 def build_doc(data: TableData, seat: int | None, connected: frozenset[int]) -> Doc:
@@ -347,15 +328,15 @@ def deliver(
             # The snapshot is ``head + built.text + "}"``; encode it only if it might be shorter.
             shorter = len(patch_text) <= len(head) + built.min_length + 1
             if shorter or len(patch_text) <= len(head) + len(built.text) + 1:
-                STATS.patches += 1
-                STATS.bytes_sent += len(patch_text)
+                VIEW_STATS.patches += 1
+                VIEW_STATS.bytes_sent += len(patch_text)
                 return Delivery(doc, patch_text, ops)
         snapshot_text = f"{head}{built.text}}}"
-        STATS.snapshots += 1
-        STATS.bytes_sent += len(snapshot_text)
+        VIEW_STATS.snapshots += 1
+        VIEW_STATS.bytes_sent += len(snapshot_text)
         return Delivery(doc, snapshot_text, None)
     finally:
-        STATS.cpu_seconds += time.perf_counter() - started
+        VIEW_STATS.cpu_seconds += time.perf_counter() - started
 
 
 def diff(old: Any, new: Any, path: str = "", depth: int = 6) -> list[dict[str, Any]]:

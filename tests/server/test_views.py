@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from server.engine import get_game, is_visible, log_entry
 from server.realtime.bench import _table, play_and_deliver
-from server.realtime.views import STATS, Doc, build_doc, clear_caches, deliver, diff, document
+from server.realtime.views import VIEW_STATS, Doc, build_doc, clear_caches, deliver, diff, document
 from server.tables.data import TableData
 
 json_values = st.recursive(
@@ -43,11 +43,11 @@ def test_equal_documents_need_no_ops_and_appended_log_lines_are_adds() -> None:
 
 
 def test_the_bench_delivers_patches_that_are_mostly_not_snapshots() -> None:
-    STATS.reset()
+    VIEW_STATS.reset()
     commands, _, _ = play_and_deliver(3, "views-test")
     assert commands > 10
-    assert STATS.messages == 4 * commands
-    assert STATS.patches > STATS.snapshots
+    assert VIEW_STATS.messages == 4 * commands
+    assert VIEW_STATS.patches > VIEW_STATS.snapshots
 
 
 def _reference_doc(data: TableData, seat: int | None, connected: frozenset[int]) -> Doc:
