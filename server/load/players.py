@@ -13,10 +13,11 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 import httpx
-import jsonpatch
+import orjson
 import websockets
 
 from server.load.measure import Stats
+from server.load.patching import PatchFailed, apply_in_place
 from server.load.tables import create_table
 
 OPEN = 30.0  # seconds a websocket handshake may take (hundreds connect at once)
@@ -136,7 +137,7 @@ class Player:
                 else:
                     await self.on_silence(ws)
                 continue
-            await self.on_message(ws, json.loads(raw))
+            await self.on_message(ws, orjson.loads(raw))
 
     async def on_silence(self, ws: Sender) -> None:
         """Nothing arrived for a while: resend a pending command (same id, so at most once),
@@ -157,7 +158,15 @@ class Player:
                 return
             # In place: a copy of the whole document (its log included) per patch made the
             # players, not the server, the bottleneck of a run.
-            self.set_doc(jsonpatch.apply_patch(self.doc, msg["ops"], in_place=True), msg["version"])
+            try:
+                patched = apply_in_place(self.doc, msg["ops"])
+            except PatchFailed:
+                # The server sent a patch that does not fit: count it, and start afresh.
+                self.stats.error("bad_patch")
+                self.doc, self.version = None, -1
+                await ws.send(json.dumps({"type": "snapshot_request"}))
+                return
+            self.set_doc(patched, msg["version"])
             if "ack" in msg:  # the floor server acknowledges inside the mover's patch
                 self.on_ack(msg["ack"], msg["version"])
         elif kind == "ack":

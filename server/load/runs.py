@@ -9,9 +9,10 @@ import os
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol, TypeVar
 
 import httpx
 
@@ -20,6 +21,25 @@ from server.load.measure import PROBE_SESSIONS, ResourceWatch, insert_commit_rat
 from server.load.players import play_tables
 from server.load.report import RunResult
 from server.load.servers import ServerProcess, database, fresh_postgres, running_servers
+
+T = TypeVar("T")
+
+
+def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop's loop where it is installed (uvicorn's standard extra brings it), as the
+    servers use: the players of a run are one process, and with the stock loop that process
+    reached a full core before the server did at 100 tables."""
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    return uvloop.new_event_loop
+
+
+def run_loop(main: Coroutine[Any, Any, T]) -> T:
+    """Run the players' event loop until ``main`` is done."""
+    with asyncio.Runner(loop_factory=_loop_factory()) as runner:
+        return runner.run(main)
 
 
 @dataclass(frozen=True)
@@ -113,7 +133,7 @@ def run_configuration(options: LoadOptions, kind: str, count: int) -> RunResult:
         ) as servers,
     ):
         urls = [s.url for s in servers]
-        result = asyncio.run(measured_play(options, urls, servers))
+        result = run_loop(measured_play(options, urls, servers))
     result.label = f"{kind} x{count}"
     return result
 
@@ -133,7 +153,7 @@ def run_floor(options: LoadOptions) -> RunResult:
         )
         floor.start()
         try:
-            result = asyncio.run(measured_play(options, [floor.url], [floor]))
+            result = run_loop(measured_play(options, [floor.url], [floor]))
         finally:
             floor.stop()
     result.label = "floor x1"
@@ -142,7 +162,7 @@ def run_floor(options: LoadOptions) -> RunResult:
 
 def run_target(options: LoadOptions) -> RunResult:
     """Play against the running servers of ``options.targets``; their memory and CPU are unknown."""
-    return asyncio.run(measured_play(options, list(options.targets), []))
+    return run_loop(measured_play(options, list(options.targets), []))
 
 
 async def measured_play(

@@ -74,6 +74,21 @@ async def test_a_patched_document_leaves_the_command_sent_as_it_was() -> None:
     }
 
 
+async def test_a_patch_that_does_not_fit_is_counted_and_a_snapshot_asked_for() -> None:
+    ws, stats = FakeSocket(), Stats()
+    player = Player("ws://x", "t", 0, "tok", "seed", stats)
+    await player.on_message(ws, {"type": "snapshot", "version": 3, "doc": doc(3, [])})
+    ops = [{"op": "replace", "path": "/game/missing", "value": 1}]
+    await player.on_message(ws, {"type": "patch", "base": 3, "version": 4, "ops": ops})
+    assert stats.errors == {"bad_patch": 1}
+    assert ws.sent == [{"type": "snapshot_request"}]
+    assert player.doc is None and player.version == -1
+    await player.on_message(
+        ws, {"type": "snapshot", "version": 4, "doc": doc(4, [{"type": "pass"}])}
+    )
+    assert player.version == 4 and ws.sent[-1]["type"] == "command"
+
+
 class FakeProcess:
     def __init__(self) -> None:
         self.cpu = 1.0
