@@ -24,6 +24,7 @@ from server.engine import Command, get_game
 from server.settings import Settings
 from server.store import queries
 from server.store.db import asyncpg_dsn
+from server.store.fifo import FifoGate
 
 from . import seats as seat_model
 from .cache import TableCache
@@ -68,6 +69,9 @@ class Play:
         self.notifies_in_commit = settings.is_postgres and hasattr(fanout, "notification")
         self._command_pool: asyncpg.Pool | None = None
         self._pool_lock = asyncio.Lock()
+        # In front of the pool: its own queue lets a newcomer take a connection a waiter was
+        # woken for, which gave a few commands waits of seconds under load.
+        self._command_turns = FifoGate(settings.db_pool_size)
 
     async def submit(
         self,
@@ -204,7 +208,7 @@ class Play:
                 notify = self._fanout.notification(write.table_id, write.version)  # type: ignore[attr-defined]
             pool = self._command_pool or await self._open_command_pool()
             try:
-                async with pool.acquire() as conn:
+                async with self._command_turns, pool.acquire() as conn:
                     return await queries.append_command_pg(conn, write, notify)
             except DRIVER_CONNECTION_ERRORS:
                 # No ping before each use: a connection that died in the pool fails here,
