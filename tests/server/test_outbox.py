@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from server.realtime.outbox import TOO_SLOW, TOO_SLOW_CLOSE, Outbox
 
 
@@ -90,3 +92,65 @@ async def test_the_reader_waits_for_room_only_while_half_the_queue_is_taken() ->
     await asyncio.wait_for(waiting, 1)
     assert await asyncio.wait_for(writer, 1) is True
     assert ws.sent == ["a", "b"]
+
+
+class FakeServerProtocol:
+    """What the outbox reads of uvicorn's websocket protocol: the ``writable`` flag its send
+    waits for, and the transport a dropped client's socket is cut on."""
+
+    def __init__(self) -> None:
+        self.writable = asyncio.Event()
+        self.writable.set()
+        self.transport = self
+        self.aborted = False
+
+    async def receive(self) -> dict[str, str]:
+        raise AssertionError("the outbox never receives")
+
+    def abort(self) -> None:
+        self.aborted = True
+
+
+class UvicornLikeSocket(FakeSocket):
+    """A socket whose send waits, as uvicorn's does, only while its transport has no room."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.protocol = FakeServerProtocol()
+        self._receive = self.protocol.receive
+        self.room = self.protocol.writable
+
+
+async def test_a_frame_the_transport_takes_at_once_arms_no_timer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    timers: list[float] = []
+    real_timeout = asyncio.timeout
+
+    def counted(delay: float | None) -> asyncio.Timeout:
+        timers.append(delay or 0.0)
+        return real_timeout(delay)
+
+    monkeypatch.setattr(asyncio, "timeout", counted)
+    ws = UvicornLikeSocket()
+    box = outbox(ws)
+    for text in "abc":
+        box.put(text)
+    assert await box.flush() is True
+    assert ws.sent == ["a", "b", "c"] and timers == []
+    box.close(4403, "seat_lost")  # a close frame still goes out under the timer
+    assert await box.flush() is False
+    assert ws.closes == [(4403, "seat_lost")] and timers == [5.0]
+
+
+async def test_a_transport_without_room_still_drops_a_client_that_does_not_read() -> None:
+    ws = UvicornLikeSocket()
+    box = outbox(ws, send_timeout=0.2)
+    box.put("a")
+    assert await box.flush() is True
+    ws.protocol.writable.clear()  # the peer stopped reading: uvicorn paused its writes
+    box.put("b")
+    async with asyncio.timeout(5):
+        assert await box.flush() is False
+    assert box.dropped is not None and "0.2 s" in box.dropped
+    assert ws.sent == ["a"] and ws.protocol.aborted
