@@ -152,23 +152,11 @@ class Player:
         kind = msg.get("type")
         if kind == "snapshot":
             self.set_doc(msg["doc"], msg["version"])
-        elif kind == "patch":
-            if msg["base"] != self.version or self.doc is None:
-                await ws.send(json.dumps({"type": "snapshot_request"}))
-                return
-            # In place: a copy of the whole document (its log included) per patch made the
-            # players, not the server, the bottleneck of a run.
-            try:
-                patched = apply_in_place(self.doc, msg["ops"])
-            except PatchFailed:
-                # The server sent a patch that does not fit: count it, and start afresh.
-                self.stats.error("bad_patch")
-                self.doc, self.version = None, -1
-                await ws.send(json.dumps({"type": "snapshot_request"}))
-                return
-            self.set_doc(patched, msg["version"])
-            if "ack" in msg:  # the floor server acknowledges inside the mover's patch
+        elif kind == "patch" and not self.take_patch(msg):
+            await ws.send(json.dumps({"type": "snapshot_request"}))
+            if "ack" in msg:  # committed all the same; settled once the snapshot is here
                 self.on_ack(msg["ack"], msg["version"])
+            return  # nothing to decide on until the snapshot comes
         elif kind == "ack":
             self.on_ack(msg.get("id"), msg["version"])
         elif kind == "error":
@@ -177,8 +165,27 @@ class Player:
                 # Usually our document was stale: decide again once it has changed.
                 self.pending, self.stale_version = None, self.version
                 self.errors_in_row += 1
+        if kind in ("snapshot", "patch") and "ack" in msg:
+            # The mover's document message carries its ack (Guildhall's and the floor's).
+            self.on_ack(msg["ack"], msg["version"])
         self.settle()
         await self.maybe_act(ws)
+
+    def take_patch(self, msg: dict[str, Any]) -> bool:
+        """Apply a patch to the document; False if a snapshot is needed instead."""
+        if msg["base"] != self.version or self.doc is None:
+            return False
+        # In place: a copy of the whole document (its log included) per patch made the
+        # players, not the server, the bottleneck of a run.
+        try:
+            patched = apply_in_place(self.doc, msg["ops"])
+        except PatchFailed:
+            # The server sent a patch that does not fit: count it, and start afresh.
+            self.stats.error("bad_patch")
+            self.doc, self.version = None, -1
+            return False
+        self.set_doc(patched, msg["version"])
+        return True
 
     def on_ack(self, command_id: Any, version: int) -> None:
         if self.pending is None or command_id != self.pending["id"]:

@@ -6,6 +6,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from server import jsontext
+
 
 class _Message(BaseModel):
     model_config = ConfigDict(extra="ignore")
@@ -81,24 +83,40 @@ def frame_problem(raw: Any) -> tuple[str, str] | None:
 
 
 class Snapshot(_Message):
-    """The connection's whole document at ``version``."""
+    """The connection's whole document at ``version``; ``ack`` as on a patch."""
 
     type: Literal["snapshot"] = "snapshot"
     version: int
     doc: dict[str, Any]
+    ack: str | None = None
 
 
 class Patch(_Message):
-    """RFC 6902 ``ops`` turning the document at ``base`` into the document at ``version``."""
+    """RFC 6902 ``ops`` turning the document at ``base`` into the document at ``version``.
+
+    ``ack``: the id of this connection's command that the new document includes, committed
+    (the mover's document message acknowledges its command, one frame fewer per move).
+    """
 
     type: Literal["patch"] = "patch"
     version: int
     base: int
     ops: list[dict[str, Any]]
+    ack: str | None = None
+
+
+def carrying_ack(message: str, command_id: str) -> str:
+    """A snapshot's or patch's JSON text (an object: it ends with ``}``) with ``ack`` added.
+
+    Text, not a model: the message is encoded once per connection already, and ``command_id``
+    passed the frame checks (no lone surrogate, no NUL), so it always encodes.
+    """
+    return f'{message[:-1]},"ack":{jsontext.dumps(command_id)}}}'
 
 
 class Ack(_Message):
-    """Command ``id`` is committed; the table is at ``version``."""
+    """Command ``id`` is committed; the table is at ``version``. Sent alone only when the
+    connection already held the document that includes the command (or for a repeated id)."""
 
     type: Literal["ack"] = "ack"
     id: str

@@ -45,6 +45,7 @@ from .protocol import (
     Pong,
     Presence,
     SeatPresence,
+    carrying_ack,
     frame_problem,
 )
 from .views import Doc, build_doc, deliver, presence_ops
@@ -276,9 +277,10 @@ class Connection:
             return self._error("internal_error", "the server could not apply that", message.id)
         latency_ms = round((time.perf_counter() - started) * 1000, 2)
         log.info("command accepted", extra={**fields, "version": version, "latency_ms": latency_ms})
-        # Queue this client's document first, so an ack never outruns its patch.
-        await self._push()
-        self._outbox.put(Ack(id=message.id, version=version).model_dump_json())
+        # The document message that brings this client to the command's version carries the
+        # ack, so an ack never outruns its patch; alone only when the client already held it.
+        if not await self._push(ack=message.id):
+            self._outbox.put(Ack(id=message.id, version=version).model_dump_json())
 
     # ------------------------------------------------------------ outgoing
 
@@ -327,8 +329,11 @@ class Connection:
         elif self._wanted_version > self._version:
             await self._push()
 
-    async def _push(self, snapshot: bool = False, since: int | None = None) -> None:
-        """Queue what the client needs to hold the newest document (nothing if it has it)."""
+    async def _push(
+        self, snapshot: bool = False, since: int | None = None, ack: str | None = None
+    ) -> bool:
+        """Queue what the client needs to hold the newest document (nothing if it has it);
+        True if a message was queued, carrying ``ack`` when one is given."""
         async with self._doc_lock:
             data = await self.service.get(self.table_id, max(self._wanted_version, self._version))
             if not self._still_plays(data):
@@ -340,7 +345,7 @@ class Connection:
                 and data.version == self._version
                 and connected == self._connected
             ):
-                return  # the client holds this very document: the patch would be empty
+                return False  # the client holds this very document: the patch would be empty
             last, base, extra = self._doc, self._version, None
             if since is not None:
                 last, base, extra = self._since_base(since, connected)
@@ -348,9 +353,11 @@ class Connection:
                 last, base = None, 0
             delivery = deliver(data, self.seat, connected, last, base, extra)
             if delivery.ops == [] and base == data.version:
-                return
+                return False
             self._doc, self._version, self._connected = delivery.doc, data.version, connected
-            self._outbox.put(delivery.text)
+            text = delivery.text if ack is None else carrying_ack(delivery.text, ack)
+            self._outbox.put(text)
+            return True
 
     def _still_plays(self, data: TableData) -> bool:
         if self.seat is None or self._token_hash is None:

@@ -36,6 +36,7 @@ import pytest
 from websockets.sync.client import connect
 
 from tests.deploy.engine import POSTGRES_STAND_IN, PYTHON_STAND_IN, Engine, EngineUnavailable
+from tests.support.acks import answers, is_ack
 
 ROOT = Path(__file__).resolve().parents[2]
 CA_DIR = Path("/usr/local/share/ca-certificates")
@@ -178,8 +179,8 @@ def play_whole_game(deployment: Deployment) -> tuple[str, str]:
                 doc = message["doc"]
             elif message["type"] == "patch":
                 doc = jsonpatch.apply_patch(doc, message["ops"])
-            elif message["type"] in ("ack", "error") and message.get("id") == waiting_for:
-                assert message["type"] == "ack", message
+            if waiting_for is not None and answers(message, waiting_for):
+                assert is_ack(message), message
                 waiting_for = None
             if doc is None:
                 continue

@@ -15,6 +15,7 @@ from server.notify.webhook import Guard
 from server.realtime.fanout import MemoryFanOut
 from server.store.db import make_engine, make_sessionmaker
 from server.tables import TableService
+from tests.support.acks import is_ack
 from tests.support.wsclient import WsClient
 
 from .conftest import FakeTime, Receiver, make_settings, running
@@ -36,8 +37,7 @@ def test_no_notice_while_a_socket_of_the_seat_is_open_and_one_once_it_closes_on_
         assert app.notices(table_id) == {0: ("turn", "pending", 0), 1: ("turn", "pending", 0)}
         # Bela plans (his decision ends) and both leave; Anna's decision goes on.
         done = bela_ws.command({"type": "plan", "value": 2})
-        bela_ws.read_until(lambda m: m.get("id") == done)
-        assert bela_ws.outcome(done)["type"] == "ack"
+        assert is_ack(bela_ws.outcome(done))
         anna_ws.close()
         bela_ws.close()
         app.now.at += 3600

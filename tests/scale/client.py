@@ -14,6 +14,8 @@ from typing import Any
 import jsonpatch
 import websockets
 
+from tests.support.acks import acked_id
+
 TIMEOUT = 15.0
 
 
@@ -82,16 +84,17 @@ class Conn:
             self.doc, self.version = msg["doc"], msg["version"]
             self.arrivals.setdefault(msg["version"], "requested" if self._asked else "snapshot")
             self._asked = False
+        elif kind == "patch" and (self.doc is None or msg["base"] != self.version):
+            # Dropped for a snapshot; an ack it carries still answers the command.
+            self._asked = True
+            await self._ws.send(json.dumps({"type": "snapshot_request"}))
         elif kind == "patch":
-            if self.doc is None or msg["base"] != self.version:
-                self._asked = True
-                await self._ws.send(json.dumps({"type": "snapshot_request"}))
-                return
             self.doc = jsonpatch.apply_patch(self.doc, msg["ops"])
             self.version = msg["version"]
             self.arrivals.setdefault(msg["version"], "patch")
-        elif kind in ("ack", "error") and msg.get("id") in self._replies:
-            self._replies.pop(msg["id"]).set_result(msg)
+        answered = msg.get("id") if kind == "error" else acked_id(msg)
+        if answered in self._replies:
+            self._replies.pop(answered).set_result(msg)
         elif kind == "error":
             self.errors.append(msg)
         async with self._changed:

@@ -22,6 +22,7 @@ from server.load.players import SKIPPED
 from server.load.servers import ServerProcess, running_servers
 from server.load.tables import SeatedTable, create_table
 from tests.scale.client import Conn, metric
+from tests.support.acks import is_ack
 
 pytestmark = pytest.mark.slow
 
@@ -178,7 +179,7 @@ async def test_metrics_count_connections_commands_errors_and_latency(server) -> 
                     (p, c) for p in (p0, p1) for c in p.legal if c["type"] not in SKIPPED
                 )
                 reply = await actor.command(f"m{step}", cmd)
-                assert reply["type"] == "ack", reply
+                assert is_ack(reply), reply
                 acked += 1
                 await p0.wait_version(reply["version"])
                 await p1.wait_version(reply["version"])
@@ -251,7 +252,7 @@ async def vanish_mid_game(proc: ServerProcess, round_: int) -> SeatedTable:
         for step in range(2 + round_ % 3):
             actor, cmd = next((p, c) for p in (p0, p1) for c in p.legal if c["type"] not in SKIPPED)
             reply = await actor.command(f"v{step}", cmd)
-            assert reply["type"] == "ack", reply
+            assert is_ack(reply), reply
             await p0.wait_version(reply["version"])
             await p1.wait_version(reply["version"])
         mover = next(p for p in (p0, p1) if any(c["type"] not in SKIPPED for c in p.legal))
@@ -259,7 +260,7 @@ async def vanish_mid_game(proc: ServerProcess, round_: int) -> SeatedTable:
         cmd = next(c for c in mover.legal if c["type"] not in SKIPPED)
         sending = asyncio.create_task(mover.command("last", cmd))
         leaver._ws.transport.abort()
-        assert (await sending)["type"] == "ack"
+        assert is_ack(await sending)
     return table
 
 

@@ -23,6 +23,7 @@ from server.settings import Settings, load_settings
 from server.store.db import make_engine
 from server.store.migrate import upgrade
 from tests.scale.client import metric
+from tests.support.acks import is_ack
 from tests.support.play import play_round_robin, running_app, set_up_table
 from tests.support.testclient import TestClient
 from tests.support.wsclient import WsClient
@@ -276,7 +277,7 @@ def test_the_active_tables_gauge_counts_tables_playing_before_a_restart(tmp_path
         table_id, tokens = tables[0]
         ws = WsClient(second, table_id, tokens[0]).connect()
         cmd = next(c for c in ws.legal if c["type"] != "retract")
-        assert ws.outcome(ws.command(cmd, "after-restart"))["type"] == "ack"
+        assert is_ack(ws.outcome(ws.command(cmd, "after-restart")))
         ws.close()
         assert metric(second.get("/metrics").text, "guildhall_active_tables") == 2
 

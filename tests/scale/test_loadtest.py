@@ -89,6 +89,29 @@ async def test_a_patch_that_does_not_fit_is_counted_and_a_snapshot_asked_for() -
     assert player.version == 4 and ws.sent[-1]["type"] == "command"
 
 
+async def test_a_document_message_carrying_the_ack_settles_the_command() -> None:
+    ws, stats = FakeSocket(), Stats()
+    player = Player("ws://x", "t", 0, "tok", "seed", stats)
+    legal = [{"type": "pass"}]
+    await player.on_message(ws, {"type": "snapshot", "version": 3, "doc": doc(3, legal)})
+    first = ws.sent[-1]["id"]
+    ops = [{"op": "replace", "path": "/table/version", "value": 4}]
+    await player.on_message(
+        ws, {"type": "patch", "base": 3, "version": 4, "ops": ops, "ack": first}
+    )
+    assert player.acked == {first: 4} and len(stats.latencies) == 1
+    second = ws.sent[-1]["id"]
+    assert second != first  # settled, so the next command went out
+    # A patch that cannot be applied still acknowledges; the snapshot asked for settles it.
+    await player.on_message(
+        ws, {"type": "patch", "base": 9, "version": 10, "ops": [], "ack": second}
+    )
+    assert ws.sent[-1] == {"type": "snapshot_request"} and player.acked[second] == 10
+    assert len(stats.latencies) == 1
+    await player.on_message(ws, {"type": "snapshot", "version": 10, "doc": doc(10, legal)})
+    assert len(stats.latencies) == 2 and ws.sent[-1]["type"] == "command"
+
+
 class FakeProcess:
     def __init__(self) -> None:
         self.cpu = 1.0

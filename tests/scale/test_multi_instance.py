@@ -20,6 +20,7 @@ from server.load.tables import SeatedTable, create_table
 from tests.scale.client import Conn, metric
 from tests.scale.log import assert_acked_in_log, assert_linear_and_replays, load_table
 from tests.scale.pg import fresh_database
+from tests.support.acks import acked_id, is_ack
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
@@ -86,8 +87,8 @@ async def test_racing_commands_through_both_processes_never_fork_the_log(cluster
                         sends.append((seat, on_b.command(f"b{rnd}", rng.choice(playable(on_b)))))
                 replies = await asyncio.gather(*(send for _, send in sends))
                 for (seat, _), reply in zip(sends, replies, strict=True):
-                    if reply["type"] == "ack":
-                        acked[seat][reply["id"]] = reply["version"]
+                    if is_ack(reply):
+                        acked[seat][str(acked_id(reply))] = reply["version"]
                     else:
                         refused += 1
             final = await settle([c for pair in tabs for c in pair])
@@ -129,7 +130,7 @@ async def test_each_process_pushes_patches_caused_by_the_other(cluster) -> None:
                     break
                 seat = rng.choice(actors)
                 reply = await players[seat].command(f"s{step}", rng.choice(playable(players[seat])))
-                if reply["type"] != "ack":
+                if not is_ack(reply):
                     continue
                 other = watchers[1 - seat % 2]
                 await other.wait_version(reply["version"])

@@ -26,6 +26,7 @@ import websockets
 
 from server.load.servers import ServerProcess, fresh_postgres, run_migrate, server_env
 from tests.scale.log import StoredTable, load_table
+from tests.support.acks import answers
 
 HANDOVER_AFTER = 2.0  # seconds away before the creator may hand a seat over (tests only)
 WAIT = 15.0
@@ -212,7 +213,7 @@ class Socket:
 
     def _answer(self, command_id: str) -> dict[str, Any] | None:
         for m in self.messages:
-            if m.get("id") == command_id and m["type"] in ("ack", "error"):
+            if answers(m, command_id):
                 return m
         return None
 

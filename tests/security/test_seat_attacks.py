@@ -41,6 +41,7 @@ from tests.security.seat_actors import (
     summary,
     unchanging,
 )
+from tests.support.acks import is_ack
 
 pytestmark = pytest.mark.slow
 
@@ -204,7 +205,7 @@ async def _seated_table(dep: Deployment, game: str) -> tuple[str, list[Person], 
     for n in range(2):
         mover = next(s for s in sockets if s.legal)
         await mover.command(f"move{n}", mover.legal[0])
-        assert (await mover.reply(f"move{n}"))["type"] == "ack"
+        assert is_ack(await mover.reply(f"move{n}"))
     return table_id, people, sockets
 
 
@@ -458,7 +459,7 @@ async def test_handing_a_seat_over_closes_every_socket_of_it_and_refuses_its_com
         return sent
 
     racing = asyncio.create_task(race())
-    await racer.wait(lambda: len([m for m in racer.messages if m["type"] == "ack"]) >= 3)
+    await racer.wait(lambda: len([m for m in racer.messages if is_ack(m)]) >= 3)
     asked = time.monotonic()
     handed = await bea.call(
         dep.server(0), "POST", f"/api/tables/{table_id}/seats/1/bot", {"kind": "random"}

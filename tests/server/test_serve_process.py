@@ -19,6 +19,8 @@ import jsonpatch
 import pytest
 from websockets.sync.client import connect
 
+from tests.support.acks import answers, is_ack
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -83,8 +85,8 @@ def test_a_served_process_plays_a_whole_game_over_http_and_websocket(server_url:
                 doc = message["doc"]
             elif message["type"] == "patch":
                 doc = jsonpatch.apply_patch(doc, message["ops"])
-            elif message["type"] in ("ack", "error") and message.get("id") == waiting_for:
-                assert message["type"] == "ack", message
+            if waiting_for is not None and answers(message, waiting_for):
+                assert is_ack(message), message
                 waiting_for = None
             if doc is None:
                 continue  # nothing to play on before the first snapshot

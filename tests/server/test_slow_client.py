@@ -29,6 +29,7 @@ from server.load.servers import ServerProcess, running_servers
 from server.load.tables import SeatedTable, create_table
 from server.realtime.outbox import TOO_SLOW_CLOSE
 from tests.scale.client import Conn, metric
+from tests.support.acks import is_ack
 
 pytestmark = pytest.mark.slow
 
@@ -157,7 +158,7 @@ async def play(players: list[Conn], commands: int) -> list[float]:
         started = time.monotonic()
         reply = await asyncio.wait_for(actor.command(f"c{step}", cmd), ACK_BOUND)
         waits.append(time.monotonic() - started)
-        assert reply["type"] == "ack", reply
+        assert is_ack(reply), reply
         for player in players:
             await player.wait_version(reply["version"])
     return waits

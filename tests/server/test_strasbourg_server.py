@@ -21,6 +21,7 @@ from server.bots.strasbourg import choose
 from server.commands import verify
 from server.engine import Rng
 from server.settings import Settings
+from tests.support.acks import is_ack
 from tests.support.play import running_app, set_up_table, table_version
 from tests.support.wsclient import WsClient
 
@@ -128,8 +129,8 @@ def test_a_person_plays_a_whole_strasbourg_game_against_server_bots(
             outcome = me.outcome(me.command(choose(game, 0, rng)))
             # The table may move on between reading the view and the command arriving
             # (a bot's step ending mine); then the command is refused and retried.
-            assert outcome["type"] == "ack" or outcome.get("code") in ("not_your_turn",), outcome
-            sent += outcome["type"] == "ack"
+            assert is_ack(outcome) or outcome.get("code") in ("not_your_turn",), outcome
+            sent += is_ack(outcome)
         else:
             raise AssertionError("the game did not finish")
         spectator.sync(table_version(client, table_id))

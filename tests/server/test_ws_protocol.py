@@ -8,6 +8,7 @@ import random
 import pytest
 
 from server.settings import Settings
+from tests.support.acks import is_ack
 from tests.support.play import play_round_robin, running_app, set_up_table, table_version
 from tests.support.testclient import TestClient
 from tests.support.wsclient import WsClient
@@ -115,23 +116,28 @@ def test_a_repeated_command_id_is_acknowledged_again_not_applied_twice(client: T
     table_id, tokens = set_up_table(client, "toy", 2)
     a = WsClient(client, table_id, tokens[0]).connect()
     first = a.outcome(a.command(_plan(2), "same-id"))
-    assert first["type"] == "ack"
+    assert is_ack(first)
     a.send({"type": "command", "id": "same-id", "cmd": _plan(2)})
     a.messages.clear()
-    again = a.read_until(lambda m: m["type"] in ("ack", "error"))
-    assert again == first
+    again = a.read_until(lambda m: is_ack(m) or m["type"] == "error")
+    # The first ack rode on the patch; the repeat changes no document, so it comes alone.
+    assert first["type"] == "patch" and first["ack"] == "same-id"
+    assert again == {"type": "ack", "id": "same-id", "version": first["version"]}
     assert table_version(client, table_id) == first["version"]
     assert _commands(client, table_id, tokens) == 1
     a.close()
 
 
-def test_an_ack_comes_after_the_patch_that_reaches_its_version(client: TestClient) -> None:
+def test_the_patch_that_reaches_a_commands_version_carries_its_ack(client: TestClient) -> None:
+    """One message for the mover: its patch says which command it acknowledges."""
     table_id, tokens = set_up_table(client, "toy", 2)
     a = WsClient(client, table_id, tokens[0]).connect()
     a.messages.clear()
-    ack = a.outcome(a.command(_plan(1)))
-    assert a.version >= ack["version"]
-    assert [m["type"] for m in a.messages] == ["patch", "ack"]
+    command_id = a.command(_plan(1))
+    ack = a.outcome(command_id)
+    assert [m["type"] for m in a.messages] == ["patch"]
+    assert ack["ack"] == command_id and a.version == ack["version"]
+    assert ack["version"] == table_version(client, table_id)
     a.close()
 
 
@@ -156,7 +162,7 @@ def test_reconnect_with_since_gets_a_patch_and_resent_commands_apply_once(
     clients[1].connect(hello=False)
     clients[1].hello(since=clients[1].version)
     resent = clients[1].outcome(clients[1].command(_plan(2), "resend-me"))
-    assert resent["type"] == "ack"
+    assert is_ack(resent)
     assert _commands(client, table_id, tokens) == 3
     assert clients[1].held_equals_snapshot()
     assert clients[1].game["my_plan"] == 2
@@ -198,7 +204,7 @@ def test_the_server_restarting_between_two_moves_loses_nothing(settings: Setting
         table_id, tokens = set_up_table(first, "toy", 2)
         a = WsClient(first, table_id, tokens[0]).connect()
         ack = a.outcome(a.command(_plan(3)))
-        assert ack["type"] == "ack"
+        assert is_ack(ack)
         a.close()
     with running_app(settings) as second:
         a.client = second  # the same browser tab, reconnecting to the new process
@@ -208,7 +214,7 @@ def test_the_server_restarting_between_two_moves_loses_nothing(settings: Setting
         assert a.held_equals_snapshot()
         b = WsClient(second, table_id, tokens[1]).connect()
         assert b.game["planning"] == ["committed", "planning"]
-        assert b.outcome(b.command(_plan(1)))["type"] == "ack"
+        assert is_ack(b.outcome(b.command(_plan(1))))
         a.sync(table_version(second, table_id))
         assert a.game["phase"] == "action"
         a.close()
@@ -225,5 +231,6 @@ def test_after_the_end_commands_are_refused_but_old_ids_still_answer(client: Tes
     assert late["code"] == "finished"
     players[0].send({"type": "command", "id": "first", "cmd": _plan(1)})
     players[0].messages.clear()
-    assert players[0].read_until(lambda m: m["type"] in ("ack", "error")) == first
+    again = players[0].read_until(lambda m: is_ack(m) or m["type"] == "error")
+    assert again == {"type": "ack", "id": "first", "version": first["version"]}
     assert table_version(client, table_id) == version

@@ -16,6 +16,7 @@ import sqlalchemy as sa
 from server.cli import main
 from server.settings import Settings
 from server.store.models import CommandRow, SeatRow, TableRow
+from tests.support.acks import is_ack
 from tests.support.play import play_round_robin, running_app, set_up_table
 from tests.support.testclient import TestClient
 from tests.support.wsclient import WsClient
@@ -83,7 +84,7 @@ def _plan(client: TestClient, table_id: str, token: str, value: int) -> dict[str
     """The seat of ``token`` plans ``value`` over the websocket; returns its game view."""
     ws = WsClient(client, table_id, token).connect()
     ack = ws.outcome(ws.command({"type": "plan", "value": value}))
-    assert ack["type"] == "ack", ack
+    assert is_ack(ack), ack
     ws.sync(ack["version"])
     game = ws.game
     ws.close()

@@ -11,6 +11,7 @@ from typing import Any
 
 from server.app import create_app
 from server.settings import Settings
+from tests.support.acks import is_ack
 from tests.support.testclient import TestClient
 
 from .wsclient import WsClient
@@ -88,7 +89,7 @@ def step_all(
     """``ws`` plays ``cmd`` (an id that counts per client, so reruns send the same ids), then
     every client reads up to the new version."""
     command_id = f"{ws.token and ws.token[:4]}-{len(ws.acks) + len(ws.errors)}"
-    assert ws.outcome(ws.command(cmd, command_id))["type"] == "ack"
+    assert is_ack(ws.outcome(ws.command(cmd, command_id)))
     version = table_version(client, table_id)
     for other in all_:
         other.sync(version)
@@ -162,7 +163,7 @@ def play_round_robin(
             continue
         for ws, command_id in sent:
             outcome = ws.outcome(command_id)
-            acked += outcome["type"] == "ack"
+            acked += is_ack(outcome)
         if step % check_every == 0:
             sync_all(everyone, table_version(client, table_id))
             for ws in everyone:

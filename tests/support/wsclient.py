@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 import anyio
 import jsonpatch
 
+from tests.support.acks import acked_id, answers, is_ack
 from tests.support.testclient import TestClient, WebSocketTestSession
 
 READ_TIMEOUT = 20.0
@@ -114,13 +115,12 @@ class WsClient:
                 return message
 
     def outcome(self, command_id: str) -> Message:
-        """The ack or error answering ``command_id``."""
+        """The message answering ``command_id``: the one acknowledging it (``is_ack``), or
+        its error."""
         for message in self.messages:
-            if message.get("id") == command_id and message["type"] in ("ack", "error"):
+            if answers(message, command_id):
                 return message
-        return self.read_until(
-            lambda m: m.get("id") == command_id and m["type"] in ("ack", "error")
-        )
+        return self.read_until(lambda m: answers(m, command_id))
 
     def sync(self, version: int) -> None:
         """Read until the document is at ``version`` or later."""
@@ -136,9 +136,9 @@ class WsClient:
             assert message["base"] == self.version, (message["base"], self.version)
             self.doc = jsonpatch.apply_patch(self.doc, message["ops"])
             self.version = message["version"]
-        elif kind == "ack":
-            self.acks[message["id"]] = message["version"]
-        elif kind == "error":
+        if is_ack(message):  # alone, or carried by the mover's document message
+            self.acks[str(acked_id(message))] = message["version"]
+        if kind == "error":
             self.errors.append(message)
         elif kind == "presence":
             self.presence.append(message)

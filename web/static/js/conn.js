@@ -95,8 +95,7 @@ TableConnection.prototype.receive = function (msg) {
       this.patch(msg);
       break;
     case "ack":
-      if (this.pending && this.pending.id === msg.id) this.pending = null;
-      if (this.handlers.onAck) this.handlers.onAck(msg.id);
+      this.acked(msg.id);
       break;
     case "error":
       if (this.pending && (!msg.id || this.pending.id === msg.id)) this.pending = null;
@@ -108,6 +107,14 @@ TableConnection.prototype.receive = function (msg) {
     default:
       break; // pong and anything newer than this client
   }
+  // The document message that brings our document to a command's version carries its ack
+  // (the command is committed even if this patch had to be dropped for a snapshot).
+  if (msg.ack && (msg.type === "snapshot" || msg.type === "patch")) this.acked(msg.ack);
+};
+
+TableConnection.prototype.acked = function (id) {
+  if (this.pending && this.pending.id === id) this.pending = null;
+  if (this.handlers.onAck) this.handlers.onAck(id);
 };
 
 // Apply a patch only onto the version it was made from (several quick changes may come
