@@ -13,8 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from server.engine import get_game, is_visible, log_entry
+from server.metrics import VIEW_STATS
 from server.realtime.bench import _table, play_and_deliver
-from server.realtime.views import VIEW_STATS, Doc, build_doc, clear_caches, deliver, diff, document
+from server.realtime.views import Doc, build_doc, clear_caches, deliver, diff, document
 from server.tables.data import TableData
 
 json_values = st.recursive(
