@@ -30,7 +30,7 @@ def _index(container: list[Any], token: str, adding: bool) -> int:
     """The list position ``token`` names; ``-`` (the end) only when adding."""
     if token == "-" and adding:
         return len(container)
-    if not token.isdigit() or (token != "0" and token.startswith("0")):
+    if not (token.isascii() and token.isdigit()) or (token != "0" and token.startswith("0")):
         raise PatchFailed(f"not a list index: {token!r}")
     index = int(token)
     if index > len(container) or (index == len(container) and not adding):
@@ -53,29 +53,34 @@ def _parent(doc: Any, tokens: list[str]) -> Any:
     return node
 
 
+def _slot(doc: Any, tokens: list[str], adding: bool = False) -> tuple[Any, Any]:
+    """The container ``tokens`` point into and the member name or list position there; the
+    value must exist, unless ``adding`` (a new member, or a list position up to its end)."""
+    parent, last = _parent(doc, tokens), tokens[-1]
+    if isinstance(parent, dict):
+        if last not in parent and not adding:
+            raise PatchFailed(f"no member {last!r}")
+        return parent, last
+    if isinstance(parent, list):
+        return parent, _index(parent, last, adding)
+    raise PatchFailed(f"cannot step into {type(parent).__name__} with {last!r}")
+
+
 def _get(doc: Any, tokens: list[str]) -> Any:
     if not tokens:
         return doc
-    parent, last = _parent(doc, tokens), tokens[-1]
-    if isinstance(parent, dict):
-        if last not in parent:
-            raise PatchFailed(f"no member {last!r}")
-        return parent[last]
-    if isinstance(parent, list):
-        return parent[_index(parent, last, adding=False)]
-    raise PatchFailed(f"cannot step into {type(parent).__name__} with {last!r}")
+    parent, key = _slot(doc, tokens)
+    return parent[key]
 
 
 def _add(doc: Any, tokens: list[str], value: Any) -> Any:
     if not tokens:
         return value
-    parent, last = _parent(doc, tokens), tokens[-1]
-    if isinstance(parent, dict):
-        parent[last] = value
-    elif isinstance(parent, list):
-        parent.insert(_index(parent, last, adding=True), value)
+    parent, key = _slot(doc, tokens, adding=True)
+    if isinstance(parent, list):
+        parent.insert(key, value)
     else:
-        raise PatchFailed(f"cannot add to {type(parent).__name__}")
+        parent[key] = value
     return doc
 
 
@@ -83,28 +88,15 @@ def _remove(doc: Any, tokens: list[str]) -> Any:
     """Remove the value at ``tokens``; returns it."""
     if not tokens:
         raise PatchFailed("cannot remove the whole document")
-    parent, last = _parent(doc, tokens), tokens[-1]
-    if isinstance(parent, dict):
-        if last not in parent:
-            raise PatchFailed(f"no member {last!r}")
-        return parent.pop(last)
-    if isinstance(parent, list):
-        return parent.pop(_index(parent, last, adding=False))
-    raise PatchFailed(f"cannot remove from {type(parent).__name__}")
+    parent, key = _slot(doc, tokens)
+    return parent.pop(key)
 
 
 def _replace(doc: Any, tokens: list[str], value: Any) -> Any:
     if not tokens:
         return value
-    parent, last = _parent(doc, tokens), tokens[-1]
-    if isinstance(parent, dict):
-        if last not in parent:
-            raise PatchFailed(f"no member {last!r}")
-        parent[last] = value
-    elif isinstance(parent, list):
-        parent[_index(parent, last, adding=False)] = value
-    else:
-        raise PatchFailed(f"cannot replace in {type(parent).__name__}")
+    parent, key = _slot(doc, tokens)
+    parent[key] = value
     return doc
 
 

@@ -109,6 +109,7 @@ def test_the_examples_of_rfc_6902() -> None:
         ({"foo": "bar"}, [{"op": "add", "path": "/baz/bat", "value": "qux"}]),
         ({"foo": [1]}, [{"op": "add", "path": "/foo/2", "value": 3}]),
         ({"foo": [1]}, [{"op": "add", "path": "/foo/01", "value": 3}]),
+        ({"foo": [1]}, [{"op": "replace", "path": "/foo/\u00b9", "value": 3}]),  # not ASCII
         ({"foo": [1]}, [{"op": "remove", "path": "/foo/1"}]),
         ({"foo": [1]}, [{"op": "replace", "path": "/foo/-", "value": 3}]),
         ({"foo": 1}, [{"op": "remove", "path": "/bar"}]),
