@@ -19,8 +19,11 @@ pytestmark = pytest.mark.browser
 # would send is recorded instead.
 RECEIVE = """async (messages) => {
   const { TableConnection } = await import("/static/js/conn.js");
-  const acks = [], sent = [], pending = [];
-  const conn = new TableConnection("t", "token", { onAck: (id) => acks.push(id) });
+  const acks = [], sent = [], pending = [], pendingAtDoc = [];
+  const conn = new TableConnection("t", "token", {
+    onAck: (id) => acks.push(id),
+    onDoc: () => pendingAtDoc.push(conn.pending && conn.pending.id),
+  });
   conn.sendRaw = (message) => sent.push(message);
   conn.pending = { id: "c1", cmd: { type: "pass" } };
   for (const message of messages) {
@@ -28,7 +31,7 @@ RECEIVE = """async (messages) => {
     pending.push(conn.pending && conn.pending.id);
   }
   clearInterval(conn.pinger);
-  return { acks, sent, pending, version: conn.version, doc: conn.doc };
+  return { acks, sent, pending, pendingAtDoc, version: conn.version, doc: conn.doc };
 }"""
 SNAPSHOT = {"type": "snapshot", "version": 3, "doc": {"n": 1}}
 
@@ -57,6 +60,8 @@ def test_a_patch_carrying_the_ack_is_applied_then_ends_the_command(page: Any) ->
     )
     assert seen["pending"] == ["c1", None] and seen["acks"] == ["c1"]
     assert seen["doc"] == {"n": 2} and seen["version"] == 4
+    # The page draws the new document as no longer in flight (one draw for the message).
+    assert seen["pendingAtDoc"] == ["c1", None]
 
 
 def test_a_snapshot_can_carry_the_ack_too(page: Any) -> None:

@@ -85,6 +85,11 @@ TableConnection.prototype.online = function () {
 };
 
 TableConnection.prototype.receive = function (msg) {
+  // The document message that brings our document to a command's version carries its ack.
+  // The command is committed whether or not this patch applies (a gap asks for a snapshot),
+  // and is no longer in flight when the page draws the new document.
+  var carried = (msg.type === "snapshot" || msg.type === "patch") && msg.ack;
+  if (carried && this.pending && this.pending.id === msg.ack) this.pending = null;
   switch (msg.type) {
     case "snapshot":
       this.resyncing = false;
@@ -107,9 +112,7 @@ TableConnection.prototype.receive = function (msg) {
     default:
       break; // pong and anything newer than this client
   }
-  // The document message that brings our document to a command's version carries its ack
-  // (the command is committed even if this patch had to be dropped for a snapshot).
-  if (msg.ack && (msg.type === "snapshot" || msg.type === "patch")) this.acked(msg.ack);
+  if (carried && this.handlers.onAck) this.handlers.onAck(msg.ack);
 };
 
 TableConnection.prototype.acked = function (id) {

@@ -172,6 +172,18 @@ function render() {
   if (hadFocus && lost) focusPrompt();
 }
 
+// One draw for what one message brings: the mover's patch is a new document and the ack of
+// its command at once. A microtask runs before the next message and before the next paint.
+var renderQueued = false;
+function renderSoon() {
+  if (renderQueued) return;
+  renderQueued = true;
+  queueMicrotask(function () {
+    renderQueued = false;
+    render();
+  });
+}
+
 // A redraw replaces the page's buttons. One that came between a press and its release (a
 // patch arriving, a clock's poll) swallowed the tap: the release fell on a new button, so
 // no click. While a pointer is down the page waits, and draws once it is lifted, after the
@@ -900,9 +912,9 @@ function loadMine() {
 function reconnect() {
   if (conn) conn.close();
   conn = new TableConnection(tableId, token, {
-    onDoc: function (d) { doc = d; rememberOnce(); render(); },
+    onDoc: function (d) { doc = d; rememberOnce(); renderSoon(); },
     onStatus: onStatus,
-    onAck: function () { render(); },
+    onAck: renderSoon,
     onError: onError,
   });
   conn.connect();
