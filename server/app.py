@@ -28,11 +28,11 @@ from server.clocks.acts import ClockActs
 from server.clocks.keeper import ClockKeeper
 from server.engine import RuleError
 from server.logs import configure_logging
+from server.notify.addresses import Guard
 from server.notify.channel import ChannelContext
 from server.notify.contacts import ContactBook
 from server.notify.outbox import Outbox, build_channels
 from server.notify.push import PushNotices
-from server.notify.webhook import Guard
 from server.realtime.fanout import FanOut, MemoryFanOut
 from server.realtime.hub import Hub
 from server.settings import Settings, load_settings

@@ -15,8 +15,8 @@ from server.settings import Settings
 from .notice import Deliver
 
 if TYPE_CHECKING:
+    from .addresses import Guard
     from .push import PushNotices
-    from .webhook import Guard
 
 # (table id, seat) pairs of playing tables that a channel has somewhere to send to.
 Addressed = Callable[[AsyncSession], Awaitable[set[tuple[str, int]]]]

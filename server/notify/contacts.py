@@ -18,7 +18,7 @@ from server.store.models import SeatRow, TableRow
 from server.tables import ServiceError, TableService
 from server.tables import seats as seat_model
 
-from .webhook import Guard
+from .addresses import Guard
 
 MAX_EMAIL = 254
 # An ordinary address: ASCII, one @, a dotted domain; nothing that could end a mail header.

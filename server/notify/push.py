@@ -43,7 +43,8 @@ from server.resources import ROOT
 from server.settings import Settings
 
 from . import subscriptions
-from .subscriptions import Subscription, is_public
+from .addresses import is_public
+from .subscriptions import Subscription
 from .vapid import VapidKeys, b64url, load_or_create
 
 if TYPE_CHECKING:

@@ -9,7 +9,7 @@ import socket
 from aiohttp.abc import AbstractResolver, ResolveResult
 from aiohttp.resolver import ThreadedResolver
 
-from .subscriptions import is_public
+from .addresses import is_public
 
 
 class RefusedAddress(OSError):

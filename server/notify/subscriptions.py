@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import binascii
 import hashlib
-import ipaddress
 import socket
 from dataclasses import dataclass
 from datetime import datetime
@@ -33,6 +32,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from server.store.models import PushSubscriptionRow, TableRow
 from server.tables import ServiceError
 
+from .addresses import is_public
 from .vapid import unb64url
 
 MAX_ENDPOINT = 2048
@@ -127,19 +127,6 @@ def check_keys(p256dh: str, auth: str) -> None:
         raise bad("keys.p256dh is not a point on P-256") from None
     if len(secret) != AUTH_SECRET:
         raise bad(f"keys.auth must be {AUTH_SECRET} bytes")
-
-
-def is_public(address: str) -> bool:
-    """Whether ``address`` (an IP literal) is a public unicast address: not loopback,
-    private, link-local, shared, reserved, multicast or unspecified (an IPv4 address
-    written as IPv6 is judged as the IPv4 one)."""
-    try:
-        ip = ipaddress.ip_address(address.split("%", 1)[0])
-    except ValueError:
-        return False
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return ip.is_global and not ip.is_multicast
 
 
 async def check_host(host: str, allow_private: bool) -> None:

@@ -8,10 +8,10 @@ from collections import Counter
 
 import pytest
 
+from server.notify.addresses import Guard
 from server.notify.channel import ChannelContext
 from server.notify.contacts import ContactBook
 from server.notify.outbox import Outbox, build_channels
-from server.notify.webhook import Guard
 from server.realtime.fanout import MemoryFanOut
 from server.store.db import make_engine, make_sessionmaker
 from server.tables import TableService
