@@ -122,6 +122,24 @@ class ConsoleErrors(list[str]):
         return watch_console(page, lambda: self)
 
 
+@pytest.fixture(scope="module")
+def script_page(browser: Any) -> Iterator[Any]:
+    """One page of a server with only the static files and pages, for tests that run the
+    page's own modules (``await import("/static/js/…")``) on data they give them."""
+    from fastapi import FastAPI
+
+    from server.api import pages
+
+    app = FastAPI()
+    app.include_router(pages.router)
+    with ServerThread(app) as server:
+        context = browser.new_context()
+        page = context.new_page()
+        page.goto(server.url + "/")
+        yield page
+        context.close()
+
+
 def watch_console(page: Any, sink: Callable[[], list[str]]) -> Any:
     """Sends ``page``'s console errors, uncaught errors and failed requests to ``sink()``,
     asked at each one (a pooled page's sink is the test that holds it)."""

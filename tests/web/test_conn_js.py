@@ -3,15 +3,9 @@ by the document message that brings the page to the command's version."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from fastapi import FastAPI
-
-from server.api import pages
-
-from .conftest import ServerThread
 
 pytestmark = pytest.mark.browser
 
@@ -36,27 +30,15 @@ RECEIVE = """async (messages) => {
 SNAPSHOT = {"type": "snapshot", "version": 3, "doc": {"n": 1}}
 
 
-@pytest.fixture(scope="module")
-def page(browser: Any) -> Iterator[Any]:
-    app = FastAPI()
-    app.include_router(pages.router)
-    with ServerThread(app) as server:
-        context = browser.new_context()
-        page = context.new_page()
-        page.goto(server.url + "/")
-        yield page
-        context.close()
-
-
-def receive(page: Any, *messages: dict[str, Any]) -> dict[str, Any]:
-    result: dict[str, Any] = page.evaluate(RECEIVE, list(messages))
+def receive(script_page: Any, *messages: dict[str, Any]) -> dict[str, Any]:
+    result: dict[str, Any] = script_page.evaluate(RECEIVE, list(messages))
     return result
 
 
-def test_a_patch_carrying_the_ack_is_applied_then_ends_the_command(page: Any) -> None:
+def test_a_patch_carrying_the_ack_is_applied_then_ends_the_command(script_page: Any) -> None:
     ops = [{"op": "replace", "path": "/n", "value": 2}]
     seen = receive(
-        page, SNAPSHOT, {"type": "patch", "base": 3, "version": 4, "ops": ops, "ack": "c1"}
+        script_page, SNAPSHOT, {"type": "patch", "base": 3, "version": 4, "ops": ops, "ack": "c1"}
     )
     assert seen["pending"] == ["c1", None] and seen["acks"] == ["c1"]
     assert seen["doc"] == {"n": 2} and seen["version"] == 4
@@ -64,21 +46,21 @@ def test_a_patch_carrying_the_ack_is_applied_then_ends_the_command(page: Any) ->
     assert seen["pendingAtDoc"] == ["c1", None]
 
 
-def test_a_snapshot_can_carry_the_ack_too(page: Any) -> None:
-    seen = receive(page, {**SNAPSHOT, "ack": "c1"})
+def test_a_snapshot_can_carry_the_ack_too(script_page: Any) -> None:
+    seen = receive(script_page, {**SNAPSHOT, "ack": "c1"})
     assert seen["pending"] == [None] and seen["acks"] == ["c1"] and seen["version"] == 3
 
 
-def test_an_ack_on_a_patch_that_cannot_be_applied_still_counts(page: Any) -> None:
+def test_an_ack_on_a_patch_that_cannot_be_applied_still_counts(script_page: Any) -> None:
     """The command is committed; the page asks for a snapshot for its document."""
     gap = {"type": "patch", "base": 1, "version": 4, "ops": [], "ack": "c1"}
-    seen = receive(page, SNAPSHOT, gap)
+    seen = receive(script_page, SNAPSHOT, gap)
     assert seen["pending"] == ["c1", None] and seen["acks"] == ["c1"]
     # (the first snapshot brought the page online, which resends the pending command)
     assert seen["sent"][-1] == {"type": "snapshot_request"} and seen["version"] == 3
 
 
-def test_an_ack_alone_ends_the_command_and_another_ids_ack_does_not(page: Any) -> None:
+def test_an_ack_alone_ends_the_command_and_another_ids_ack_does_not(script_page: Any) -> None:
     other = {"type": "patch", "base": 3, "version": 4, "ops": [], "ack": "c0"}
-    seen = receive(page, SNAPSHOT, other, {"type": "ack", "id": "c1", "version": 4})
+    seen = receive(script_page, SNAPSHOT, other, {"type": "ack", "id": "c1", "version": 4})
     assert seen["pending"] == ["c1", "c1", None] and seen["acks"] == ["c0", "c1"]

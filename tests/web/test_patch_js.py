@@ -5,19 +5,14 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import jsonpatch
 import pytest
-from fastapi import FastAPI
 
-from server.api import pages
 from server.engine import Event, get_game
 from server.realtime import views
 from server.tables.data import SeatInfo, TableData
-
-from .conftest import ServerThread
 
 pytestmark = pytest.mark.browser
 
@@ -47,29 +42,19 @@ BAD = [
 APPLY = """async ([d, ops]) => (await import("/static/js/patch.js")).applyPatch(d, ops)"""
 
 
-@pytest.fixture(scope="module")
-def page(browser: Any) -> Iterator[Any]:
-    app = FastAPI()
-    app.include_router(pages.router)
-    with ServerThread(app) as server:
-        context = browser.new_context()
-        page = context.new_page()
-        page.goto(server.url + "/")
-        yield page
-        context.close()
-
-
 @pytest.mark.parametrize("ops", CASES)
-def test_patches_apply_as_jsonpatch_applies_them(page: Any, ops: list[dict[str, Any]]) -> None:
+def test_patches_apply_as_jsonpatch_applies_them(
+    script_page: Any, ops: list[dict[str, Any]]
+) -> None:
     expected = jsonpatch.apply_patch(copy.deepcopy(DOC), ops)
-    assert page.evaluate(APPLY, [DOC, ops]) == expected
+    assert script_page.evaluate(APPLY, [DOC, ops]) == expected
 
 
 @pytest.mark.parametrize("ops", BAD)
 def test_a_patch_that_does_not_apply_throws_and_leaves_the_document(
-    page: Any, ops: list[dict[str, Any]]
+    script_page: Any, ops: list[dict[str, Any]]
 ) -> None:
-    outcome = page.evaluate(
+    outcome = script_page.evaluate(
         """async ([d, ops]) => {
             const before = JSON.stringify(d);
             const { applyPatch } = await import("/static/js/patch.js");
@@ -143,18 +128,18 @@ REPLAY_MESSAGES = """async (pairs) => {
 @pytest.mark.parametrize(("game", "seats"), [("norenberc", 4), ("strasbourg", 3)])
 @pytest.mark.parametrize("seat", [0, None])
 def test_the_servers_patches_of_a_whole_game_rebuild_its_documents_in_order(
-    page: Any, game: str, seats: int, seat: int | None
+    script_page: Any, game: str, seats: int, seat: int | None
 ) -> None:
     views.clear_caches()
     sent = messages(whole_game(game, seats, f"patch-order-{game}"), seat)
-    outcome = page.evaluate(REPLAY_MESSAGES, sent)
+    outcome = script_page.evaluate(REPLAY_MESSAGES, sent)
     assert outcome["mismatch"] is None, outcome
     assert outcome["patches"] > len(sent) // 2  # mostly patches, not snapshots
 
 
-def test_replace_keeps_the_members_place(page: Any) -> None:
+def test_replace_keeps_the_members_place(script_page: Any) -> None:
     """Replace written as remove-then-add would move the member to the end of its object."""
-    keys = page.evaluate(
+    keys = script_page.evaluate(
         """async () => {
             const { applyPatch } = await import("/static/js/patch.js");
             const doc = applyPatch({a: 1, b: {x: 1, y: 2}, c: 3},
