@@ -77,6 +77,9 @@ class FakeTable:
         self.drop_next_command = False
         # When set to (code, message), the next command is refused with that error.
         self.refuse_next_command: tuple[str, str] | None = None
+        # Members the table part of every document (and the table summary) gets besides its
+        # own: a clock, the seat log, a rematch, seats as a bot standing in shows them.
+        self.table_extra: dict[str, Any] = {}
 
     def doc(self, seat: int | None) -> dict[str, Any]:
         seats = [
@@ -99,6 +102,7 @@ class FakeTable:
                 "seed_sha256": "0" * 64,
                 "options": self.options,
                 "seats": seats,
+                **self.table_extra,
             },
             "you": {"seat": seat},
             "game": self.game.view(self.state, seat),

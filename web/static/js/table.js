@@ -143,9 +143,47 @@ function reclaim() {
 }
 
 function send(cmd) {
+  // Paused, every command is refused: the prompt is held (holdWhilePaused), this too.
+  if (isPaused()) return;
   notice = null;
   conn.send(cmd);
   render();
+}
+
+function isPaused() {
+  var clock = !replay && doc && doc.table && doc.table.clock;
+  return !!(clock && clock.paused);
+}
+
+// While the table is paused nobody may move (the server refuses every command with
+// "paused"): the prompt stays readable, with the player's picks, but none of its controls
+// nor any place on the board can be used, and its first line says why.
+function holdWhilePaused() {
+  if (!isPaused()) return;
+  var prompt = $("prompt");
+  prompt.querySelectorAll("button, input, select, textarea").forEach(function (el) { el.disabled = true; });
+  document.querySelectorAll("#board button.board-pick, #players button.board-pick").forEach(function (el) { el.disabled = true; });
+  if (prompt.firstChild) {
+    prompt.insertBefore(h("p", { class: "prompt-paused", id: "prompt-paused" }, t("pause.banner")), prompt.firstChild);
+  }
+}
+
+// A board place that is no button (a house, a seat card) cannot be disabled: its click is
+// stopped here while paused, before the renderer's own listener hears it.
+function heldClick(ev) {
+  if (isPaused() && ev.target.closest && ev.target.closest("#board .board-pick, #players .board-pick")) {
+    ev.stopPropagation();
+    ev.preventDefault();
+  }
+}
+
+// A refusal because the table was paused says nothing true once it has resumed (it may
+// come before the document that shows the pause: it stays until then).
+var pausedDrawn = false;
+function dropStaleNotice(table) {
+  var paused = !!(table.clock && table.clock.paused);
+  if (pausedDrawn && !paused && notice && notice.code === "paused") notice = null;
+  pausedDrawn = paused;
 }
 
 // ---- rendering ----------------------------------------------------------------------
@@ -290,6 +328,7 @@ function draw() {
   var mine = !replay && renderer.isMyTurn(showing, mySeat());
   var since = mine ? follow.digest(doc.log || [], mySeat()) : [];
   if (!replay) noticeNudges(table);
+  dropStaleNotice(table);
   renderBanner(renderer, ctx);
   if (!replay) announce(renderer.status(showing, ctx), opened ? panel.openTitle(sums) : null, since);
   replaceChildren($("board"), renderer.board(showing, ctx));
@@ -300,6 +339,7 @@ function draw() {
   var held = mine && panel.holdsPrompt();
   replaceChildren($("digest"), held ? null : follow.digestCard(since, logText));
   replaceChildren($("prompt"), replay ? null : held ? panel.holdCard(panel.openTitle(sums)) : renderer.prompt(showing, ctx));
+  holdWhilePaused();
   var logGrew = renderLog(sums);
   renderScores(showing, renderer);
   if (!replay) renderRematch(table);
@@ -698,7 +738,7 @@ function copyText(text) {
 }
 
 function showNotice(err) {
-  notice = { kind: "error", text: t("error.prefix") + " " + errorText(err) };
+  notice = { kind: "error", text: t("error.prefix") + " " + errorText(err), code: err && err.code };
   render();
 }
 
@@ -864,7 +904,7 @@ function onStatus(state) {
 function onError(err) {
   if (err.code === "bad_token" && token) return dropToken();
   if (err.code === "seat_lost" && token) return loseSeat();
-  notice = { kind: "error", text: t("error.prefix") + " " + errorText(err) };
+  notice = { kind: "error", text: t("error.prefix") + " " + errorText(err), code: err && err.code };
   render();
 }
 
@@ -952,6 +992,7 @@ function init() {
     localStorage.setItem("gh_sound", soundOn ? "on" : "off");
     renderSoundToggle();
   });
+  document.addEventListener("click", heldClick, true);
   document.addEventListener("keydown", replayKeys);
   document.addEventListener("keydown", arrowKeys);
   document.addEventListener("keydown", function (ev) { if (ev.key === "Escape") follow.skip(); });

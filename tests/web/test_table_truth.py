@@ -1,0 +1,111 @@
+"""What the table page shows is true now, without a reload: controls that wait for a time
+appear when it comes (a fake clock in the page), the prompt is held while the table is
+paused and the banner is clean once it resumes, a timeout is told on the player's own card,
+and after the end nothing offers what the server would refuse.
+
+Against real engine views with the websocket answered in the browser (``FakeTable``); the
+clock part of each document is built by the server's own clock model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from server.clocks import model
+
+from .conftest import ARTIFACTS, ServerThread
+from .fake_table import FakeTable, pages_app
+
+pytestmark = pytest.mark.browser
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+T0 = 1_800_000_000.0  # the page's fake "now" when it opens (seconds since the epoch)
+RULES = {"nudge_after": 20, "nudge_every": 3600, "vote_after": 40}
+IDLE = "!document.querySelector('.sending')"
+
+
+@pytest.fixture(scope="module")
+def pages_server() -> Iterator[ServerThread]:
+    with ServerThread(pages_app()) as server:
+        yield server
+
+
+def open_page(
+    new_page: Any, server: ServerThread, fake: FakeTable, seat: int | None = 0, **options: Any
+) -> Any:
+    """``seat``'s page of ``fake`` on a fake clock that starts at T0 (and then runs)."""
+    page = new_page(fresh=True, **options)  # a fake clock stays on a page
+    page.clock.install(time=datetime.fromtimestamp(T0, tz=UTC))
+    fake.serve(page, seat)
+    page.goto(f"{server.url}/t/fake#seat=tok0")
+    page.wait_for_selector("#players .player")
+    return page
+
+
+def to_act(fake: FakeTable) -> set[int]:
+    return set(fake.game.to_act(fake.state))
+
+
+def is_planning(fake: FakeTable) -> bool:
+    return bool(fake.state.get("phase") == "planning")
+
+
+def clock_of(config: dict[str, Any], fake: FakeTable, now: float = T0) -> model.Clock:
+    """A clock of ``config`` whose seats to act began their decision at ``now``."""
+    clock = model.new_clock(model.check_config(config), len(fake.names))
+    return model.advance(clock, set(), to_act(fake), now=now, planning=is_planning(fake))
+
+
+def show_clock(fake: FakeTable, clock: model.Clock) -> None:
+    people = {seat for seat, name in enumerate(fake.names) if name}
+    fake.table_extra["clock"] = model.public(clock, people)
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390", "1280"])
+def test_the_prompt_is_held_while_paused_and_the_banner_is_clean_after_resuming(
+    new_page: Any, pages_server: ServerThread, viewport: dict[str, int]
+) -> None:
+    fake = FakeTable(seed="paused")
+    clock = clock_of({"mode": "days", "per_decision": 86400}, fake)
+    show_clock(fake, clock)
+    page = open_page(new_page, pages_server, fake, viewport=viewport)
+    page.locator(".guild-cards .opt").first.click()
+    # The pause came a moment before Ada's Confirm reached the server: it is refused.
+    fake.refuse_next_command = ("paused", "the table is paused")
+    page.locator("#confirm").click()
+    page.locator("#banner .notice.error", has_text="The game is paused").wait_for()
+    paused = model.pause(clock, T0 + 5, None)
+    show_clock(fake, paused)
+    fake.broadcast()
+    page.locator("#banner-text", has_text="Paused: nobody moves").wait_for()
+    held = page.locator("#prompt-paused")
+    held.wait_for()
+    assert held.inner_text() == "Paused: nobody moves until the game resumes."
+    # Nothing in the prompt can be picked or sent, the pick made stays shown.
+    controls = page.locator("#prompt button, #prompt input")
+    assert controls.count() > 0
+    # Only the phone sheet's handle still folds it: it sends nothing.
+    enabled = [controls.nth(i).get_attribute("id") for i in range(controls.count())]
+    enabled = [e for i, e in enumerate(enabled) if controls.nth(i).is_enabled()]
+    assert enabled in ([], ["sheet-handle"]), enabled
+    assert page.locator("#confirm").is_disabled()
+    assert page.locator(".guild-cards .opt.selected").count() == 1
+    sent = len([m for m in fake.received if m["type"] == "command"])
+    page.locator(".guild-cards .opt").nth(1).click(force=True)
+    page.locator("#confirm").click(force=True)
+    assert len([m for m in fake.received if m["type"] == "command"]) == sent
+    page.screenshot(path=str(ARTIFACTS / f"truth-paused-{viewport['width']}.png"), full_page=True)
+    # Resumed: the refusal said something about a pause that is over; it goes.
+    show_clock(fake, model.resume(paused, T0 + 9))
+    fake.broadcast()
+    page.locator("#prompt-paused").wait_for(state="detached")
+    assert page.locator("#banner .notice").count() == 0
+    assert "Paused" not in page.locator("#banner").inner_text()
+    assert page.locator("#confirm").is_enabled()
+    page.locator("#confirm").click()
+    page.wait_for_function(IDLE)
+    assert len([m for m in fake.received if m["type"] == "command"]) == sent + 1
