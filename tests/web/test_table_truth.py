@@ -66,6 +66,34 @@ def show_clock(fake: FakeTable, clock: model.Clock) -> None:
 
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390", "1280"])
+def test_nudge_and_vote_appear_by_themselves_when_their_time_comes(
+    new_page: Any, pages_server: ServerThread, viewport: dict[str, int]
+) -> None:
+    """Untimed table: Bea (a person) must plan and stays silent. Nothing arrives from the
+    server; the page's own time makes "Nudge Bea" appear after 20 s, the vote after 40 s."""
+    fake = FakeTable(seats=2, names=["Ada", "Bea"], seed="silent")
+    show_clock(fake, clock_of({"mode": "untimed"}, fake))
+    fake.table_extra["clock_rules"] = RULES
+    page = open_page(new_page, pages_server, fake, viewport=viewport)
+    page.wait_for_selector("#player-1")
+    assert page.locator("#nudge-1").count() == 0 and page.locator("#vote-1").count() == 0
+    page.clock.fast_forward(21_000)
+    page.locator("#nudge-1").wait_for(timeout=5_000)
+    assert page.locator("#nudge-1").inner_text() == "Nudge Bea"
+    assert page.locator("#vote-1").count() == 0  # not before 40 s
+    page.clock.fast_forward(20_000)
+    page.locator("#vote-1").wait_for(timeout=5_000)
+    shot = ARTIFACTS / f"truth-nudge-vote-{viewport['width']}.png"
+    page.screenshot(path=str(shot), full_page=True)
+    # Bea plans: she is no longer silent, and both offers leave her card.
+    fake.play(1, {"type": "pass"})
+    show_clock(fake, clock_of({"mode": "untimed"}, fake, now=T0 + 41))
+    fake.broadcast()
+    page.locator("#nudge-1").wait_for(state="detached", timeout=5_000)
+    assert page.locator("#vote-1").count() == 0
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390", "1280"])
 def test_the_prompt_is_held_while_paused_and_the_banner_is_clean_after_resuming(
     new_page: Any, pages_server: ServerThread, viewport: dict[str, int]
 ) -> None:

@@ -4,7 +4,7 @@
 // module is ever loaded.
 import { errorText, h, has, t, translatePage } from "./i18n.js";
 import { TableConnection, api, askRematch, forgetTable, recentTables, rememberTable } from "./conn.js";
-import { fetchServerTime, learnClockRules, learnServerTime, renderClocks } from "./clocks.js";
+import { fetchServerTime, learnClockRules, learnServerTime, renderClocks, serverNow } from "./clocks.js";
 import * as acts from "./table_acts.js";
 import * as panel from "./summary.js";
 import * as follow from "./follow.js";
@@ -113,10 +113,43 @@ function tableAct(path, body) {
     .catch(showNotice);
 }
 
-// How long the seat's player has been away as the server sees it (every process), or null.
+// How long the seat's player has been away as the server sees it (every process), or null:
+// what the last table summary said, grown by the server time passed since it was made, so
+// the creator's hand-over comes when its time does, not at the next poll.
 function away(seat) {
   var s = summary && summary.seats && summary.seats[seat];
-  return s ? s.away_seconds : null;
+  if (!s || s.away_seconds === null || s.away_seconds === undefined) return null;
+  var since = typeof summary.server_time === "number" ? Math.max(0, serverNow() - summary.server_time) : 0;
+  return s.away_seconds + since;
+}
+
+// When (the server's seconds) the creator may hand an absent player's seat to a bot, for the
+// seats not yet away long enough; [] for anyone but the creator.
+function handoverMoments(table) {
+  if (mySeat() !== 0 || table.status !== "playing" || !summary || !summary.seats) return [];
+  return summary.seats.map(function (s) {
+    var gone = away(s.seat);
+    return gone === null || gone >= summary.handover_after ? null : serverNow() + summary.handover_after - gone;
+  }).filter(function (at) { return at !== null; });
+}
+
+// What the table shows changes with time alone (a nudge or vote offered once a seat has been
+// silent long enough, the creator's hand-over, an "away until" passing): the page draws
+// again at the next such moment, computed from the server time it knows. Nobody reloads,
+// and no request is made for it.
+var timedRedraw = null;
+var LONGEST_WAIT = 3600; // seconds: a timer for weeks ahead would overflow; look again then
+function redrawWhenDue(table) {
+  clearTimeout(timedRedraw);
+  timedRedraw = null;
+  if (replay || table.status !== "playing") return;
+  var moments = handoverMoments(table);
+  var next = acts.nextChange(table, mySeat());
+  if (next !== null) moments.push(next);
+  if (!moments.length) return;
+  var wait = Math.min(LONGEST_WAIT, Math.min.apply(null, moments) - serverNow());
+  // A little after the moment, so that the redraw finds it passed.
+  timedRedraw = setTimeout(render, Math.max(0, wait) * 1000 + 50);
 }
 
 // A player may hand their own seat to a bot; the creator another's, once that player has been
@@ -353,6 +386,7 @@ function draw() {
   keepPromptHeight(!replay && mySeat() !== null && !sheet.isPhone());
   sheet.place($("prompt"));
   updateTurnSignal(renderer);
+  redrawWhenDue(table);
 }
 
 // The prompt area (with the digest above it) only grows while a seat plays (until the window
