@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from server.clocks import model
+from server.engine import is_visible
 
 from .conftest import ARTIFACTS, ServerThread
 from .fake_table import FakeTable, pages_app
@@ -137,3 +138,59 @@ def test_the_prompt_is_held_while_paused_and_the_banner_is_clean_after_resuming(
     page.locator("#confirm").click()
     page.wait_for_function(IDLE)
     assert len([m for m in fake.received if m["type"] == "command"]) == sent + 1
+
+
+def visible_log(fake: FakeTable, seat: int) -> int:
+    return len([e for e in fake.events if is_visible(e, seat)])
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390", "1280"])
+def test_a_timeout_is_told_on_the_players_own_card_and_in_since_your_last_move(
+    new_page: Any, pages_server: ServerThread, viewport: dict[str, int]
+) -> None:
+    """Live clock: Ada plans once herself; her next decision runs out and the cover bot plays
+    it. Back at her turn, her card says so and what the next timeout does; "since your last
+    move" starts with it and lists what the others did since her own move."""
+    config = {"mode": "live", "plan": 60, "action": 20, "bank": 300, "increment": 5}
+    fake = FakeTable(seed="timeout")
+    fake.play(0, fake.game.legal(fake.state, 0)[0])  # her own move; the bots answer
+    clock = clock_of(config, fake)
+    assert 0 in to_act(fake)
+    at = visible_log(fake, 0)
+    clock, newly, hand_over = model.cover(clock, 0)
+    assert newly and not hand_over
+    before, planning = to_act(fake), is_planning(fake)
+    fake.play(0, fake.game.legal(fake.state, 0)[0])  # the cover bot's move for Ada
+    clock = model.advance(
+        clock,
+        before,
+        to_act(fake),
+        now=T0 + 61,
+        planning=planning,
+        planning_after=is_planning(fake),
+        actor=0,
+        command="x",
+        by_bot_cover=True,
+    )
+    assert 0 in to_act(fake), "the bots handed the turn back to Ada"
+    show_clock(fake, clock)
+    entry = {"type": "timed_out", "seat": 0, "name": "Ada", "bot": None, "at": at}
+    fake.table_extra["seat_log"] = [entry]
+    page = open_page(new_page, pages_server, fake, viewport=viewport)
+    note = page.locator("#player-0 #timeout-note")
+    note.wait_for()
+    assert note.inner_text() == (
+        "Time ran out: a bot played for you. If your time runs out again before you move "
+        "yourself, a bot takes over your seat until you take it back."
+    )
+    digest = page.locator("#digest-card li")
+    digest.first.wait_for()
+    assert digest.first.inner_text() == "Time ran out: a bot played for you."
+    assert digest.count() > 1  # the others' moves since her own, before and after the timeout
+    page.locator("#log li", has_text="Time ran out: a bot played for Ada.").wait_for()
+    page.screenshot(path=str(ARTIFACTS / f"truth-timeout-{viewport['width']}.png"), full_page=True)
+    # Her own move ends it: no timeout in a row any more, the note goes.
+    clock["seats"][0]["timeouts"] = 0
+    show_clock(fake, clock)
+    fake.broadcast()
+    note.wait_for(state="detached")

@@ -323,11 +323,27 @@ function announce(status, summaryTitle, since) {
     announced.turn = turn;
     parts.push(status.text);
     // What the others did since this player's last move, as the digest card shows it.
-    var told = since.slice(-follow.DIGEST_LINES);
+    var told = follow.digestShown(since);
     if (told.length) parts.push(t("digest.title") + " " + told.map(logText).join("; "));
   }
   if (!mine) announced.turn = null;
   if (parts.length) $("announce").textContent = parts.join(". ");
+}
+
+// "Since your last move": the others' moves since the player's own last one. When their time
+// ran out (once or more in a row: the clock's ``timeouts``) a bot's moves for them are not
+// theirs: the digest counts from the player's own move before the first of those timeouts,
+// and says first that a bot played for them.
+function sinceMyMove() {
+  var me = mySeat(), log = doc.log || [];
+  var clock = doc.table && doc.table.clock;
+  var timeouts = clock && clock.seats[me] ? clock.seats[me].timeouts : 0;
+  var ran = ((doc.table && doc.table.seat_log) || []).filter(function (c) {
+    return c.type === "timed_out" && c.seat === me;
+  });
+  var first = timeouts ? ran[ran.length - timeouts] : null;
+  if (!first) return follow.digest(log, me);
+  return [{ type: "timed_out", text: t("clock.timed_out_you"), pinned: true }].concat(follow.digest(log, me, first.at));
 }
 
 // A game may say something under the table (where its component data comes from).
@@ -359,7 +375,7 @@ function draw() {
   // empty log) would make every summary already in the log look as if it had just arrived.
   var opened = !replay && !!doc.game && panel.follow(sums);
   var mine = !replay && renderer.isMyTurn(showing, mySeat());
-  var since = mine ? follow.digest(doc.log || [], mySeat()) : [];
+  var since = mine ? sinceMyMove() : [];
   if (!replay) noticeNudges(table);
   dropStaleNotice(table);
   renderBanner(renderer, ctx);

@@ -145,7 +145,7 @@ export function seatActs(seat, table, me, act, seatName, rerender) {
   var clock = table.clock;
   var entry = clock.seats[seat] || {};
   var parts = [awayNote(entry)];
-  if (isPerson(table, me) && seat === me) parts = parts.concat(ownActs(seat, clock, act, rerender));
+  if (isPerson(table, me) && seat === me) parts = parts.concat(timeoutNote(entry, clock), ownActs(seat, clock, act, rerender));
   else if (isPerson(table, me) && isPerson(table, seat)) parts = parts.concat(othersActs(seat, clock, me, act, seatName, rerender));
   if (me === 0 && isPerson(table, 0) && clock.mode !== "untimed" && table.seats[seat] && table.seats[seat].name) {
     parts.push(addTime(seat, clock, act, rerender));
@@ -157,6 +157,16 @@ export function seatActs(seat, table, me, act, seatName, rerender) {
 function awayNote(entry) {
   if (!entry.away_until || entry.away_until <= serverNow()) return null;
   return h("span", { class: "away-note" }, t("away.until", { when: when(entry.away_until) }));
+}
+
+// On the player's own card of a live table, after a timeout (until their own next move):
+// what happened and what the next one does. The server hands the seat to a bot after two
+// timeouts in a row on a live clock (docs/clocks.md); over days the first one does, and the
+// page then offers "take my seat back" instead.
+function timeoutNote(entry, clock) {
+  if (clock.mode !== "live" || !entry.timeouts) return null;
+  return h("p", { class: "timeout-note", id: "timeout-note", role: "status" },
+    h("strong", null, t("clock.timed_out_you")), " ", t("clock.next_timeout"));
 }
 
 function button(id, label, onclick, primary) {
