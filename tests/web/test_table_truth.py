@@ -9,6 +9,7 @@ clock part of each document is built by the server's own clock model.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
@@ -194,3 +195,43 @@ def test_a_timeout_is_told_on_the_players_own_card_and_in_since_your_last_move(
     show_clock(fake, clock)
     fake.broadcast()
     note.wait_for(state="detached")
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390", "1280"])
+def test_after_the_end_a_seat_a_bot_took_over_offers_no_reclaim_and_a_joined_rematch_opens(
+    new_page: Any, pages_server: ServerThread, viewport: dict[str, int]
+) -> None:
+    """Ada's seat was handed to a bot, which played it to the end. Her seat link, refused as
+    "seat_lost", watches: the game is over, so "Take my seat back" (refused with
+    "finished") is not offered. A rematch she has joined is opened, not joined again."""
+    fake = FakeTable(names=["Ada", None, None], seed="ended")
+    fake.names[0] = None  # a bot plays her seat to the end
+    fake.run_bots()
+    assert fake.game.result(fake.state) is not None
+    fake.names[0] = "Ada"
+    seats = fake.doc(None)["table"]["seats"]
+    seats[0].update(bot="random", stand_in=True, connected=False)
+    fake.table_extra["seats"] = seats
+    fake.refuse_next_hello = ("seat_lost", "a bot plays this seat now")
+    page = new_page(viewport=viewport)
+    fake.serve(page, None)
+    mine = {**fake.my_seat(0), "plays": False}
+    page.route("**/api/tables/fake/me", lambda route: route.fulfill(json=mine))
+    page.goto(f"{pages_server.url}/t/fake#seat=tok0")
+    page.locator("#banner .notice", has_text="A bot played your seat to the end").wait_for()
+    page.locator("#score-table").wait_for()
+    assert page.locator("#reclaim-seat").count() == 0
+    assert page.locator("#reclaim-0").count() == 0
+    page.locator("#rematch-button", has_text="Rematch").wait_for()
+    # She has joined the rematch (this browser keeps its link): it is opened, not joined.
+    joined = [{"id": "again", "seat": 0, "token": "tok-again", "title": "Norenberc"}]
+    page.evaluate("t => localStorage.setItem('gh_tables', t)", json.dumps(joined))
+    fake.table_extra["rematch"] = "again"
+    fake.broadcast()
+    link = page.locator("#rematch-open")
+    link.wait_for()
+    assert link.inner_text() == "Open the rematch"
+    assert link.get_attribute("href") == "/t/again#seat=tok-again"
+    assert page.locator("#rematch-button").count() == 0
+    shot = ARTIFACTS / f"truth-after-end-{viewport['width']}.png"
+    page.screenshot(path=str(shot), full_page=True)

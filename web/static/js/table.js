@@ -3,7 +3,7 @@
 // (norenberc.js, strasbourg.js), loaded when the table's game is known; only that game's
 // module is ever loaded.
 import { errorText, h, has, t, translatePage } from "./i18n.js";
-import { TableConnection, api, askRematch, forgetTable, recentTables, rememberTable } from "./conn.js";
+import { TableConnection, api, askRematch, forgetTable, keptSeat, rememberTable } from "./conn.js";
 import { fetchServerTime, learnClockRules, learnServerTime, renderClocks, serverNow } from "./clocks.js";
 import * as acts from "./table_acts.js";
 import * as panel from "./summary.js";
@@ -210,13 +210,15 @@ function heldClick(ev) {
   }
 }
 
-// A refusal because the table was paused says nothing true once it has resumed (it may
-// come before the document that shows the pause: it stays until then).
+// A notice that the table moved past says nothing true any more: a refusal because the table
+// was paused, once it has resumed; "your seat link can take it back", once the game is over.
+// (The refusal may come before the document that shows the pause: it stays until then.)
 var pausedDrawn = false;
 function dropStaleNotice(table) {
   var paused = !!(table.clock && table.clock.paused);
   if (pausedDrawn && !paused && notice && notice.code === "paused") notice = null;
   pausedDrawn = paused;
+  if (notice && notice.code === "seat_lost" && table.status === "finished") notice.text = t("seat.lost_end");
 }
 
 // ---- rendering ----------------------------------------------------------------------
@@ -462,7 +464,9 @@ function renderBanner(renderer, ctx) {
   replaceChildren(el, [
     h("span", { class: "banner-text", id: "banner-text" }, info.text),
     notice ? h("span", { class: "notice " + notice.kind, role: "alert" }, notice.text) : null,
-    lost ? h("button", { type: "button", class: "primary small-btn", id: "reclaim-seat", onclick: reclaim }, t("seat.reclaim")) : null,
+    // Once the game is over there is no seat to take back (the server says "finished").
+    lost && ctx.table && ctx.table.status === "playing" ? h("button", { type: "button", class: "primary small-btn",
+      id: "reclaim-seat", onclick: reclaim }, t("seat.reclaim")) : null,
     ctx.busy ? h("span", { class: "sending" }, t("table.sending")) : null,
   ]);
 }
@@ -660,6 +664,13 @@ function renderRematch(table) {
   var mine = token || (lost && lost.token);
   if (table.status !== "finished" || !mine || $("scores").hidden) return;
   var joining = !!table.rematch;
+  var joined = joining ? keptSeat(table.rematch) : null;
+  if (joined) {
+    // Already seated there (this browser keeps its link): open it, nothing left to join.
+    $("scores").appendChild(h("div", { class: "rematch", id: "rematch" },
+      h("a", { class: "button primary", id: "rematch-open", href: "/t/" + joined.id + "#seat=" + joined.token }, t("rematch.open"))));
+    return;
+  }
   $("scores").appendChild(h("div", { class: "rematch", id: "rematch" },
     joining ? h("p", { class: "rematch-waiting" }, t("rematch.waiting")) : null,
     h("button", { type: "button", id: "rematch-button", class: joining ? "primary" : null, "data-focus": "rematch",
@@ -976,7 +987,7 @@ function loseSeat() {
   api("GET", "/api/tables/" + tableId + "/me", undefined, mine.token).then(function (res) {
     mine.seat = res.seat;
     lost = mine;
-    notice = { kind: "info", text: t("seat.lost") };
+    notice = { kind: "info", text: t("seat.lost"), code: "seat_lost" };
     render();
   }).catch(function () { dropToken(); });
   reconnect();
@@ -1023,7 +1034,7 @@ function readToken() {
   var offered = /(?:^|[#&])invite=([^&]+)/.exec(location.hash);
   if (offered) invite = decodeURIComponent(offered[1]);
   if (m) return decodeURIComponent(m[1]);
-  var known = recentTables().filter(function (e) { return e.id === tableId && e.token; })[0];
+  var known = keptSeat(tableId);
   return known ? known.token : null;
 }
 
