@@ -235,3 +235,33 @@ def test_after_the_end_a_seat_a_bot_took_over_offers_no_reclaim_and_a_joined_rem
     assert page.locator("#rematch-button").count() == 0
     shot = ARTIFACTS / f"truth-after-end-{viewport['width']}.png"
     page.screenshot(path=str(shot), full_page=True)
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390", "1280"])
+def test_a_player_whose_seat_went_to_a_bot_learns_why_and_may_take_it_back(
+    new_page: Any, pages_server: ServerThread, viewport: dict[str, int]
+) -> None:
+    """Ada's time ran out twice in a row: a stand-in plays her seat. Her seat link, refused as
+    "seat_lost", watches; the banner says why, with the seat log's words, and offers the seat
+    back while the game goes on."""
+    fake = FakeTable(seed="handed")
+    seats = fake.doc(None)["table"]["seats"]
+    seats[0].update(bot="random", stand_in=True, connected=False)
+    fake.table_extra["seats"] = seats
+    fake.table_extra["seat_log"] = [
+        {"type": "timed_out", "seat": 0, "name": "Ada", "bot": None, "at": 0},
+        {"type": "timeout_handover", "seat": 0, "name": "Ada", "bot": "random", "at": 0},
+    ]
+    fake.refuse_next_hello = ("seat_lost", "a bot plays this seat now")
+    page = new_page(viewport=viewport)
+    fake.serve(page, None)
+    mine = {**fake.my_seat(0), "plays": False}
+    page.route("**/api/tables/fake/me", lambda route: route.fulfill(json=mine))
+    page.goto(f"{pages_server.url}/t/fake#seat=tok0")
+    told = page.locator("#banner .notice", has_text="A bot plays your seat now")
+    told.wait_for()
+    assert told.inner_text() == (
+        "A bot plays your seat now; your seat link can take it back. Time ran out: "
+        "Bot (random) plays for Ada until they take the seat back."
+    )
+    page.locator("#banner #reclaim-seat").wait_for()

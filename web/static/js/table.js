@@ -213,12 +213,26 @@ function heldClick(ev) {
 // A notice that the table moved past says nothing true any more: a refusal because the table
 // was paused, once it has resumed; "your seat link can take it back", once the game is over.
 // (The refusal may come before the document that shows the pause: it stays until then.)
+// While the game goes on, the one about a lost seat also says why a bot plays it.
 var pausedDrawn = false;
 function dropStaleNotice(table) {
   var paused = !!(table.clock && table.clock.paused);
   if (pausedDrawn && !paused && notice && notice.code === "paused") notice = null;
   pausedDrawn = paused;
-  if (notice && notice.code === "seat_lost" && table.status === "finished") notice.text = t("seat.lost_end");
+  if (!notice || notice.code !== "seat_lost") return;
+  var why = table.status === "playing" && lost ? lostBecause(table, lost.seat) : null;
+  notice.text = table.status === "finished" ? t("seat.lost_end") : t("seat.lost") + (why ? " " + why : "");
+}
+
+// The seat log's line that gave ``seat`` to a bot (the creator's or its player's hand-over, a
+// second timeout in a row, the others' vote), the latest; null if none is shown.
+var HANDED_OVER = ["bot_took_over", "timeout_handover", "vote_handover"];
+function lostBecause(table, seat) {
+  var found = null;
+  (table.seat_log || []).forEach(function (c) {
+    if (c.seat === seat && HANDED_OVER.indexOf(c.type) >= 0) found = c;
+  });
+  return found ? seatChangeLine(found).text : null;
 }
 
 // ---- rendering ----------------------------------------------------------------------
