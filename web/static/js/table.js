@@ -192,8 +192,9 @@ function isPaused() {
 // "paused"): the prompt stays readable, with the player's picks, but none of its controls
 // nor any place on the board can be used, and its first line says why.
 function holdWhilePaused() {
-  if (!isPaused()) return;
   var prompt = $("prompt");
+  // The summary's short card in the prompt's place only closes the summary: no move.
+  if (!isPaused() || prompt.querySelector(".summary-hold")) return;
   prompt.querySelectorAll("button, input, select, textarea").forEach(function (el) { el.disabled = true; });
   document.querySelectorAll("#board button.board-pick, #players button.board-pick").forEach(function (el) { el.disabled = true; });
   if (prompt.firstChild) {
