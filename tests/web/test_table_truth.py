@@ -21,6 +21,7 @@ from server.engine import is_visible
 
 from .conftest import ARTIFACTS, ServerThread
 from .fake_table import FakeTable, pages_app
+from .test_accessibility import AXE, RUN_AXE, WCAG
 
 pytestmark = pytest.mark.browser
 PHONE = {"width": 390, "height": 844}
@@ -46,6 +47,14 @@ def open_page(
     page.goto(f"{server.url}/t/fake#seat=tok0")
     page.wait_for_selector("#players .player")
     return page
+
+
+def serious_findings(page: Any) -> list[str]:
+    """axe-core's critical and serious findings on ``page`` as it is now."""
+    if not page.evaluate("typeof axe !== 'undefined'"):
+        page.evaluate(AXE)
+    found: list[str] = page.evaluate(RUN_AXE, WCAG)
+    return found
 
 
 def to_act(fake: FakeTable) -> set[int]:
@@ -129,6 +138,7 @@ def test_the_prompt_is_held_while_paused_and_the_banner_is_clean_after_resuming(
     page.locator("#confirm").click(force=True)
     assert len([m for m in fake.received if m["type"] == "command"]) == sent
     page.screenshot(path=str(ARTIFACTS / f"truth-paused-{viewport['width']}.png"), full_page=True)
+    assert serious_findings(page) == []
     # Resumed: the refusal said something about a pause that is over; it goes.
     show_clock(fake, model.resume(paused, T0 + 9))
     fake.broadcast()
@@ -190,6 +200,7 @@ def test_a_timeout_is_told_on_the_players_own_card_and_in_since_your_last_move(
     assert digest.count() > 1  # the others' moves since her own, before and after the timeout
     page.locator("#log li", has_text="Time ran out: a bot played for Ada.").wait_for()
     page.screenshot(path=str(ARTIFACTS / f"truth-timeout-{viewport['width']}.png"), full_page=True)
+    assert serious_findings(page) == []
     # Her own move ends it: no timeout in a row any more, the note goes.
     clock["seats"][0]["timeouts"] = 0
     show_clock(fake, clock)
