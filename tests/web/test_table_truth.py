@@ -10,6 +10,7 @@ clock part of each document is built by the server's own clock model.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
@@ -102,6 +103,38 @@ def test_nudge_and_vote_appear_by_themselves_when_their_time_comes(
     fake.broadcast()
     page.locator("#nudge-1").wait_for(state="detached", timeout=5_000)
     assert page.locator("#vote-1").count() == 0
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390", "1280"])
+def test_the_creators_hand_over_appears_when_the_player_has_been_away_long_enough(
+    new_page: Any, pages_server: ServerThread, viewport: dict[str, int]
+) -> None:
+    """Bea has been away 57 s of the 60 s after which the creator may let a bot play for her.
+    The page heard that once; no later poll is answered. Three seconds on, the offer is there
+    by itself."""
+    fake = FakeTable(seats=2, names=["Ada", "Bea"], seed="away")
+    summary = {**fake.doc(0)["table"], "handover_after": 60}
+    summary["seats"] = [
+        {**s, "away_seconds": 57 if s["seat"] == 1 else None} for s in summary["seats"]
+    ]
+    answers = []
+
+    def once(route: Any) -> None:
+        answers.append(route.request.url)
+        if len(answers) == 1:
+            route.fulfill(json=summary)
+        # Later polls are never answered: the page must not wait for them.
+
+    page = new_page(fresh=True, viewport=viewport)  # a fake clock stays on a page
+    page.clock.install(time=datetime.fromtimestamp(T0, tz=UTC))
+    fake.serve(page, 0)
+    page.route(re.compile(r".*/api/tables/fake$"), once)
+    page.goto(f"{pages_server.url}/t/fake#seat=tok0")
+    page.locator("#bot-wait-1").wait_for()
+    assert page.locator("#bot-offer-1").count() == 0
+    page.clock.fast_forward(3_100)
+    page.locator("#bot-offer-1").wait_for(timeout=5_000)
+    assert len(answers) >= 2  # the page asked again, heard nothing, and knew anyway
 
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390", "1280"])

@@ -114,13 +114,15 @@ function tableAct(path, body) {
 }
 
 // How long the seat's player has been away as the server sees it (every process), or null:
-// what the last table summary said, grown by the server time passed since it was made, so
-// the creator's hand-over comes when its time does, not at the next poll.
+// what the last table summary said, grown by the time passed since it arrived, so the
+// creator's hand-over comes when its time does, not at the next poll. (Counted from its
+// arrival, not from its server_time: the server made it earlier still, so this is never more
+// than the server counts, and the hand-over it offers is never refused as too soon.)
+var summaryArrived = 0;
 function away(seat) {
   var s = summary && summary.seats && summary.seats[seat];
   if (!s || s.away_seconds === null || s.away_seconds === undefined) return null;
-  var since = typeof summary.server_time === "number" ? Math.max(0, serverNow() - summary.server_time) : 0;
-  return s.away_seconds + since;
+  return s.away_seconds + Math.max(0, (Date.now() - summaryArrived) / 1000);
 }
 
 // When (the server's seconds) the creator may hand an absent player's seat to a bot, for the
@@ -827,6 +829,7 @@ function pollTable() {
     learnClockRules(table.clock_rules);
     var changed = shownRow(table) !== shownRow(summary);
     summary = table;
+    summaryArrived = Date.now();
     if (!doc) doc = { table: table, you: { seat: null }, game: null, log: [] };
     else if (doc.table.status === "open") doc.table = Object.assign({}, doc.table, table);
     if (table.status !== "open" && conn && conn.doc && conn.doc.table.status === "open") conn.resync();
