@@ -85,7 +85,7 @@ def test_nudge_and_vote_appear_by_themselves_when_their_time_comes(
     server; the page's own time makes "Nudge Bea" appear after 20 s, the vote after 40 s."""
     fake = FakeTable(seats=2, names=["Ada", "Bea"], seed="silent")
     show_clock(fake, clock_of({"mode": "untimed"}, fake))
-    fake.table_extra["clock_rules"] = RULES
+    fake.table_extra.update(clock_rules=RULES, handover_after=60)  # as the summary has them
     page = open_page(new_page, pages_server, fake, viewport=viewport)
     page.wait_for_selector("#player-1")
     assert page.locator("#nudge-1").count() == 0 and page.locator("#vote-1").count() == 0
