@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from server.clocks import model
+from server.clocks import table as table_clock
 from server.engine import get_game
 from server.notify import notice
 
@@ -81,3 +82,16 @@ async def test_a_covered_seats_bot_whose_pass_ends_the_round_plays_only_that_dec
     assert len(await commands(process, table_id)) == 2
     now.at = T0 + 60
     assert await process.keeper.sweep() == 0  # still Anna's time
+
+
+def test_a_new_stage_is_another_phase_or_planning_that_ended_and_opened_again() -> None:
+    game = get_game("norenberc")
+    state = game.new(2, "stages", game.default_options())
+    passed, events = game.apply(state, 1, {"type": "pass"})
+    assert not table_clock.is_new_stage(state, passed, events)  # one seat of the phase done
+    again, events = game.apply(passed, 0, {"type": "pass"})
+    assert again["phase"] == "planning" == state["phase"]
+    assert table_clock.is_new_stage(passed, again, events)  # the round ended and began again
+    planned, events = game.apply(state, 1, game.legal(state, 1)[0])
+    acting, events = game.apply(planned, 0, game.legal(planned, 0)[0])
+    assert acting["phase"] == "action" and table_clock.is_new_stage(planned, acting, events)
