@@ -28,6 +28,9 @@ Modes (``config["mode"]``):
 A *decision* starts when a seat enters ``to_act``. It ends when the seat leaves ``to_act``, and,
 outside planning, also when the seat plays a command and is asked again (each action choice is
 its own decision). In planning, steps that keep the seat planning are part of one decision.
+A command that takes the game to a new stage (another phase, or a planning phase that ended
+and opened again, as when every seat passed and the next round's planning began) ends the
+decision of every seat it leaves asked: each starts a new one, with its own time.
 A seat that takes its plan back (``retract``) resumes with the free time its commit kept.
 
 Bot seats have no deadline: their "deadline" is ``since + bot_delay``, when they should move.
@@ -196,6 +199,7 @@ def advance(
     actor: int | None = None,
     command: str | None = None,
     by_bot_cover: bool = False,
+    turned: bool | None = None,
 ) -> Clock:
     """The clock after a change that took ``to_act`` from ``before`` to ``after``.
 
@@ -203,10 +207,15 @@ def advance(
     (default: the same) whether a decision that starts now is a planning one. ``actor``
     played ``command`` (a command type; None for a change that is no command, such as the
     start). ``by_bot_cover`` says the command was a bot's, played because the seat's time
-    ran out; any other command of a seat resets its timeouts in a row.
+    ran out; any other command of a seat resets its timeouts in a row. ``turned`` says the
+    game reached a new stage (default: planning began or ended): every seat asked both before
+    and after faces a new decision, so a seat whose pass ended the round gets the next
+    round's full time, and a seat a bot covered plays its next decision itself.
     """
     config = clock["config"]
     starts_planning = planning if planning_after is None else planning_after
+    if turned is None:
+        turned = planning != starts_planning
     new = copied(clock)
     before_set, after_set = set(before), set(after)
     if new["paused"] is not None:
@@ -227,9 +236,10 @@ def advance(
                 seat["since"], seat["free"], seat["left"] = now, free, None
             else:
                 _begin(seat, config, starts_planning, now)
-        elif index in after_set and ((acted and not planning) or planning != starts_planning):
-            # An action choice made and another asked, or the phase turned (planning ended,
-            # or began): a new decision, even for a seat asked again straight away.
+        elif index in after_set and ((acted and not planning) or turned):
+            # An action choice made and another asked, or the game turned to a new stage
+            # (planning ended, began, or ended and began again): a new decision, even for a
+            # seat asked again straight away (``_begin`` also ends a bot's cover).
             _stop(seat, config, now)
             _begin(seat, config, starts_planning, now)
     return new

@@ -12,7 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from server.engine import get_game
+from server.engine import Event, get_game
+from server.engine import planning as sealed
 
 from . import model
 
@@ -49,6 +50,19 @@ class Cover:
 def is_planning(state: Any) -> bool:
     """Whether ``state`` is in a planning phase (both games, and the toy game, name it so)."""
     return isinstance(state, dict) and state.get("phase") == "planning"
+
+
+def is_new_stage(before: Any, after: Any, events: Iterable[Event]) -> bool:
+    """Whether one command took the game from ``before`` to a new stage in ``after``: another
+    phase, or a planning phase that ended (the shared ``PlanningEnded`` event) and opened
+    again in the same command (in Norenberc, every seat passed: the round ended and the next
+    one's planning began, the phase still "planning"). A seat asked again then faces a new
+    decision, not the one it was playing."""
+    if not isinstance(before, dict) or not isinstance(after, dict):
+        return False
+    if before.get("phase") != after.get("phase"):
+        return True
+    return any(e.get("type") == sealed.PLANNING_ENDED for e in events)
 
 
 def people(seats: Iterable[SeatInfo]) -> set[int]:
@@ -92,8 +106,9 @@ def after_command(
     now: float,
     bot_delay: float,
     cover: Cover | None = None,
+    events: Iterable[Event] = (),
 ) -> tuple[model.Clock | None, float | None]:
-    """The clock once ``seat`` played ``cmd`` on ``data``, giving ``state``."""
+    """The clock once ``seat`` played ``cmd`` on ``data``, giving ``state`` and ``events``."""
     clock = cover.clock if cover is not None else data.clock
     if clock is None or data.state is None:
         return None, None
@@ -108,6 +123,7 @@ def after_command(
         actor=seat,
         command=str(cmd.get("type")),
         by_bot_cover=cover is not None,
+        turned=is_new_stage(data.state, state, events),
     )
     return new, due(new, data, state, bot_delay)
 

@@ -137,6 +137,8 @@ class Lobby:
         async def write(session: AsyncSession, data: TableData) -> dict[str, Any]:
             chosen["seat"] = picked = seat_model.seat_to_join(data, seat, invited)
             replaced = data.seats[picked].bot
+            # Joining is no visit: the seat is seen once its page connects. Until then its
+            # player is not taken for connected (nor told "connected" to the creator).
             await queries.update_seat(
                 session,
                 table_id,
@@ -144,7 +146,7 @@ class Lobby:
                 name=name,
                 token_hash=self._hash(token),
                 bot=None,
-                seen_at=time.time(),
+                seen_at=None,
             )
             if data.status != "playing" or replaced is None:
                 return {}

@@ -162,7 +162,7 @@ class Play:
         result = game.result(state)
         status = "finished" if result is not None else "playing"
         clock, due = table_clock.after_command(
-            data, state, seat, cmd, self._now(), self.settings.bot_delay, cover
+            data, state, seat, cmd, self._now(), self.settings.bot_delay, cover, events
         )
         seat_log = None
         if cover is not None and cover.newly:

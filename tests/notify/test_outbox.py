@@ -53,11 +53,14 @@ def test_a_player_away_less_than_notify_after_gets_no_notice_yet(
     settings = make_settings(database_url, webhook_allow_private=True, notify_after=600)
     with running(settings) as app:
         table_id, anna, _bela = app.table()
+        # Anna was seen creating the table; Bela's page was open until now (joining alone
+        # is no visit: a player who never came is not held).
+        app.call(app.state.service.mark_seen, {table_id: {1}})
         app.post(f"/api/tables/{table_id}/webhook", {"url": receiver.url}, anna)
         app.now.at += 300
         assert app.sweep() == 0
         assert receiver.posts == []
-        app.now.at += 330  # both have been away since they joined, over 600 s ago now
+        app.now.at += 330  # both have been away, over 600 s now
         assert app.sweep() == 2
 
 

@@ -81,7 +81,8 @@ def test_a_pending_notice_is_delivered_after_the_server_is_killed_and_restarted(
 ) -> None:
     url = f"sqlite:///{tmp_path / 'guildhall.db'}"
     # A player counts as away two presence heartbeats (10 s) after they were last seen: the
-    # notices are written at once, and held that long; the server dies meanwhile.
+    # notices are written at once, and Anna's, seen creating the table, is held that long;
+    # the server dies meanwhile. Bela joined but never came: hers may go at once.
     (server,) = servers(url, tmp_path, 1, GUILDHALL_NOTIFY_AFTER="0")
     server.start()
     try:
@@ -94,13 +95,18 @@ def test_a_pending_notice_is_delivered_after_the_server_is_killed_and_restarted(
 
         wait_for("the outbox holds both notices", lambda: len(pending()) == 2)
         server.kill()
-        assert receiver.posts == [], "the machine was too slow: a notice went before the kill"
-        assert sorted(pending()) == [(0, "pending"), (1, "pending")]
+        early = [p.body["player"] for p in receiver.posts]
+        assert "Anna" not in early, "the machine was too slow: a notice went before the kill"
+        assert (0, "pending") in pending()
         server.start()
-        wait_for("the restarted server delivers", lambda: len(receiver.posts) >= 2)
+
+        def annas() -> list[Any]:
+            return [p for p in receiver.posts if p.body["player"] == "Anna"]
+
+        wait_for("the restarted server delivers", lambda: len(annas()) >= 1)
         time.sleep(1)  # five more sweeps: nothing is sent twice
-        assert sorted(p.body["player"] for p in receiver.posts) == ["Anna", "Bela"]
-        assert sorted(pending()) == [(0, "sent"), (1, "sent")]
+        assert len(annas()) == 1
+        assert (0, "sent") in pending()
     finally:
         server.stop()
 

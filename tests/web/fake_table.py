@@ -77,6 +77,12 @@ class FakeTable:
         self.drop_next_command = False
         # When set to (code, message), the next command is refused with that error.
         self.refuse_next_command: tuple[str, str] | None = None
+        # When set to (code, message), the next hello is refused with that error (a seat
+        # link whose seat a bot plays now is refused with "seat_lost").
+        self.refuse_next_hello: tuple[str, str] | None = None
+        # Members the table part of every document (and the table summary) gets besides its
+        # own: a clock, the seat log, a rematch, seats as a bot standing in shows them.
+        self.table_extra: dict[str, Any] = {}
 
     def doc(self, seat: int | None) -> dict[str, Any]:
         seats = [
@@ -99,6 +105,7 @@ class FakeTable:
                 "seed_sha256": "0" * 64,
                 "options": self.options,
                 "seats": seats,
+                **self.table_extra,
             },
             "you": {"seat": seat},
             "game": self.game.view(self.state, seat),
@@ -190,7 +197,11 @@ class FakeTable:
     def receive(self, ws: Any, seat: int | None, msg: dict[str, Any]) -> None:
         self.received.append(msg)
         kind = msg.get("type")
-        if kind in ("hello", "snapshot_request"):
+        if kind == "hello" and self.refuse_next_hello:
+            code, message = self.refuse_next_hello
+            self.refuse_next_hello = None
+            ws.send(json.dumps({"type": "error", "code": code, "message": message}))
+        elif kind in ("hello", "snapshot_request"):
             self.snapshot(ws, seat)
         elif kind == "ping":
             ws.send(json.dumps({"type": "pong"}))

@@ -163,6 +163,12 @@ def test_your_tables_show_your_move_and_a_rematch_seats_both_players(
     ada_page.locator(f"#mine-list .mine-item[data-table='{new_id}']").wait_for()
     moves = ada_page.locator("#mine-list .your-move .mine-status", has_text="Du bist am Zug")
     moves.nth(1).wait_for()  # the rematch and the other table both wait for Ada to plan
+    # The finished table no longer offers to join the rematch she sits at: it opens it.
+    old = ada_page.locator(f"#mine-list .mine-item[data-table='{old_id}']")
+    opened = old.locator("a", has_text="Revanche öffnen")
+    opened.wait_for()
+    assert (opened.get_attribute("href") or "").startswith(f"/t/{new_id}#seat=")
+    assert old.locator("button", has_text="Revanche").count() == 0
     _no_sideways_scroll(ada_page)
     ada_page.screenshot(path=str(ARTIFACTS / f"lobby-mine-de-{width}.png"), full_page=True)
 

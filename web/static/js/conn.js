@@ -181,6 +181,11 @@ export function rememberTable(entry) {
   localStorage.setItem("gh_tables", JSON.stringify(list.slice(0, KEPT_TABLES)));
 }
 
+// This browser's kept seat link at ``tableId`` ({id, seat, token, title}), or null.
+export function keptSeat(tableId) {
+  return recentTables().filter(function (e) { return e.id === tableId && e.token; })[0] || null;
+}
+
 // Forget this browser's seat link of a table (the seat went to a bot).
 export function forgetTable(tableId, token) {
   var list = recentTables().filter(function (e) { return !(e.id === tableId && e.token === token); });

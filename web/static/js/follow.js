@@ -63,11 +63,14 @@ export function reset() { before = null; changedAt = {}; }
 
 // The others' log entries since the player's own last one (an entry naming the player as
 // its seat), the latest DIGEST_LINES of them; entries that name nobody are kept (a guild
-// called, a round begun) only between others' moves.
-export function digest(log, me) {
+// called, a round begun) only between others' moves. ``before``: the player's own last entry
+// is looked for before that place (entries from it on were a bot's, playing for the player
+// when their time ran out).
+export function digest(log, me, before) {
   if (me === null) return [];
   var last = -1;
-  for (var i = log.length - 1; i >= 0; i--) {
+  var from = before === undefined ? log.length : Math.min(before, log.length);
+  for (var i = from - 1; i >= 0; i--) {
     var p = log[i].params;
     if (p && p.seat === me) { last = i; break; }
   }
@@ -78,9 +81,17 @@ export function digest(log, me) {
   });
 }
 
+// The lines a digest shows: the latest DIGEST_LINES, and before them every ``pinned`` one
+// (what happened to the player's own seat, such as a timeout), however old.
+export function digestShown(entries) {
+  var pinned = entries.filter(function (e) { return e.pinned; });
+  var rest = entries.filter(function (e) { return !e.pinned; });
+  return pinned.concat(rest.slice(-Math.max(0, DIGEST_LINES - pinned.length)));
+}
+
 export function digestCard(entries, text) {
   if (!entries.length) return null;
-  var shown = entries.slice(-DIGEST_LINES);
+  var shown = digestShown(entries);
   return h("div", { class: "digest", id: "digest-card" },
     h("h2", { class: "digest-title" }, t("digest.title")),
     h("ul", null, shown.map(function (e) { return h("li", null, text(e)); })),

@@ -2,7 +2,7 @@
 // what the server says of each (POST /api/tables/mine, one request for all): the round,
 // whose turn it is, your move and the time left, the result, a rematch.
 import { h, t } from "./i18n.js";
-import { api, askRematch, forgetTable, recentTables } from "./conn.js";
+import { api, askRematch, forgetTable, keptSeat, recentTables } from "./conn.js";
 import { countdown } from "./clocks.js";
 import { $ } from "./page.js";
 import { seatName, seatNames } from "./pieces.js";
@@ -134,7 +134,11 @@ function actions(entry, answer, yours) {
     out.push(h("a", { class: "button" + (yours ? " primary" : ""), href: "/t/" + entry.id + "#seat=" + entry.token },
       t("mine.open")));
   }
-  if (answer && answer.status === "finished") {
+  var joined = answer && answer.rematch ? keptSeat(answer.rematch) : null;
+  if (joined) {
+    // Already seated at the rematch (its own line is in the list too): open it.
+    out.push(h("a", { class: "button", href: "/t/" + joined.id + "#seat=" + joined.token }, t("rematch.open")));
+  } else if (answer && answer.status === "finished") {
     out.push(h("button", { type: "button", class: answer.rematch ? "primary" : null, onclick: function (ev) {
       ev.target.disabled = true;
       askRematch(entry.id, entry.token, answer.title).catch(function () {

@@ -3,8 +3,8 @@
 // (norenberc.js, strasbourg.js), loaded when the table's game is known; only that game's
 // module is ever loaded.
 import { errorText, h, has, t, translatePage } from "./i18n.js";
-import { TableConnection, api, askRematch, forgetTable, recentTables, rememberTable } from "./conn.js";
-import { fetchServerTime, learnClockRules, learnServerTime, renderClocks } from "./clocks.js";
+import { TableConnection, api, askRematch, forgetTable, keptSeat, rememberTable } from "./conn.js";
+import { fetchServerTime, learnClockRules, learnServerTime, renderClocks, serverNow } from "./clocks.js";
 import * as acts from "./table_acts.js";
 import * as panel from "./summary.js";
 import * as follow from "./follow.js";
@@ -113,10 +113,45 @@ function tableAct(path, body) {
     .catch(showNotice);
 }
 
-// How long the seat's player has been away as the server sees it (every process), or null.
+// How long the seat's player has been away as the server sees it (every process), or null:
+// what the last table summary said, grown by the time passed since it arrived, so the
+// creator's hand-over comes when its time does, not at the next poll. (Counted from its
+// arrival, not from its server_time: the server made it earlier still, so this is never more
+// than the server counts, and the hand-over it offers is never refused as too soon.)
+var summaryArrived = 0;
 function away(seat) {
   var s = summary && summary.seats && summary.seats[seat];
-  return s ? s.away_seconds : null;
+  if (!s || s.away_seconds === null || s.away_seconds === undefined) return null;
+  return s.away_seconds + Math.max(0, (Date.now() - summaryArrived) / 1000);
+}
+
+// When (the server's seconds) the creator may hand an absent player's seat to a bot, for the
+// seats not yet away long enough; [] for anyone but the creator.
+function handoverMoments(table) {
+  if (mySeat() !== 0 || table.status !== "playing" || !summary || !summary.seats) return [];
+  return summary.seats.map(function (s) {
+    var gone = away(s.seat);
+    return gone === null || gone >= summary.handover_after ? null : serverNow() + summary.handover_after - gone;
+  }).filter(function (at) { return at !== null; });
+}
+
+// What the table shows changes with time alone (a nudge or vote offered once a seat has been
+// silent long enough, the creator's hand-over, an "away until" passing): the page draws
+// again at the next such moment, computed from the server time it knows. Nobody reloads,
+// and no request is made for it.
+var timedRedraw = null;
+var LONGEST_WAIT = 3600; // seconds: a timer for weeks ahead would overflow; look again then
+function redrawWhenDue(table) {
+  clearTimeout(timedRedraw);
+  timedRedraw = null;
+  if (replay || table.status !== "playing") return;
+  var moments = handoverMoments(table);
+  var next = acts.nextChange(table, mySeat());
+  if (next !== null) moments.push(next);
+  if (!moments.length) return;
+  var wait = Math.min(LONGEST_WAIT, Math.min.apply(null, moments) - serverNow());
+  // A little after the moment, so that the redraw finds it passed.
+  timedRedraw = setTimeout(render, Math.max(0, wait) * 1000 + 50);
 }
 
 // A player may hand their own seat to a bot; the creator another's, once that player has been
@@ -143,9 +178,64 @@ function reclaim() {
 }
 
 function send(cmd) {
+  // Paused, every command is refused: the prompt is held (holdWhilePaused), this too.
+  if (isPaused()) return;
   notice = null;
   conn.send(cmd);
   render();
+}
+
+function isPaused() {
+  var clock = !replay && doc && doc.table && doc.table.clock;
+  return !!(clock && clock.paused);
+}
+
+// While the table is paused nobody may move (the server refuses every command with
+// "paused"): the prompt stays readable, with the player's picks, but none of its controls
+// nor any place on the board can be used, and its first line says why.
+function holdWhilePaused() {
+  var prompt = $("prompt");
+  // The summary's short card in the prompt's place only closes the summary: no move.
+  if (!isPaused() || prompt.querySelector(".summary-hold")) return;
+  prompt.querySelectorAll("button, input, select, textarea").forEach(function (el) { el.disabled = true; });
+  document.querySelectorAll("#board button.board-pick, #players button.board-pick").forEach(function (el) { el.disabled = true; });
+  if (prompt.firstChild) {
+    prompt.insertBefore(h("p", { class: "prompt-paused", id: "prompt-paused" }, t("pause.banner")), prompt.firstChild);
+  }
+}
+
+// A board place that is no button (a house, a seat card) cannot be disabled: its click is
+// stopped here while paused, before the renderer's own listener hears it.
+function heldClick(ev) {
+  if (isPaused() && ev.target.closest && ev.target.closest("#board .board-pick, #players .board-pick")) {
+    ev.stopPropagation();
+    ev.preventDefault();
+  }
+}
+
+// A notice that the table moved past says nothing true any more: a refusal because the table
+// was paused, once it has resumed; "your seat link can take it back", once the game is over.
+// (The refusal may come before the document that shows the pause: it stays until then.)
+// While the game goes on, the one about a lost seat also says why a bot plays it.
+var pausedDrawn = false;
+function dropStaleNotice(table) {
+  var paused = !!(table.clock && table.clock.paused);
+  if (pausedDrawn && !paused && notice && notice.code === "paused") notice = null;
+  pausedDrawn = paused;
+  if (!notice || notice.code !== "seat_lost") return;
+  var why = table.status === "playing" && lost ? lostBecause(table, lost.seat) : null;
+  notice.text = table.status === "finished" ? t("seat.lost_end") : t("seat.lost") + (why ? " " + why : "");
+}
+
+// The seat log's line that gave ``seat`` to a bot (the creator's or its player's hand-over, a
+// second timeout in a row, the others' vote), the latest; null if none is shown.
+var HANDED_OVER = ["bot_took_over", "timeout_handover", "vote_handover"];
+function lostBecause(table, seat) {
+  var found = null;
+  (table.seat_log || []).forEach(function (c) {
+    if (c.seat === seat && HANDED_OVER.indexOf(c.type) >= 0) found = c;
+  });
+  return found ? seatChangeLine(found).text : null;
 }
 
 // ---- rendering ----------------------------------------------------------------------
@@ -252,11 +342,27 @@ function announce(status, summaryTitle, since) {
     announced.turn = turn;
     parts.push(status.text);
     // What the others did since this player's last move, as the digest card shows it.
-    var told = since.slice(-follow.DIGEST_LINES);
+    var told = follow.digestShown(since);
     if (told.length) parts.push(t("digest.title") + " " + told.map(logText).join("; "));
   }
   if (!mine) announced.turn = null;
   if (parts.length) $("announce").textContent = parts.join(". ");
+}
+
+// "Since your last move": the others' moves since the player's own last one. When their time
+// ran out (once or more in a row: the clock's ``timeouts``) a bot's moves for them are not
+// theirs: the digest counts from the player's own move before the first of those timeouts,
+// and says first that a bot played for them.
+function sinceMyMove() {
+  var me = mySeat(), log = doc.log || [];
+  var clock = doc.table && doc.table.clock;
+  var timeouts = clock && clock.seats[me] ? clock.seats[me].timeouts : 0;
+  var ran = ((doc.table && doc.table.seat_log) || []).filter(function (c) {
+    return c.type === "timed_out" && c.seat === me;
+  });
+  var first = timeouts ? ran[ran.length - timeouts] : null;
+  if (!first) return follow.digest(log, me);
+  return [{ type: "timed_out", text: t("clock.timed_out_you"), pinned: true }].concat(follow.digest(log, me, first.at));
 }
 
 // A game may say something under the table (where its component data comes from).
@@ -288,8 +394,9 @@ function draw() {
   // empty log) would make every summary already in the log look as if it had just arrived.
   var opened = !replay && !!doc.game && panel.follow(sums);
   var mine = !replay && renderer.isMyTurn(showing, mySeat());
-  var since = mine ? follow.digest(doc.log || [], mySeat()) : [];
+  var since = mine ? sinceMyMove() : [];
   if (!replay) noticeNudges(table);
+  dropStaleNotice(table);
   renderBanner(renderer, ctx);
   if (!replay) announce(renderer.status(showing, ctx), opened ? panel.openTitle(sums) : null, since);
   replaceChildren($("board"), renderer.board(showing, ctx));
@@ -300,6 +407,7 @@ function draw() {
   var held = mine && panel.holdsPrompt();
   replaceChildren($("digest"), held ? null : follow.digestCard(since, logText));
   replaceChildren($("prompt"), replay ? null : held ? panel.holdCard(panel.openTitle(sums)) : renderer.prompt(showing, ctx));
+  holdWhilePaused();
   var logGrew = renderLog(sums);
   renderScores(showing, renderer);
   if (!replay) renderRematch(table);
@@ -313,6 +421,7 @@ function draw() {
   keepPromptHeight(!replay && mySeat() !== null && !sheet.isPhone());
   sheet.place($("prompt"));
   updateTurnSignal(renderer);
+  redrawWhenDue(table);
 }
 
 // The prompt area (with the digest above it) only grows while a seat plays (until the window
@@ -372,7 +481,9 @@ function renderBanner(renderer, ctx) {
   replaceChildren(el, [
     h("span", { class: "banner-text", id: "banner-text" }, info.text),
     notice ? h("span", { class: "notice " + notice.kind, role: "alert" }, notice.text) : null,
-    lost ? h("button", { type: "button", class: "primary small-btn", id: "reclaim-seat", onclick: reclaim }, t("seat.reclaim")) : null,
+    // Once the game is over there is no seat to take back (the server says "finished").
+    lost && ctx.table && ctx.table.status === "playing" ? h("button", { type: "button", class: "primary small-btn",
+      id: "reclaim-seat", onclick: reclaim }, t("seat.reclaim")) : null,
     ctx.busy ? h("span", { class: "sending" }, t("table.sending")) : null,
   ]);
 }
@@ -570,6 +681,13 @@ function renderRematch(table) {
   var mine = token || (lost && lost.token);
   if (table.status !== "finished" || !mine || $("scores").hidden) return;
   var joining = !!table.rematch;
+  var joined = joining ? keptSeat(table.rematch) : null;
+  if (joined) {
+    // Already seated there (this browser keeps its link): open it, nothing left to join.
+    $("scores").appendChild(h("div", { class: "rematch", id: "rematch" },
+      h("a", { class: "button primary", id: "rematch-open", href: "/t/" + joined.id + "#seat=" + joined.token }, t("rematch.open"))));
+    return;
+  }
   $("scores").appendChild(h("div", { class: "rematch", id: "rematch" },
     joining ? h("p", { class: "rematch-waiting" }, t("rematch.waiting")) : null,
     h("button", { type: "button", id: "rematch-button", class: joining ? "primary" : null, "data-focus": "rematch",
@@ -698,7 +816,7 @@ function copyText(text) {
 }
 
 function showNotice(err) {
-  notice = { kind: "error", text: t("error.prefix") + " " + errorText(err) };
+  notice = { kind: "error", text: t("error.prefix") + " " + errorText(err), code: err && err.code };
   render();
 }
 
@@ -711,6 +829,7 @@ function pollTable() {
     learnClockRules(table.clock_rules);
     var changed = shownRow(table) !== shownRow(summary);
     summary = table;
+    summaryArrived = Date.now();
     if (!doc) doc = { table: table, you: { seat: null }, game: null, log: [] };
     else if (doc.table.status === "open") doc.table = Object.assign({}, doc.table, table);
     if (table.status !== "open" && conn && conn.doc && conn.doc.table.status === "open") conn.resync();
@@ -864,7 +983,7 @@ function onStatus(state) {
 function onError(err) {
   if (err.code === "bad_token" && token) return dropToken();
   if (err.code === "seat_lost" && token) return loseSeat();
-  notice = { kind: "error", text: t("error.prefix") + " " + errorText(err) };
+  notice = { kind: "error", text: t("error.prefix") + " " + errorText(err), code: err && err.code };
   render();
 }
 
@@ -886,7 +1005,7 @@ function loseSeat() {
   api("GET", "/api/tables/" + tableId + "/me", undefined, mine.token).then(function (res) {
     mine.seat = res.seat;
     lost = mine;
-    notice = { kind: "info", text: t("seat.lost") };
+    notice = { kind: "info", text: t("seat.lost"), code: "seat_lost" };
     render();
   }).catch(function () { dropToken(); });
   reconnect();
@@ -933,7 +1052,7 @@ function readToken() {
   var offered = /(?:^|[#&])invite=([^&]+)/.exec(location.hash);
   if (offered) invite = decodeURIComponent(offered[1]);
   if (m) return decodeURIComponent(m[1]);
-  var known = recentTables().filter(function (e) { return e.id === tableId && e.token; })[0];
+  var known = keptSeat(tableId);
   return known ? known.token : null;
 }
 
@@ -952,6 +1071,7 @@ function init() {
     localStorage.setItem("gh_sound", soundOn ? "on" : "off");
     renderSoundToggle();
   });
+  document.addEventListener("click", heldClick, true);
   document.addEventListener("keydown", replayKeys);
   document.addEventListener("keydown", arrowKeys);
   document.addEventListener("keydown", function (ev) { if (ev.key === "Escape") follow.skip(); });

@@ -56,7 +56,8 @@ function closeForm(rerender) {
 export function renderPause(el, table, me, act, seatName) {
   var clock = live(table) ? table.clock : null;
   // Redrawn only on a change (patches arrive often, and the bar is a live region).
-  var key = JSON.stringify(clock ? [clock.paused, clock.proposal, clock.seats, me, table.seats] : null);
+  var key = JSON.stringify(clock ? [clock.paused, clock.proposal, clock.seats, me, table.seats,
+    clock.proposal && isPast(clock.proposal.until)] : null);
   if (el.dataset.key === key) return;
   el.dataset.key = key;
   var content = clock && clock.paused ? pausedBar(clock, table, me, act, seatName)
@@ -84,25 +85,55 @@ function pausedBar(clock, table, me, act, seatName) {
   ];
 }
 
+// Whether a proposed resume date has passed: agreeing then is refused (bad_time).
+function isPast(until) {
+  return !!until && until <= serverNow();
+}
+
 function proposalBar(proposal, table, me, act, seatName) {
   var people = (table.seats || []).filter(function (s) { return isPerson(table, s.seat); }).map(function (s) { return s.seat; });
   var waiting = people.filter(function (s) { return proposal.agreed.indexOf(s) < 0; });
   var answer = function (path) { return function () { act("/pause/" + path, { proposal: proposal.id }); }; };
   var mine = isPerson(table, me);
+  var past = isPast(proposal.until);
+  // Past its date a proposal can only be withdrawn or declined: agreeing would be refused.
   var agreed = proposal.agreed.indexOf(me) >= 0;
   return [
     h("p", { class: "pause-state", id: "pause-proposal" },
       t(proposal.until ? "pause.proposed_until" : "pause.proposed",
         { name: seatName(proposal.by), when: proposal.until ? when(proposal.until) : "" }), " ",
       h("span", { class: "muted" }, t("pause.agreed", { names: seatNames(proposal.agreed, seatName) }),
-        waiting.length ? [" · ", t("pause.waiting", { names: seatNames(waiting, seatName) })] : null)),
-    mine && !agreed ? h("button", { type: "button", class: "small-btn primary", id: "pause-agree",
+        waiting.length ? [" · ", t("pause.waiting", { names: seatNames(waiting, seatName) })] : null),
+      past ? [" ", h("span", { class: "muted", id: "pause-past" }, t("pause.past"))] : null),
+    mine && !agreed && !past ? h("button", { type: "button", class: "small-btn primary", id: "pause-agree",
       "data-focus": "pause-agree", onclick: answer("agree") }, t("pause.agree")) : null,
     mine && !agreed ? h("button", { type: "button", class: "small-btn", id: "pause-decline",
       "data-focus": "pause-decline", onclick: answer("decline") }, t("pause.decline")) : null,
     mine && proposal.by === me ? h("button", { type: "button", class: "small-btn", id: "pause-withdraw",
       "data-focus": "pause-withdraw", onclick: answer("decline") }, t("pause.withdraw")) : null,
   ];
+}
+
+// ---- when the offers change by themselves -------------------------------------------
+
+// The next moment (the server's seconds) at which what this module offers ``me`` changes
+// with time alone, no document arriving: a silent seat becomes one to nudge or to vote on, a
+// nudge may be sent again, an "away until" or a proposed resume date passes. Null: none
+// coming. The page draws again then (table.js), so no control waits for a reload.
+export function nextChange(table, me) {
+  if (!live(table)) return null;
+  var clock = table.clock, rules = clockRules(), now = serverNow();
+  var moments = [];
+  if (clock.proposal && clock.proposal.until) moments.push(clock.proposal.until);
+  clock.seats.forEach(function (entry, seat) {
+    if (entry.away_until) moments.push(entry.away_until);
+    if (clock.mode !== "untimed" || clock.paused || !entry.asked || !rules || seat === me) return;
+    moments.push(entry.asked + rules.nudge_after, entry.asked + rules.vote_after);
+    var last = (entry.nudged || {})[String(me)];
+    if (last) moments.push(last + rules.nudge_every);
+  });
+  var coming = moments.filter(function (at) { return at > now; });
+  return coming.length ? Math.min.apply(null, coming) : null;
 }
 
 // ---- a seat card's acts --------------------------------------------------------------
@@ -114,7 +145,7 @@ export function seatActs(seat, table, me, act, seatName, rerender) {
   var clock = table.clock;
   var entry = clock.seats[seat] || {};
   var parts = [awayNote(entry)];
-  if (isPerson(table, me) && seat === me) parts = parts.concat(ownActs(seat, clock, act, rerender));
+  if (isPerson(table, me) && seat === me) parts = parts.concat(timeoutNote(entry, clock), ownActs(seat, clock, act, rerender));
   else if (isPerson(table, me) && isPerson(table, seat)) parts = parts.concat(othersActs(seat, clock, me, act, seatName, rerender));
   if (me === 0 && isPerson(table, 0) && clock.mode !== "untimed" && table.seats[seat] && table.seats[seat].name) {
     parts.push(addTime(seat, clock, act, rerender));
@@ -126,6 +157,16 @@ export function seatActs(seat, table, me, act, seatName, rerender) {
 function awayNote(entry) {
   if (!entry.away_until || entry.away_until <= serverNow()) return null;
   return h("span", { class: "away-note" }, t("away.until", { when: when(entry.away_until) }));
+}
+
+// On the player's own card of a live table, after a timeout (until their own next move):
+// what happened and what the next one does. The server hands the seat to a bot after two
+// timeouts in a row on a live clock (docs/clocks.md); over days the first one does, and the
+// page then offers "take my seat back" instead.
+function timeoutNote(entry, clock) {
+  if (clock.mode !== "live" || !entry.timeouts) return null;
+  return h("p", { class: "timeout-note", id: "timeout-note", role: "status" },
+    h("strong", null, t("clock.timed_out_you")), " ", t("clock.next_timeout"));
 }
 
 function button(id, label, onclick, primary) {
