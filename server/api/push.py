@@ -103,7 +103,7 @@ async def subscribe(
     settings = push.settings
     host = subscriptions.check_endpoint(body.endpoint, settings.push_allow_http)
     subscriptions.check_keys(body.keys.p256dh, body.keys.auth)
-    await subscriptions.check_host(host, settings.webhook_allow_private)
+    await subscriptions.check_host(host, settings.webhook_allow_private, push.resolve)
     lang = body.lang if body.lang in languages() else "en"
     sub, _ = await subscriptions.add(
         push.sessions, table_id, seat, body.endpoint, (body.keys.p256dh, body.keys.auth), lang

@@ -43,7 +43,7 @@ from server.resources import ROOT
 from server.settings import Settings
 
 from . import subscriptions
-from .addresses import is_public
+from .addresses import Resolver, is_public, system_resolve
 from .subscriptions import Subscription
 from .vapid import VapidKeys, b64url, load_or_create
 
@@ -333,6 +333,7 @@ class PushNotices:
         self.settings = settings
         self._sender: PushSender | None = None
         self.sent = 0  # pushes the push services took, from this process
+        self.resolve: Resolver = system_resolve  # the subscribe-time check's (tests replace it)
         self._tasks: set[asyncio.Task[int]] = set()
 
     async def start(self) -> PushNotices:

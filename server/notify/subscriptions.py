@@ -15,10 +15,8 @@ a short hash of its endpoint and by its push service's host.
 
 from __future__ import annotations
 
-import asyncio
 import binascii
 import hashlib
-import socket
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -32,7 +30,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from server.store.models import PushSubscriptionRow, TableRow
 from server.tables import ServiceError
 
-from .addresses import is_public
+from .addresses import Resolver, is_public, system_resolve
 from .vapid import unb64url
 
 MAX_ENDPOINT = 2048
@@ -129,17 +127,17 @@ def check_keys(p256dh: str, auth: str) -> None:
         raise bad(f"keys.auth must be {AUTH_SECRET} bytes")
 
 
-async def check_host(host: str, allow_private: bool) -> None:
+async def check_host(host: str, allow_private: bool, resolve: Resolver = system_resolve) -> None:
     """Raises ServiceError unless every address ``host`` resolves to is public (or
     ``allow_private``): 'private_endpoint' (400) for a non-public one, 'bad_subscription'
     for a host that does not resolve."""
     if allow_private:
         return
     try:
-        found = await asyncio.get_running_loop().getaddrinfo(host, 443, type=socket.SOCK_STREAM)
+        found = await resolve(host, 443)
     except (OSError, UnicodeError):
         raise bad("the endpoint's host does not resolve") from None
-    if not found or not all(is_public(str(info[4][0])) for info in found):
+    if not found or not all(is_public(address) for address in found):
         raise ServiceError(
             "private_endpoint",
             "push endpoints must be on public addresses, not loopback, private or link-local ones",
