@@ -95,7 +95,7 @@ async def test_the_push_connection_refuses_a_name_resolving_to_the_form(form: Fo
 
 @BY_ADDRESS
 def test_a_push_to_the_form_as_a_literal_is_refused_unless_public(form: Form) -> None:
-    sender = PushSender(VapidKeys.generate(), Settings(secret_key="k"))
+    sender = PushSender(VapidKeys.generate(), Settings(secret_key="k", push_hosts="*"))
     host = f"[{form.address.replace('%', '%25')}]" if ":" in form.address else form.address
     why = sender.refusal(f"https://{host}/push/1")
     assert (why is None) is form.public, why

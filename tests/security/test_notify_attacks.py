@@ -6,12 +6,15 @@ server send where it must not.
   as a URL's literal host and as a name that resolves to it, is accepted only when it is
   public; no refused one is stored. The figures (forms tried, accepted, refused by code) are
   printed.
+- **Push devices**: a seat holder registers as many devices as they can, on the browsers' push
+  services and on hosts of their own: three are kept, no other host is taken.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -38,6 +41,7 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
             bot_delay=0.0,
             rate_limit=1000.0,
             create_rate=1000,
+            push_hosts="*",  # any host: what is tried here is the address check
         )
         with running_app(settings) as client:
             yield client
@@ -141,3 +145,31 @@ def test_a_push_host_resolving_to_any_form_reaches_only_public_ones(app: TestCli
     finally:
         push.resolve = system_resolve
     print(f"push names: {len(URL_FORMS)} forms, {dict(outcomes)}")
+
+
+def test_a_seat_holder_cannot_make_one_notice_into_many_posts_or_post_anywhere(
+    tmp_path: Path,
+) -> None:
+    with migrated_database("sqlite", tmp_path) as url:
+        settings = Settings(database_url=url, secret_key="k", bot_delay=0.0)  # the defaults
+        with running_app(settings) as app:
+            app.app.state.push.resolve = answering("142.250.185.74")  # type: ignore[attr-defined]
+            table_id, token = own_table(app)
+            route = f"/api/tables/{table_id}/seats/0/push"
+            outcomes: Counter[str] = Counter()
+            endpoints = [f"https://fcm.googleapis.com/fcm/send/d{n}" for n in range(10)]
+            endpoints += [
+                "https://attacker.example/collect",
+                "https://142.250.185.74/fcm/send/x",
+                "https://fcm.googleapis.com.attacker.example/x",
+                "https://fcm.googleapis.com:8443/x",
+                "https://attacker.example/.push.apple.com/x",
+            ]
+            for endpoint in endpoints:
+                body = {**Device(endpoint=endpoint).subscription(), "lang": "en"}
+                answer = app.post(route, json=body, headers=bearer(token))
+                outcomes["accepted" if answer.status_code == 201 else answer.json()["code"]] += 1
+            print(f"push devices: {len(endpoints)} tried, {dict(outcomes)}")
+            assert outcomes == {"accepted": 3, "too_many_devices": 7, "unknown_push_service": 5}
+            listed = app.get(route, headers=bearer(token)).json()["devices"]
+            assert {d["service"] for d in listed} == {"fcm.googleapis.com"} and len(listed) == 3
