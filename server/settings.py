@@ -259,6 +259,13 @@ class Settings(BaseSettings):
     smtp_timeout: float = setting(
         "GUILDHALL_SMTP_TIMEOUT", 10.0, "seconds one e-mail may take to send", gt=0, le=120
     )
+    mail_per_hour: int = setting(
+        "GUILDHALL_MAIL_PER_HOUR",
+        10,
+        "e-mails one address may get per clock hour, from all tables and processes together "
+        "(confirmation links and notices alike)",
+        ge=1,
+    )
     webhook_timeout: float = setting(
         "GUILDHALL_WEBHOOK_TIMEOUT", 5.0, "seconds one webhook POST may take", gt=0, le=60
     )
