@@ -8,19 +8,29 @@ server send where it must not.
   printed.
 - **Push devices**: a seat holder registers as many devices as they can, on the browsers' push
   services and on hosts of their own: three are kept, no other host is taken.
+- **A victim's mailbox**: a stranger types one victim's address, in every spelling, on a dozen
+  tables of their own, again and again, and all at once from many threads: the victim gets
+  at most the hour's budget of mails, links only, never a notice; the typist never sees the
+  link; guessed links confirm nothing.
 """
 
 from __future__ import annotations
 
+import logging
+import secrets
+import threading
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from aiosmtpd.controller import Controller
 
+from server.load.servers import free_port
 from server.notify.addresses import system_resolve
 from server.settings import Settings
+from tests.notify.conftest import Mailbox
 from tests.support.address_forms import FORMS, Form
 from tests.support.databases import migrated_database
 from tests.support.play import running_app, set_up_table
@@ -173,3 +183,118 @@ def test_a_seat_holder_cannot_make_one_notice_into_many_posts_or_post_anywhere(
             assert outcomes == {"accepted": 3, "too_many_devices": 7, "unknown_push_service": 5}
             listed = app.get(route, headers=bearer(token)).json()["devices"]
             assert {d["service"] for d in listed} == {"fcm.googleapis.com"} and len(listed) == 3
+
+
+VICTIM = "victim@example.org"
+SPELLINGS = [VICTIM, "Victim@Example.org", " VICTIM@EXAMPLE.ORG ", "victim@EXAMPLE.org"]
+
+
+@pytest.fixture
+def mailbox() -> Iterator[Mailbox]:
+    box = Mailbox(port=free_port())
+    controller = Controller(box, hostname="127.0.0.1", port=box.port)
+    controller.start()
+    try:
+        yield box
+    finally:
+        controller.stop()
+
+
+def mail_settings(url: str, mailbox: Mailbox, **more: Any) -> Settings:
+    return Settings(
+        database_url=url, public_url="http://testserver", secret_key="mail-attacks",
+        bot_delay=0.0, rate_limit=1000.0, create_rate=1000, smtp_host="127.0.0.1",
+        smtp_port=mailbox.port, smtp_tls="none", **more,
+    )  # fmt: skip
+
+
+def set_email(app: TestClient, table_id: str, token: str, address: str | None) -> Any:
+    return app.post(f"/api/tables/{table_id}/seats/0/email", json={"email": address},
+                    headers=bearer(token))  # fmt: skip
+
+
+def test_a_stranger_cannot_flood_a_mailbox_from_many_tables(
+    tmp_path: Path, mailbox: Mailbox, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    with (
+        migrated_database("sqlite", tmp_path) as url,
+        running_app(mail_settings(url, mailbox)) as app,
+    ):
+        tables = [own_table(app) for _ in range(12)]
+        outcomes: Counter[str] = Counter()
+        seen = []
+        for table_id, token in tables:
+            for spelling in SPELLINGS * 2:
+                answer = set_email(app, table_id, token, spelling)
+                outcomes[str(answer.json().get("code", answer.status_code))] += 1
+                seen.append(answer.text)
+            seen.append(app.get(f"/api/tables/{table_id}/notifications",
+                                headers=bearer(token)).text)  # fmt: skip
+            seen.append(app.get(f"/api/tables/{table_id}").text)
+        mails = mailbox.wait_for(10)
+        print(f"mail flood: {sum(outcomes.values())} tries on {len(tables)} tables, "
+              f"{dict(outcomes)}, {len(mails)} mails reached the victim")  # fmt: skip
+        assert len(mails) == 10  # GUILDHALL_MAIL_PER_HOUR, and not one more
+        assert all("Confirm your e-mail" in str(mail["Subject"]) for _to, mail in mails)
+        assert set(outcomes) <= {"200", "mail_budget", "too_many_links"}
+        # The links went to the victim alone: no answer, document or log line of ours
+        # shows the typist a token of them.
+        tokens = [str(m.get_content()).split("/email/confirm/")[1].split()[0] for _t, m in mails]
+        seen += [repr(r.__dict__) for r in caplog.records if r.name.startswith("server")]
+        assert not [t for t in tokens if any(t in text for text in seen)]
+        # Guessed links confirm nothing.
+        for _ in range(200):
+            assert app.post(f"/email/confirm/{secrets.token_urlsafe(32)}").status_code == 404
+        for table_id, token in tables:
+            answer = app.get(f"/api/tables/{table_id}/notifications", headers=bearer(token))
+            assert answer.json()["email_confirmed"] is False
+
+
+@pytest.mark.parametrize(
+    "database_kind", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+)
+def test_many_requests_at_once_cannot_overspend_an_address_s_budget(
+    tmp_path: Path, mailbox: Mailbox, database_kind: str
+) -> None:
+    with (
+        migrated_database(database_kind, tmp_path) as url,
+        running_app(mail_settings(url, mailbox, mail_per_hour=3)) as app,
+    ):
+        tables = [own_table(app) for _ in range(12)]
+        start = threading.Barrier(len(tables))
+        codes: list[str] = []
+
+        def attack(table_id: str, token: str) -> None:
+            start.wait()
+            answer = set_email(app, table_id, token, VICTIM)
+            codes.append(str(answer.json().get("code", answer.status_code)))
+
+        threads = [threading.Thread(target=attack, args=t) for t in tables]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        print(f"budget race ({database_kind}): {dict(Counter(codes))}")
+        assert Counter(codes) == {"200": 3, "mail_budget": 9}
+        assert len(mailbox.wait_for(3)) == 3
+
+
+def test_a_rogue_player_can_neither_set_nor_confirm_another_seat_s_address(
+    tmp_path: Path, mailbox: Mailbox
+) -> None:
+    with (
+        migrated_database("sqlite", tmp_path) as url,
+        running_app(mail_settings(url, mailbox)) as app,
+    ):
+        table_id, tokens = set_up_table(app, "toy", 2)
+        anna, rogue = str(tokens[0]), str(tokens[1])
+        assert set_email(app, table_id, anna, "anna@example.org").status_code == 200
+        for address in (VICTIM, None, "anna@example.org"):
+            refused = set_email(app, table_id, rogue, address)
+            assert refused.json()["code"] == "not_your_seat"
+        theirs = app.get(f"/api/tables/{table_id}/notifications", headers=bearer(rogue)).json()
+        assert theirs["email"] is None and "anna@example.org" not in str(theirs)
+        assert len(mailbox.wait_for(1)) == 1  # Anna's link, nobody else's
+        mine = app.get(f"/api/tables/{table_id}/notifications", headers=bearer(anna)).json()
+        assert (mine["email"], mine["email_confirmed"]) == ("anna@example.org", False)
