@@ -166,7 +166,9 @@ class ContactBook:
                     sa.select(SeatRow.email, SeatRow.email_confirmed_at).where(of_seat)
                 )
             ).one()
-            if current.email == email and current.email_confirmed_at is not None:
+            # The same mailbox, however its name is capitalised (as the budget counts it).
+            same = (current.email or "").lower() == email.lower()
+            if same and current.email_confirmed_at is not None:
                 return None
             took = await session.execute(
                 sa.update(SeatRow)
