@@ -50,8 +50,14 @@ async def spend(
         )
         .values(sent=MailBudgetRow.sent + 1)
     )
-    # Hours gone by are nobody's budget any more (the table stays a few rows per address).
-    await session.execute(sa.delete(MailBudgetRow).where(MailBudgetRow.hour < hour - 1))
+    # This address's hours gone by count no more. Only its own rows: they are taken one
+    # transaction at a time (the UPDATE above locks this hour's), where deleting every
+    # address's old rows could lock them in two orders in two transactions (a deadlock).
+    await session.execute(
+        sa.delete(MailBudgetRow).where(
+            MailBudgetRow.address_key == key, MailBudgetRow.hour < hour - 1
+        )
+    )
     if getattr(taken, "rowcount", 0) == 1:
         return None
     return (hour + 1) * HOUR - now

@@ -136,7 +136,7 @@ class ContactBook:
         if by.seat != seat:
             raise ServiceError("not_your_seat", "only a seat's own player sets its e-mail", 403)
         if email is None:
-            await self._write_email(table_id, seat, None)
+            await self._remove_email(table_id, seat)
             return await self.read(table_id, token)
         if not self.service.settings.email_on:
             raise ServiceError("email_off", "this server sends no e-mail", 409)
@@ -146,10 +146,11 @@ class ContactBook:
             await self._mail_link(table_name(get_game(data.game).title, table_id), link, email)
         return await self.read(table_id, token)
 
-    async def _write_email(self, table_id: str, seat: int, email: str | None) -> None:
+    async def _remove_email(self, table_id: str, seat: int) -> None:
+        """The seat's address gone, and its link with it (the links it had stay counted)."""
         async with self.service.cache.sqlite_lock(), self.service._sessions() as session:
             await queries.update_seat(
-                session, table_id, seat, email=email, email_confirmed_at=None,
+                session, table_id, seat, email=None, email_confirmed_at=None,
                 email_token_hash=None, email_token_until=None,
             )  # fmt: skip
             await session.commit()

@@ -192,3 +192,40 @@ def test_a_notice_beyond_the_address_s_budget_is_not_sent(
         assert app.sweep() == 0
         assert len(mailbox.mails) == 2
         assert {app.notices(t)[1][1] for t, _a, _b in made} == {"gone"}
+
+
+def test_the_budget_keeps_an_address_s_current_hours_only(
+    sqlite_url: str, mailbox: Mailbox
+) -> None:
+    import sqlalchemy as sa
+
+    from server.notify import budget
+    from server.store.models import MailBudgetRow
+
+    with running(smtp(sqlite_url, mailbox)) as app:
+        at_an_hour_s_start(app)
+        start = app.now.at
+
+        async def spend(address: str, at: float) -> list[tuple[str, int, int]]:
+            async with app.state.service._sessions() as session:
+                await budget.spend(session, "k", address, 10, at)
+                await session.commit()
+                rows = await session.execute(sa.select(MailBudgetRow))
+                return sorted((r.address_key[:4], r.hour - int(start // 3600), r.sent)
+                              for r in rows.scalars())  # fmt: skip
+
+        anna, bela = (
+            budget.address_key("k", "anna@x.org")[:4],
+            budget.address_key("k", "b@x.org")[:4],
+        )
+        app.call(spend, "anna@x.org", start)
+        app.call(spend, "Anna@X.org", start + 60)
+        app.call(spend, "b@x.org", start)
+        assert app.call(spend, "anna@x.org", start + 3600) == sorted(
+            [(anna, 0, 2), (anna, 1, 1), (bela, 0, 1)]
+        )
+        # Two hours on, the address's oldest hour goes; another address's rows wait for
+        # its own next mail.
+        assert app.call(spend, "anna@x.org", start + 2 * 3600) == sorted(
+            [(anna, 1, 1), (anna, 2, 1), (bela, 0, 1)]
+        )
