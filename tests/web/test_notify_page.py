@@ -149,3 +149,45 @@ def test_a_player_sets_their_address_and_the_creator_the_webhook_seen_by_nobody_
     page.click("#notify-email-remove")
     page.locator("#notify-status", has_text="Removed.").wait_for()
     assert page.input_value("#notify-email") == ""
+
+
+@pytest.mark.parametrize("lang", ["de", "en", "hu", "nl"])
+def test_the_confirmation_page_reads_well_in_every_language(
+    new_page: Any,
+    server: ServerThread,
+    mailbox: Mailbox,
+    console_errors: ConsoleErrors,
+    lang: str,
+) -> None:
+    from .test_accessibility import AXE, RUN_AXE, WCAG
+
+    table_id, _anna, bela = table(server)
+    mails = len(mailbox.mails)
+    answer = httpx.post(
+        f"{server.url}/api/tables/{table_id}/seats/1/email",
+        json={"email": f"bela.{lang}@example.org"},
+        headers={"Authorization": f"Bearer {bela}"},
+    )
+    assert answer.status_code == 200, answer.text
+    token = link_token(mailbox.wait_for(mails + 1)[mails][1])
+    page = new_page(viewport=VIEWPORTS[1])
+    found = []
+    for state, path in (("ask", token), ("unknown", "not-a-link")):
+        page.goto(f"{server.url}/email/confirm/{path}?lang={lang}")
+        for viewport in VIEWPORTS:
+            page.set_viewport_size(viewport)
+            if not page.evaluate("typeof axe !== 'undefined'"):
+                page.evaluate(AXE)
+            found += [f"{state} at {viewport['width']}: {v}" for v in page.evaluate(RUN_AXE, WCAG)]
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= viewport["width"], (state, viewport)
+        page.screenshot(path=str(ARTIFACTS / f"confirm-{state}-{lang}-390.png"))
+    page.goto(f"{server.url}/email/confirm/{token}?lang={lang}")
+    page.click("#confirm-button")
+    page.wait_for_selector("#confirm-table")
+    assert f"bela.{lang}@example.org" in page.inner_text("#confirm-text")
+    assert found == [], "\n".join(found)
+    # The made-up link's page is a 404 on purpose.
+    console_errors[:] = [
+        e for e in console_errors if "not-a-link" not in e and "status of 404" not in e
+    ]
