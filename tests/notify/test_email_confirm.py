@@ -229,3 +229,19 @@ def test_the_budget_keeps_an_address_s_current_hours_only(
         assert app.call(spend, "anna@x.org", start + 2 * 3600) == sorted(
             [(anna, 1, 1), (anna, 2, 1), (bela, 0, 1)]
         )
+
+
+def test_a_link_the_mail_server_did_not_take_leaves_the_address_waiting(
+    sqlite_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    from server.load.servers import free_port
+
+    closed = Mailbox(port=free_port())  # nothing listens there
+    with running(smtp(sqlite_url, closed, smtp_timeout=2)) as app:
+        table_id, _anna, bela = app.table()
+        answer = set_email(app, table_id, bela, ADDRESS)
+        assert (answer.status_code, answer.json()["code"]) == (503, "email_not_sent")
+        now = settings_of(app, table_id, bela)
+        assert (now["email"], now["email_confirmed"]) == (ADDRESS, False)
+        assert now["email_links_left"] == MAX_LINKS - 1  # the card offers to send it again
+        assert not [r for r in caplog.records if ADDRESS in r.getMessage() + repr(r.__dict__)]
