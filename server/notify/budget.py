@@ -5,8 +5,8 @@ mails one address gets is bounded where it is sent from, not per table: at most
 GUILDHALL_MAIL_PER_HOUR mails an address per clock hour, confirmation links and notices
 alike. The count is a row per address and hour in the database (``mail_budget``), taken
 with one conditional UPDATE, so two processes never both take the last mail of an hour. The
-address itself is not stored there: a keyed hash of it in lower case (the budget is one for
-``Anna@Example.org`` and ``anna@example.org``).
+address itself is not stored there: a keyed hash of its mailbox (``mailbox``), so the budget
+is one for every spelling that reaches the same inbox.
 """
 
 from __future__ import annotations
@@ -20,12 +20,30 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from server.store.models import MailBudgetRow
 
 HOUR = 3600
+# Gmail delivers a.n.n.a@ and anna@ alike, and googlemail.com is gmail.com.
+DOTLESS = {"gmail.com": "gmail.com", "googlemail.com": "gmail.com"}
+
+
+def mailbox(address: str) -> str:
+    """The inbox ``address`` reaches, as far as the common providers tell: lower case,
+    without a ``+tag`` (sub-addressing: Gmail, Outlook, Fastmail, iCloud … deliver
+    ``anna+1@`` to ``anna@``), and at Gmail without dots. Otherwise a stranger could give one
+    victim a fresh budget per spelling.
+
+    >>> mailbox("Anna+Guildhall@Example.org"), mailbox("a.n.n.a+1@GoogleMail.com")
+    ('anna@example.org', 'anna@gmail.com')
+    """
+    local, _, domain = address.lower().rpartition("@")
+    local = local.split("+", 1)[0]
+    if domain in DOTLESS:
+        local, domain = local.replace(".", ""), DOTLESS[domain]
+    return f"{local}@{domain}"
 
 
 def address_key(secret_key: str, address: str) -> str:
-    """The keyed hash that stands for ``address`` in the budget."""
-    digest = hmac.new(secret_key.encode(), b"mail-budget\0" + address.lower().encode(), "sha256")
-    return digest.hexdigest()
+    """The keyed hash that stands for ``address``'s mailbox in the budget."""
+    key = b"mail-budget\0" + mailbox(address).encode()
+    return hmac.new(secret_key.encode(), key, "sha256").hexdigest()
 
 
 async def spend(

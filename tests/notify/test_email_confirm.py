@@ -245,3 +245,20 @@ def test_a_link_the_mail_server_did_not_take_leaves_the_address_waiting(
         assert (now["email"], now["email_confirmed"]) == (ADDRESS, False)
         assert now["email_links_left"] == MAX_LINKS - 1  # the card offers to send it again
         assert not [r for r in caplog.records if ADDRESS in r.getMessage() + repr(r.__dict__)]
+
+
+@pytest.mark.parametrize(
+    ("spellings", "one"),
+    [
+        (["anna@example.org", "Anna@EXAMPLE.org", "anna+guildhall@example.org"], True),
+        (["a.n.n.a@gmail.com", "anna+x@googlemail.com", "ANNA@gmail.com"], True),
+        (["anna@example.org", "a.nna@example.org"], False),  # dots matter elsewhere
+        (["anna@example.org", "anna@example.net"], False),
+    ],
+)
+def test_the_budget_counts_every_spelling_of_one_mailbox_once(
+    spellings: list[str], one: bool
+) -> None:
+    from server.notify.budget import address_key
+
+    assert (len({address_key("k", s) for s in spellings}) == 1) is one
