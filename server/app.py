@@ -122,7 +122,9 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     # "Your move" notices: the webhook guard is shared by the route that sets a URL and the
     # channel that sends to it (tests replace its resolver).
     guard = Guard(settings.webhook_allow_private)
-    context = ChannelContext(settings, service._sessions, guard, push=app.state.push)
+    context = ChannelContext(
+        settings, service._sessions, guard, push=app.state.push, now=lambda: service.now()
+    )
     channels = build_channels(context)
     outbox = Outbox(service, channels)
     app.state.webhook_guard, app.state.outbox = guard, outbox

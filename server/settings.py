@@ -77,6 +77,25 @@ def proxy_entries(value: str) -> list[str]:
     return entries
 
 
+HOST_PATTERN = re.compile(r"\*|(\*\.)?([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9-]{1,63}")
+
+
+def host_patterns(value: str) -> list[str]:
+    """The entries of a comma-separated list of host names (lower case), each one a name,
+    ``*.`` and a name (its subdomains) or ``*`` (any host).
+
+    >>> host_patterns(" Push.Example.org, *.example.net ,, 127.0.0.1")
+    ['push.example.org', '*.example.net', '127.0.0.1']
+
+    Raises ValueError naming an entry that is none of these.
+    """
+    entries = [part.strip().lower().rstrip(".") for part in value.split(",") if part.strip()]
+    for entry in entries:
+        if not HOST_PATTERN.fullmatch(entry):
+            raise ValueError(f"{entry!r} is not a host name, *.name or *")
+    return entries
+
+
 PUSH_CONTACT = re.compile(r"mailto:[^@\s]+@[^@\s]+|https://[^\s/?#]+(/[^\s]*)?")
 
 
@@ -240,6 +259,13 @@ class Settings(BaseSettings):
     smtp_timeout: float = setting(
         "GUILDHALL_SMTP_TIMEOUT", 10.0, "seconds one e-mail may take to send", gt=0, le=120
     )
+    mail_per_hour: int = setting(
+        "GUILDHALL_MAIL_PER_HOUR",
+        10,
+        "e-mails one address may get per clock hour, from all tables and processes together "
+        "(confirmation links and notices alike)",
+        ge=1,
+    )
     webhook_timeout: float = setting(
         "GUILDHALL_WEBHOOK_TIMEOUT", 5.0, "seconds one webhook POST may take", gt=0, le=60
     )
@@ -255,6 +281,13 @@ class Settings(BaseSettings):
         False,
         "accept `http:` push endpoints (tests against a local push service only)",
         shown="`false`",
+    )
+    push_hosts: str = setting(
+        "GUILDHALL_PUSH_HOSTS",
+        "",
+        "comma list of further hosts push endpoints may name, beside the browsers' own push "
+        "services (`push.example.org`; `*.example.org` for its subdomains; `*` for any host)",
+        shown="none (the known push services only)",
     )
     webhook_allow_private: bool = setting(
         "GUILDHALL_WEBHOOK_ALLOW_PRIVATE",
@@ -337,6 +370,11 @@ class Settings(BaseSettings):
     def _proxy_list(cls, value: str) -> str:
         return ",".join(proxy_entries(value))
 
+    @field_validator("push_hosts")
+    @classmethod
+    def _push_host_list(cls, value: str) -> str:
+        return ",".join(host_patterns(value))
+
     @field_validator("push_contact")
     @classmethod
     def _push_contact(cls, contact: str) -> str:
@@ -377,6 +415,11 @@ class Settings(BaseSettings):
             return self.public_url
         host = urlsplit(self.public_url).hostname or "localhost"
         return f"mailto:guildhall@{host}"
+
+    @property
+    def push_host_patterns(self) -> tuple[str, ...]:
+        """The hosts GUILDHALL_PUSH_HOSTS allows push endpoints on, beside the known ones."""
+        return tuple(host_patterns(self.push_hosts))
 
     @property
     def email_on(self) -> bool:

@@ -11,7 +11,7 @@ from server.notify.contacts import ContactBook, Contacts
 from .deps import Token
 from .models import ErrorBody
 
-ERRORS = {code: {"model": ErrorBody} for code in (400, 401, 403, 404, 409, 422)}
+ERRORS = {code: {"model": ErrorBody} for code in (400, 401, 403, 404, 409, 422, 429, 503)}
 router = APIRouter(prefix="/api/tables", tags=["notifications"], responses=ERRORS)  # type: ignore[arg-type]
 
 
@@ -23,6 +23,14 @@ class NotifySettings(BaseModel):
     email: str | None = Field(description="this seat's own address (null: none)")
     email_on: bool = Field(description="whether this server sends e-mail at all")
     webhook: str | None = Field(description="the table's webhook URL: the creator's only")
+    email_confirmed: bool = Field(
+        description="the address was confirmed through the link mailed to it; until then "
+        "no notice goes to it"
+    )
+    email_links_left: int = Field(
+        description="confirmation links this seat may still have mailed (typing an address, "
+        "or the same one again while it waits, mails one)"
+    )
 
 
 class SetEmail(BaseModel):
@@ -49,6 +57,8 @@ def _answer(contacts: Contacts) -> NotifySettings:
         email=contacts.email,
         email_on=contacts.email_on,
         webhook=contacts.webhook,
+        email_confirmed=contacts.email_confirmed,
+        email_links_left=contacts.email_links_left,
     )
 
 
@@ -62,7 +72,10 @@ async def read_notifications(table_id: str, request: Request, token: Token) -> N
 async def set_email(
     table_id: str, seat: int, body: SetEmail, request: Request, token: Token
 ) -> NotifySettings:
-    """Set or remove the address "your move" e-mails of ``seat`` go to (its own token)."""
+    """Set or remove the address "your move" e-mails of ``seat`` go to (its own token). A new
+    address is mailed a link to confirm it, and gets no notice before; the same address
+    again while it waits mails the link again. Refused: ``too_many_links``, ``mail_budget``
+    (429); ``email_not_sent`` (503) when the mail server did not take the link."""
     return _answer(await _book(request).set_email(table_id, token, seat, body.email))
 
 

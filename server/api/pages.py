@@ -255,6 +255,36 @@ async def _game_of(request: Request, table_id: str) -> str | None:
     return str(data.game)
 
 
+# The page a confirmation link opens (docs/notifications.md). Opening it only asks: mail
+# scanners open the links in a mail, and must not confirm an address for its owner.
+@router.get("/email/confirm/{token}", response_class=HTMLResponse, include_in_schema=False)
+async def confirm_email_page(request: Request, token: str) -> HTMLResponse:
+    """What confirming means for whom, and the button that confirms."""
+    return await _confirmation(request, token, confirm=False)
+
+
+@router.post("/email/confirm/{token}", response_class=HTMLResponse, include_in_schema=False)
+async def confirm_email(request: Request, token: str) -> HTMLResponse:
+    """Confirm the address: "your move" e-mails go to it from now on; the link is used up."""
+    return await _confirmation(request, token, confirm=True)
+
+
+async def _confirmation(request: Request, token: str, confirm: bool) -> HTMLResponse:
+    contacts = request.app.state.contacts
+    try:
+        found = await (contacts.confirm if confirm else contacts.pending)(token)
+    except ServiceError as refused:
+        response = _page(request, "confirm_email.html", state=refused.code)
+        response.status_code = refused.status
+    else:
+        response = _page(
+            request, "confirm_email.html", state="confirmed" if confirm else "ask",
+            table=found.table_name, email=found.email, table_url=f"/t/{found.table_id}",
+        )  # fmt: skip
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 @router.get("/static/{path:path}", include_in_schema=False)
 async def static_file(path: str, request: Request) -> Response:
     """A file under ``web/static`` through Starlette's StaticFiles (ETag, Last-Modified, 304,

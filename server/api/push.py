@@ -95,15 +95,17 @@ async def subscribe(
     table_id: str, seat: int, body: Subscribe, service: Service, push: Push, token: Token
 ) -> Device:
     """Send this seat's "your move" notices to one more device (the same device again
-    replaces its keys). Refused: ``bad_subscription``, ``private_endpoint`` (400),
-    ``too_many_devices``, ``finished`` (409)."""
+    replaces its keys). Refused: ``bad_subscription``, ``unknown_push_service``,
+    ``private_endpoint`` (400), ``too_many_devices``, ``finished`` (409)."""
     await _own_seat(service, table_id, seat, token)
     if (await service.get_stored(table_id)).status == "finished":
         raise ServiceError("finished", "the game is over: no notice will follow", 409)
     settings = push.settings
-    host = subscriptions.check_endpoint(body.endpoint, settings.push_allow_http)
+    host = subscriptions.check_endpoint(
+        body.endpoint, settings.push_allow_http, settings.push_host_patterns
+    )
     subscriptions.check_keys(body.keys.p256dh, body.keys.auth)
-    await subscriptions.check_host(host, settings.webhook_allow_private)
+    await subscriptions.check_host(host, settings.webhook_allow_private, push.resolve)
     lang = body.lang if body.lang in languages() else "en"
     sub, _ = await subscriptions.add(
         push.sessions, table_id, seat, body.endpoint, (body.keys.p256dh, body.keys.auth), lang

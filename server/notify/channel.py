@@ -4,6 +4,7 @@ seats it has an address for. ``server.notify.outbox.CHANNELS`` lists the channel
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -42,13 +43,14 @@ class Channel:
 @dataclass(frozen=True)
 class ChannelContext:
     """What a channel factory gets: the settings, the database, the webhook guard (the
-    address check any channel sending to a URL a stranger typed should use) and the app's
-    started Web Push sender (None: no push)."""
+    address check any channel sending to a URL a stranger typed should use), the app's
+    started Web Push sender (None: no push) and the clock (the service's: tests move it)."""
 
     settings: Settings
     sessions: async_sessionmaker[AsyncSession]
     guard: Guard
     push: PushNotices | None = None
+    now: Callable[[], float] = time.time
 
 
 # A factory returns None when its channel is not configured (e-mail without an SMTP host).

@@ -23,6 +23,12 @@ KINDS: tuple[Kind, ...] = ("turn", "reminder", "nudge")
 REMINDER_AT = 0.8
 
 
+def table_name(title: str, table_id: str) -> str:
+    """How a notice, and a mail, name a table: the game's title and the table id, as the
+    page's top bar shows them (``Norenberc · k3Xz``): nothing a player typed."""
+    return f"{title} · {table_id}"
+
+
 @dataclass(frozen=True)
 class Notice:
     """One seat's "your move", as every channel receives it.

@@ -282,7 +282,7 @@ class Outbox:
             seat=row.seat,
             kind=kind,
             by_name=_nudger(data, row.seat) if kind == "nudge" else None,
-            table_name=f"{title} · {data.id}",
+            table_name=rules.table_name(title, data.id),
             seat_name=info.name or f"Seat {row.seat + 1}",
             seconds_left=rules.left(data.clock, row.seat, now),
             url=f"{self.settings.public_url}/t/{data.id}",

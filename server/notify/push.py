@@ -43,7 +43,7 @@ from server.resources import ROOT
 from server.settings import Settings
 
 from . import subscriptions
-from .addresses import is_public
+from .addresses import Resolver, is_public, system_resolve
 from .subscriptions import Subscription
 from .vapid import VapidKeys, b64url, load_or_create
 
@@ -199,6 +199,7 @@ class PushSender:
         self.subject = settings.vapid_subject
         self.allow_private = settings.webhook_allow_private
         self.allow_http = settings.push_allow_http
+        self.extra_hosts = settings.push_host_patterns
         self.timeout = timeout
         self._session: aiohttp.ClientSession | None = None
 
@@ -247,7 +248,7 @@ class PushSender:
         """Why ``endpoint`` may not be sent to now (the settings may have changed since it
         was stored), or None."""
         try:
-            host = subscriptions.check_endpoint(endpoint, self.allow_http)
+            host = subscriptions.check_endpoint(endpoint, self.allow_http, self.extra_hosts)
         except Exception as exc:
             return str(getattr(exc, "message", exc))
         literal = host.strip("[]")
@@ -333,6 +334,7 @@ class PushNotices:
         self.settings = settings
         self._sender: PushSender | None = None
         self.sent = 0  # pushes the push services took, from this process
+        self.resolve: Resolver = system_resolve  # the subscribe-time check's (tests replace it)
         self._tasks: set[asyncio.Task[int]] = set()
 
     async def start(self) -> PushNotices:
@@ -370,6 +372,8 @@ class PushNotices:
         says they are gone. ``sent`` if any device took it; else ``retry`` if one may later;
         else ``gone`` (no device left) or ``failed``. Takes at most one push's time-out."""
         devices = await subscriptions.for_seat(self.sessions, move.table_id, move.seat)
+        # The newest few: a seat may hold more, subscribed before the cap came down.
+        devices = devices[-subscriptions.MAX_DEVICES :]
         messages = [message(move, sub.lang, self.settings.secret_key) for sub in devices]
         if None in messages:
             return "failed"  # the decision's time is up: the notice is stale

@@ -2,9 +2,10 @@
 kept as one row per device and seat.
 
 The endpoint is a URL a stranger types into our server, and the sender will POST to it, so it
-is checked before it is stored (and its address again at each send, ``server.notify.push``):
+is checked before it is stored (and again at each send, ``server.notify.push``):
 ``https:`` only (``http:`` only when GUILDHALL_PUSH_ALLOW_HTTP is on, for tests), at most
-``MAX_ENDPOINT`` characters, no user name or password, and a host whose every address is a
+``MAX_ENDPOINT`` characters, no user name or password, a host of a browser's push service
+(``PUSH_SERVICES``, and those GUILDHALL_PUSH_HOSTS adds), and a host whose every address is a
 public one, never loopback, private, link-local or reserved (unless
 GUILDHALL_WEBHOOK_ALLOW_PRIVATE is on), so our server never becomes a way into the networks
 behind it. The keys must be a P-256 point and a 16-byte secret, as browsers make them.
@@ -15,10 +16,9 @@ a short hash of its endpoint and by its push service's host.
 
 from __future__ import annotations
 
-import asyncio
 import binascii
 import hashlib
-import socket
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -32,11 +32,24 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from server.store.models import PushSubscriptionRow, TableRow
 from server.tables import ServiceError
 
-from .addresses import is_public
+from .addresses import Resolver, is_public, system_resolve
 from .vapid import unb64url
 
 MAX_ENDPOINT = 2048
-MAX_DEVICES = 10  # subscriptions one seat may hold: a phone, a laptop, … not a flood of rows
+# Subscriptions one seat may hold: a phone, a laptop and one more; each notice is one POST per
+# device, so a seat holder must not turn one notice into many.
+MAX_DEVICES = 3
+# The push services of the browsers that have Web Push: Chrome, Edge (before WNS), Opera,
+# Samsung Internet and Brave (Google FCM), Firefox (Mozilla autopush), Safari (Apple), Edge
+# (Windows Push Notification Services). An endpoint elsewhere is a URL someone made up, so
+# it takes GUILDHALL_PUSH_HOSTS to allow it; these are reached on https's own port only.
+PUSH_SERVICES = (
+    "fcm.googleapis.com",
+    "updates.push.services.mozilla.com",
+    "push.services.mozilla.com",
+    "*.push.apple.com",
+    "*.notify.windows.com",
+)
 P256_POINT = 65  # an uncompressed P-256 point: 0x04, x, y
 AUTH_SECRET = 16
 
@@ -88,8 +101,41 @@ def bad(message: str) -> ServiceError:
 # ------------------------------------------------------------------------------ checks
 
 
-def check_endpoint(endpoint: str, allow_http: bool) -> str:
-    """The endpoint's host, once its form is fine. Raises ServiceError('bad_subscription')."""
+def matches(host: str, pattern: str) -> bool:
+    """Whether ``host`` is ``pattern``: the same name, a subdomain of ``*.name``, or any for ``*``.
+
+    >>> [matches(h, "*.push.apple.com") for h in ("web.push.apple.com", "push.apple.com")]
+    [True, False]
+    """
+    host = host.lower().rstrip(".")
+    if pattern == "*":
+        return True
+    if pattern.startswith("*."):
+        return host.endswith(pattern[1:]) and len(host) > len(pattern) - 1
+    return host == pattern
+
+
+def check_service(host: str, port: int | None, extra_hosts: Sequence[str]) -> None:
+    """Raises ServiceError('unknown_push_service', 400) unless ``host`` is a known push
+    service's (on https's port) or one the self-hoster allowed (GUILDHALL_PUSH_HOSTS)."""
+    if any(matches(host, p) for p in extra_hosts):
+        return
+    if port in (None, 443) and any(matches(host, p) for p in PUSH_SERVICES):
+        return
+    raise ServiceError(
+        "unknown_push_service",
+        f"{host[:80]!r} is not a browser's push service; this server sends pushes to "
+        + ", ".join(PUSH_SERVICES)
+        + (", " + ", ".join(extra_hosts) if extra_hosts else ""),
+        400,
+    )
+
+
+def check_endpoint(endpoint: str, allow_http: bool, extra_hosts: Sequence[str]) -> str:
+    """The endpoint's host, once its form is fine and it is a push service's.
+
+    Raises ServiceError: 'bad_subscription', 'unknown_push_service' (``check_service``).
+    """
     if len(endpoint) > MAX_ENDPOINT:
         raise bad(f"the endpoint is longer than {MAX_ENDPOINT} characters")
     if any(c.isspace() or ord(c) < 0x20 or ord(c) == 0x7F for c in endpoint):
@@ -108,6 +154,7 @@ def check_endpoint(endpoint: str, allow_http: bool) -> str:
         raise bad("the endpoint must not carry a user name or password")
     if parts.fragment:
         raise bad("the endpoint must not carry a fragment")
+    check_service(parts.hostname, parts.port, extra_hosts)
     return parts.hostname
 
 
@@ -129,17 +176,17 @@ def check_keys(p256dh: str, auth: str) -> None:
         raise bad(f"keys.auth must be {AUTH_SECRET} bytes")
 
 
-async def check_host(host: str, allow_private: bool) -> None:
+async def check_host(host: str, allow_private: bool, resolve: Resolver = system_resolve) -> None:
     """Raises ServiceError unless every address ``host`` resolves to is public (or
     ``allow_private``): 'private_endpoint' (400) for a non-public one, 'bad_subscription'
     for a host that does not resolve."""
     if allow_private:
         return
     try:
-        found = await asyncio.get_running_loop().getaddrinfo(host, 443, type=socket.SOCK_STREAM)
+        found = await resolve(host, 443)
     except (OSError, UnicodeError):
         raise bad("the endpoint's host does not resolve") from None
-    if not found or not all(is_public(str(info[4][0])) for info in found):
+    if not found or not all(is_public(address) for address in found):
         raise ServiceError(
             "private_endpoint",
             "push endpoints must be on public addresses, not loopback, private or link-local ones",

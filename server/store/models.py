@@ -96,6 +96,15 @@ class SeatRow(Base):
     # Where the owner wants "your move" e-mails (set and read with the seat's own token only;
     # never in a document, record or log). Null: none.
     email: Mapped[str | None] = mapped_column(sa.String(254), nullable=True)
+    # When its owner confirmed the address through the link mailed to it (null: waiting; no
+    # notice goes to an address before), the link's token (SHA-256: the link alone holds the
+    # token) and until when it works, and how many links this seat has had mailed.
+    email_confirmed_at: Mapped[float | None] = mapped_column(sa.Float, nullable=True)
+    email_token_hash: Mapped[str | None] = mapped_column(
+        sa.String(64), nullable=True, index=True, unique=True
+    )
+    email_token_until: Mapped[float | None] = mapped_column(sa.Float, nullable=True)
+    email_links: Mapped[int] = mapped_column(sa.Integer, default=0, server_default="0")
 
 
 class CommandRow(Base):
@@ -211,3 +220,15 @@ class NoticeRow(Base):
     attempts: Mapped[int] = mapped_column(sa.Integer, default=0, server_default="0")
     channels: Mapped[list[str] | None] = mapped_column(sa.JSON, nullable=True)
     rev: Mapped[int] = mapped_column(sa.Integer, default=0, server_default="0")
+
+
+class MailBudgetRow(Base):
+    """Mails sent to one address in one clock hour, all tables together
+    (``server.notify.budget``). ``address_key`` is a keyed hash of the address in lower case,
+    never the address: the count outlives the seat that named it."""
+
+    __tablename__ = "mail_budget"
+
+    address_key: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
+    hour: Mapped[int] = mapped_column(sa.Integer, primary_key=True)  # unix time // 3600
+    sent: Mapped[int] = mapped_column(sa.Integer, default=0, server_default="0")

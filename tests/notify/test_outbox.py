@@ -154,7 +154,12 @@ def test_a_seat_s_devices_get_the_notice_through_web_push_once(database_url: str
     from server.notify import subscriptions
     from tests.support.push_service import PushService
 
-    settings = make_settings(database_url, push_allow_http=True, webhook_allow_private=True)
+    settings = make_settings(
+        database_url,
+        push_allow_http=True,
+        push_hosts=PushService.HOSTS,
+        webhook_allow_private=True,
+    )
     with PushService() as push_service, running(settings) as app:
         table_id, _anna, _bela = app.table()
         push_service.vapid_key = app.state.push.public_key

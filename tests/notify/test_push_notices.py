@@ -53,6 +53,7 @@ async def seats(database_url: str, push_service: PushService) -> AsyncIterator[S
         secret_key="k",
         bot_delay=0.0,
         push_allow_http=True,
+        push_hosts=PushService.HOSTS,
         webhook_allow_private=True,
     )
     engine = make_engine(database_url)
@@ -168,3 +169,16 @@ async def test_the_channel_has_an_address_for_the_seats_of_playing_tables_with_a
         await seats.service.join(seats.table_id, f"P{seat}", invite=invite)
     await seats.service.start(seats.table_id, seats.token)
     assert await addressed() == {(seats.table_id, 0), (seats.table_id, 2)}
+
+
+async def test_a_seat_holding_more_devices_than_the_cap_is_pushed_to_its_newest_three(
+    seats: Seats, push_service: PushService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Five devices subscribed while a seat could still hold ten.
+    monkeypatch.setattr(subscriptions, "MAX_DEVICES", 10)
+    devices = [push_service.device() for _ in range(5)]
+    for device in devices:
+        await seats.add(1, device)
+    monkeypatch.setattr(subscriptions, "MAX_DEVICES", 3)
+    assert await seats.notices.notify(seats.move(1)) == "sent"
+    assert [len(push_service.pushes_to(d)) for d in devices] == [0, 0, 1, 1, 1]

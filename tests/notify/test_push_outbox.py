@@ -27,7 +27,12 @@ def push_service() -> Iterator[PushService]:
 
 @pytest.fixture
 def app(database_url: str, push_service: PushService) -> Iterator[App]:
-    settings = make_settings(database_url, push_allow_http=True, webhook_allow_private=True)
+    settings = make_settings(
+        database_url,
+        push_allow_http=True,
+        push_hosts=PushService.HOSTS,
+        webhook_allow_private=True,
+    )
     with running(settings) as started:
         push_service.vapid_key = started.get("/api/push/key").json()["public_key"]
         yield started

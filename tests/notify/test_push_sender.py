@@ -33,6 +33,7 @@ def settings(**changes: Any) -> Settings:
         "public_url": "https://games.example.org",
         "secret_key": "push-test",
         "push_allow_http": True,
+        "push_hosts": PushService.HOSTS,
         "webhook_allow_private": True,
     }
     return Settings(**{**values, **changes})
@@ -283,3 +284,14 @@ async def test_pushes_to_many_devices_go_out_together(
         await sender.close()
     assert [r.outcome for r in results] == ["sent"] * 5
     assert all(service.pushes_to(d)[0].problems == [] for d in devices)
+
+
+async def test_a_push_service_the_settings_no_longer_allow_is_not_sent_to(
+    service: PushService, keys: VapidKeys
+) -> None:
+    device = service.device()
+    msg = message(move(), "en", "push-test")
+    result = await send(keys, device, msg, push_hosts="")
+    assert result.outcome == "gone"  # its row is deleted (PushNotices)
+    assert service.pushes_to(device) == []
+    assert (await send(keys, device, msg, push_hosts="127.0.0.1")).outcome == "sent"

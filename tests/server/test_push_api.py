@@ -32,6 +32,7 @@ def settings(database_url: str) -> Settings:
         bot_delay=0.0,
         rate_limit=1000.0,
         webhook_allow_private=True,
+        push_hosts="push.example.net",
     )
 
 
@@ -192,21 +193,80 @@ def test_a_bad_subscription_is_refused_and_nothing_stored(
     assert devices(client, table_id, 1, tokens[1]) == []
 
 
-def test_a_seat_has_at_most_ten_devices(client: TestClient, table: tuple[str, list[str]]) -> None:
+def test_a_seat_has_at_most_three_devices(client: TestClient, table: tuple[str, list[str]]) -> None:
     table_id, tokens = table
-    for n in range(10):
-        assert (
-            subscribe(client, table_id, 1, tokens[1], device(f"d{n}").subscription()).status_code
-            == 201
-        )
-    answer = subscribe(client, table_id, 1, tokens[1], device("d10").subscription())
+    for n in range(3):
+        answer = subscribe(client, table_id, 1, tokens[1], device(f"d{n}").subscription())
+        assert answer.status_code == 201, answer.text
+    answer = subscribe(client, table_id, 1, tokens[1], device("d3").subscription())
     assert (answer.status_code, answer.json()["code"]) == (409, "too_many_devices")
-    # One of the ten again is still welcome (new keys), and another seat has its own ten.
-    assert subscribe(client, table_id, 1, tokens[1], device("d3").subscription()).status_code == 201
-    assert (
-        subscribe(client, table_id, 2, tokens[2], device("d10").subscription()).status_code == 201
-    )
-    assert len(devices(client, table_id, 1, tokens[1])) == 10
+    # One of the three again is still welcome (new keys), and another seat has its own three.
+    assert subscribe(client, table_id, 1, tokens[1], device("d1").subscription()).status_code == 201
+    assert subscribe(client, table_id, 2, tokens[2], device("d3").subscription()).status_code == 201
+    assert len(devices(client, table_id, 1, tokens[1])) == 3
+
+
+KNOWN = (
+    "https://fcm.googleapis.com/fcm/send/dXk1",
+    "https://updates.push.services.mozilla.com/wpush/v2/gAAA",
+    "https://push.services.mozilla.com/wpush/v2/gAAA",
+    "https://web.push.apple.com/QGuQyavX",
+    "https://api.push.apple.com/3/device/x",
+    "https://wns2-db5p.notify.windows.com/w/?token=BQYAAA",
+    "https://FCM.googleapis.com./fcm/send/dXk2",
+)
+UNKNOWN = (
+    "https://push.example.org/x",  # a host nobody allowed
+    "https://fcm.googleapis.com.evil.example/x",
+    "https://evilfcm.googleapis.com/x",
+    "https://push.apple.com/x",  # *.push.apple.com is its subdomains only
+    "https://notify.windows.com.example/x",
+    "https://fcm.googleapis.com:8443/x",  # a known service, off https's port
+    "https://93.184.215.14/x",
+    "https://[2606:4700:4700::1111]/x",
+)
+
+
+def test_only_the_browsers_push_services_are_allowed_by_default(database_url: str) -> None:
+    base = Settings(database_url=database_url, secret_key="k", bot_delay=0.0,
+                    webhook_allow_private=True)  # fmt: skip
+    with running_app(base) as client:
+        table_id, tokens = set_up_table(client, "toy", 2)
+        for n, endpoint in enumerate(KNOWN + UNKNOWN):
+            answer = subscribe(client, table_id, 1, tokens[1], _with(device(str(n)).subscription(),
+                                                                    endpoint=endpoint))  # fmt: skip
+            expected = (201, None) if endpoint in KNOWN else (400, "unknown_push_service")
+            assert (answer.status_code, answer.json().get("code")) == expected, endpoint
+            if answer.status_code == 201:
+                gone = client.delete(f"{route(table_id, 1)}/{answer.json()['id']}",
+                                     headers=auth(tokens[1]))  # fmt: skip
+                assert gone.status_code == 204
+        assert devices(client, table_id, 1, str(tokens[1])) == []
+
+
+@pytest.mark.parametrize(
+    ("hosts", "allowed"),
+    [
+        ("push.example.org", ["https://push.example.org/x", "https://push.example.org:8443/x"]),
+        ("*.example.org", ["https://a.example.org/x", "https://b.c.example.org/x"]),
+        ("*", ["https://anything.example/x", "https://93.184.215.14/x"]),
+    ],
+)
+def test_a_self_hoster_allows_other_push_hosts(
+    database_url: str, hosts: str, allowed: list[str]
+) -> None:
+    settings = Settings(database_url=database_url, secret_key="k", bot_delay=0.0,
+                        webhook_allow_private=True, push_hosts=hosts)  # fmt: skip
+    with running_app(settings) as client:
+        table_id, tokens = set_up_table(client, "toy", 2)
+        for n, endpoint in enumerate([*allowed, KNOWN[0]]):
+            body = _with(device(str(n)).subscription(), endpoint=endpoint)
+            answer = subscribe(client, table_id, 1, tokens[1], body)
+            assert answer.status_code == 201, (endpoint, answer.text)
+        if hosts != "*":
+            body = _with(device("x").subscription(), endpoint="https://example.org/x")
+            refused = subscribe(client, table_id, 1, tokens[1], body)
+            assert refused.json()["code"] == "unknown_push_service"
 
 
 PRIVATE = (
@@ -223,7 +283,7 @@ PRIVATE = (
 
 
 def test_a_private_endpoint_is_refused_unless_the_self_hoster_allows_it(database_url: str) -> None:
-    strict = Settings(database_url=database_url, secret_key="k", bot_delay=0.0)
+    strict = Settings(database_url=database_url, secret_key="k", bot_delay=0.0, push_hosts="*")
     for settings, status in ((strict, 400), (strict.with_(webhook_allow_private=True), 201)):
         with running_app(settings) as client:
             table_id, tokens = set_up_table(client, "toy", 2)
@@ -233,8 +293,12 @@ def test_a_private_endpoint_is_refused_unless_the_self_hoster_allows_it(database
                 assert answer.status_code == status, (endpoint, answer.text)
                 if status == 400:
                     assert answer.json()["code"] == "private_endpoint"
-            stored = devices(client, table_id, 1, str(tokens[1]))
-            assert len(stored) == (0 if status == 400 else len(PRIVATE))
+                    assert devices(client, table_id, 1, str(tokens[1])) == []
+                else:  # stored; removed again to stay within the seat's devices
+                    assert len(devices(client, table_id, 1, str(tokens[1]))) == 1
+                    gone = client.delete(f"{route(table_id, 1)}/{answer.json()['id']}",
+                                         headers=auth(tokens[1]))  # fmt: skip
+                    assert gone.status_code == 204
 
 
 def test_no_document_record_or_replay_carries_a_subscription(client: TestClient) -> None:

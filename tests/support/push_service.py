@@ -96,6 +96,10 @@ class PushService:
     with that problem.
     """
 
+    # The hosts its devices' endpoints name: a server sending to it allows them with
+    # GUILDHALL_PUSH_HOSTS, as a self-hoster would a push service of their own.
+    HOSTS = "127.0.0.1,localhost"
+
     def __init__(self, host: str = "127.0.0.1") -> None:
         self.devices: dict[str, Device] = {}
         self.received: list[Received] = []

@@ -172,6 +172,8 @@ class FakeTable:
             "email": None,
             "email_on": False,
             "webhook": None,
+            "email_confirmed": False,
+            "email_links_left": 5,
         }
 
     def my_seat(self, seat: int | None) -> dict[str, Any]:

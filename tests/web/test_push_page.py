@@ -62,9 +62,10 @@ NO_PUSH = "delete window.PushManager;"
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
     # The stub's endpoint is never contacted: private addresses are allowed so that its name
-    # is not looked up (this machine has no DNS).
+    # is not looked up (this machine has no DNS), and its made-up push services' hosts are.
     with live_app(tmp_path_factory.mktemp("push-db"), bot_delay=5.0,
-                  webhook_allow_private=True) as running:  # fmt: skip
+                  webhook_allow_private=True,
+                  push_hosts="push.example.net,x.example") as running:  # fmt: skip
         yield running
 
 

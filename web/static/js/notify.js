@@ -3,17 +3,62 @@
 // creator, the table's webhook URL. A page with a seat link loads this module when the
 // player unfolds the card; the addresses are read and written with that seat's token and
 // shown to nobody else.
+//
+// A new address waits until its owner opens the link mailed to it. That happens in a mail
+// program, maybe on another device, so while the card is open and the address waits, the
+// card reads the settings again every few seconds and when the page comes back into view,
+// and says "confirmed" as soon as the server does.
 import { errorText, h, t } from "./i18n.js";
 import { api } from "./conn.js";
 
-var here = null; // {tableId, token, settings, status}
+var here = null; // {tableId, token, settings, status, drafts}
+var POLL_MS = 10000;
+var polling = null;
 
 export function showNotifications(tableId, token) {
-  api("GET", "/api/tables/" + tableId + "/notifications", undefined, token).then(function (settings) {
+  read(tableId, token).then(function (settings) {
     // drafts: what was typed into a field the server refused, kept for correcting it.
     here = { tableId: tableId, token: token, settings: settings, status: "", drafts: {} };
     draw();
+    watch();
   }).catch(function () { /* a seat link that no longer works shows no card */ });
+}
+
+function read(tableId, token) {
+  return api("GET", "/api/tables/" + tableId + "/notifications", undefined, token);
+}
+
+function waiting(s) {
+  return Boolean(s.email) && !s.email_confirmed;
+}
+
+function watch() {
+  if (polling) return;
+  polling = setInterval(refresh, POLL_MS);
+  window.addEventListener("focus", refresh);
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) refresh(); });
+}
+
+// Read the settings again while an address waits and the card is open; redraw only when
+// what it shows has changed (a redraw keeps what is being typed as a draft).
+function refresh() {
+  var card = document.getElementById("notify");
+  if (!here || !waiting(here.settings) || document.hidden || (card && !card.open)) return;
+  read(here.tableId, here.token).then(function (settings) {
+    var before = here.settings;
+    if (settings.email === before.email && settings.email_confirmed === before.email_confirmed) return;
+    keepDrafts();
+    here.settings = settings;
+    if (settings.email_confirmed) here.status = "";
+    draw();
+  }).catch(function () { /* the next look will tell */ });
+}
+
+function keepDrafts() {
+  ["email", "webhook"].forEach(function (kind) {
+    var input = document.getElementById("notify-" + kind);
+    if (input && input.value !== (here.settings[kind] || "")) here.drafts[kind] = input.value;
+  });
 }
 
 function draw() {
@@ -21,10 +66,24 @@ function draw() {
   var s = here.settings;
   var parts = [
     s.email_on ? field("email", s.email) : h("p", { id: "notify-email-off", class: "muted" }, t("notify.email_off")),
+    s.email_on && s.email ? emailState(s) : null,
     s.creator ? field("webhook", s.webhook) : null,
     h("p", { id: "notify-status", class: "muted", role: "status", "aria-live": "polite" }, here.status),
   ];
   el.replaceChildren.apply(el, parts.filter(Boolean));
+}
+
+// Whether e-mails go to the address yet: confirmed, or waiting for the link to be opened
+// (with the link sent again on request, while the seat may have more sent).
+function emailState(s) {
+  if (s.email_confirmed) {
+    return h("p", { id: "notify-email-state", class: "notify-state confirmed" }, t("notify.email_confirmed", { email: s.email }));
+  }
+  return h("div", { id: "notify-email-state", class: "notify-state waiting" },
+    h("p", {}, t("notify.email_waiting", { email: s.email })),
+    s.email_links_left > 0
+      ? h("button", { type: "button", id: "notify-email-resend", onclick: function () { save("email", s.email); } }, t("notify.email_resend"))
+      : h("p", { class: "muted" }, t("notify.email_no_links")));
 }
 
 function field(kind, value) {
@@ -55,13 +114,15 @@ function save(kind, value) {
     ? api("POST", base + "/seats/" + here.settings.seat + "/email", { email: value }, here.token)
     : api("POST", base + "/webhook", { url: value }, here.token);
   request.then(function (settings) {
+    var linkSent = kind === "email" && value && !settings.email_confirmed;
     here.settings = settings;
     delete here.drafts[kind];
-    here.status = t(value ? "notify.saved" : "notify.removed");
+    here.status = linkSent ? t("notify.email_link_sent", { email: value }) : t(value ? "notify.saved" : "notify.removed");
     draw();
   }).catch(function (err) {
     here.drafts[kind] = value || "";
     here.status = t("error.prefix") + " " + errorText(err);
-    draw();
+    // A link the mail server did not take leaves the address waiting: show that too.
+    read(here.tableId, here.token).then(function (settings) { here.settings = settings; draw(); }, draw);
   });
 }
