@@ -22,6 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from server import metrics
 from server.api import clock_acts, health, notify, push, replay, tables, ws
+from server.api.body_limit import BodyLimit
 from server.api.compression import Compression
 from server.api.headers import SecurityHeaders
 from server.clocks.acts import ClockActs
@@ -67,6 +68,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for router in (*routers, ws.router, push.router, *_optional_routers()):
         app.include_router(router)
     _add_error_handlers(app)
+    # Innermost of ours: its refusal still gets the security headers.
+    app.add_middleware(BodyLimit, limit=settings.max_body)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(Compression)
     return app
@@ -228,7 +231,10 @@ def _add_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        code = {400: "bad_json", 404: "not_found", 405: "method_not_allowed"}.get(
-            exc.status_code, "http_error"
-        )
+        code = {
+            400: "bad_json",
+            404: "not_found",
+            405: "method_not_allowed",
+            413: "body_too_large",  # server.api.body_limit
+        }.get(exc.status_code, "http_error")
         return _error(exc.status_code, code, str(exc.detail))

@@ -130,6 +130,12 @@ class Settings(BaseSettings):
     max_message_bytes: int = setting(
         "GUILDHALL_MAX_MESSAGE_BYTES", 16384, "largest websocket frame accepted", ge=256
     )
+    max_body: int = setting(
+        "GUILDHALL_MAX_BODY",
+        65536,
+        "largest HTTP request body accepted, in bytes; a larger one is cut off with 413",
+        ge=1024,
+    )
     rate_limit: float = setting(
         "GUILDHALL_RATE_LIMIT", 20.0, "websocket messages per second per connection", gt=0
     )
