@@ -161,6 +161,12 @@ class Settings(BaseSettings):
     bot_tables: int = setting(
         "GUILDHALL_BOT_TABLES", 10, "tables playing at once on which bots play every seat", ge=0
     )
+    bot_tables_per_address: int = setting(
+        "GUILDHALL_BOT_TABLES_PER_ADDRESS",
+        2,
+        "tables created from one client address that may play at once with a bot on every seat",
+        ge=0,
+    )
     bot_cpu: float = setting(
         "GUILDHALL_BOT_CPU",
         0.5,

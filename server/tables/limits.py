@@ -12,9 +12,17 @@ of them; on SQLite one process writes at a time anyway.
   seat costs the server a row and maybe bots, and gives nobody a game with friends. One
   address may have ``GUILDHALL_UNJOINED_PER_ADDRESS`` of them, all addresses together
   ``GUILDHALL_UNJOINED_TABLES``. One left alone for ``UNJOINED_IDLE`` stops counting.
-- **All-bot tables**: at most ``GUILDHALL_BOT_TABLES`` tables play at once with a bot on
-  every seat; starting one more, or handing the last person's seat of one to a bot, is
-  refused.
+- **All-bot tables**: one address may have ``GUILDHALL_BOT_TABLES_PER_ADDRESS`` tables playing
+  at once with a bot on every seat, all addresses together ``GUILDHALL_BOT_TABLES``; starting
+  one more, or handing the last person's seat of one to a bot, is refused. Such a table is
+  charged to the address that created it.
+
+Every global cap has a per-address share, so one address cannot fill it, and **an address's
+first is never refused because of other people's**: the total is enforced only on an
+address that already holds one (a solo player's own "let a bot play for me", or their first
+table, goes through when strangers have filled the server). That lets the total exceed its
+cap by at most one table per address that had none; what one address can add is still
+bounded by the creation rate and its shares.
 
 An address is never stored: ``creator_key`` is a keyed hash of it. IPv6 addresses count by
 their /64 network, which one household (or one attacker) usually holds whole.
@@ -118,7 +126,7 @@ async def check_create(
             f"{settings.unjoined_per_address}); invite someone to one, or finish one, first",
             429,
         )
-    if total >= settings.unjoined_tables:
+    if own > 0 and total >= settings.unjoined_tables:  # an address's first always goes
         raise ServiceError(
             "server_full",
             f"this server holds {total} tables nobody has joined yet, its most; try again later",
@@ -128,19 +136,35 @@ async def check_create(
 
 async def check_bot_table(session: AsyncSession, settings: Settings, table_id: str) -> None:
     """May ``table_id`` play on with a bot on every seat? Call inside the transaction that
-    makes it so (it takes the all-bot lock on Postgres). Raises
-    ServiceError('too_many_bot_tables', 503)."""
+    makes it so (it takes the all-bot lock on Postgres).
+
+    The table is charged to the address that created it (``creator_key``; a table of none,
+    a rematch or one the server's tools made, has no share and meets the total alone).
+    Raises ServiceError: 'too_many_own_bot_tables' (429), 'too_many_bot_tables' (503).
+    """
     await _lock(session, settings, _BOT_TABLES_LOCK)
+    creator = (
+        await session.execute(sa.select(TableRow.creator_key).where(TableRow.id == table_id))
+    ).scalar_one_or_none()
     person = (
         sa.select(SeatRow.seat)
         .where(SeatRow.table_id == TableRow.id, SeatRow.bot.is_(None))
         .exists()
     )
-    others = sa.select(sa.func.count()).where(
+    mine = sa.func.count(sa.case((TableRow.creator_key == creator, 1)))
+    others = sa.select(sa.func.count(), mine).where(
         TableRow.status == "playing", TableRow.id != table_id, ~person
     )
-    playing = (await session.execute(others)).scalar_one()
-    if playing >= settings.bot_tables:
+    playing, own = (await session.execute(others)).one()
+    if creator is not None and own >= settings.bot_tables_per_address:
+        raise ServiceError(
+            "too_many_own_bot_tables",
+            f"{own} tables made from your address already play with bots alone (at most "
+            f"{settings.bot_tables_per_address}); keep a person on a seat, or finish one",
+            429,
+        )
+    first_of_address = creator is not None and own == 0 and settings.bot_tables > 0
+    if playing >= settings.bot_tables and not first_of_address:
         raise ServiceError(
             "too_many_bot_tables",
             f"{playing} tables are already played by bots alone, this server's most; "
