@@ -206,15 +206,18 @@ async def _resume_bots(engine: Any, service: TableService, tracker: TableTracker
             callback(await service.get(table_id))
 
 
-def _error(status: int, code: str, message: str) -> JSONResponse:
+def _error(status: int, code: str, message: str, retry_after: int | None = None) -> JSONResponse:
     metrics.record_error(code)
-    return JSONResponse({"code": code, "message": message}, status_code=status)
+    if retry_after is None:
+        return JSONResponse({"code": code, "message": message}, status_code=status)
+    body = {"code": code, "message": message, "retry_after": retry_after}
+    return JSONResponse(body, status_code=status, headers={"Retry-After": str(retry_after)})
 
 
 def _add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ServiceError)
     async def service_error(_request: Request, exc: ServiceError) -> JSONResponse:
-        return _error(exc.status, exc.code, exc.message)
+        return _error(exc.status, exc.code, exc.message, exc.retry_after)
 
     @app.exception_handler(RuleError)
     async def rule_error(_request: Request, exc: RuleError) -> JSONResponse:

@@ -158,6 +158,19 @@ class Settings(BaseSettings):
         "live tables no second person has joined, from all addresses together",
         ge=1,
     )
+    act_rate: int = setting(
+        "GUILDHALL_ACT_RATE",
+        10,
+        "table acts (a pause asked or answered, away, a nudge, a vote, added time, a seat "
+        "handed over or taken back, a rematch ask) one seat token may make per minute",
+        ge=1,
+    )
+    table_act_rate: int = setting(
+        "GUILDHALL_TABLE_ACT_RATE",
+        30,
+        "table acts all seat tokens of one table may make per minute",
+        ge=1,
+    )
     bot_tables: int = setting(
         "GUILDHALL_BOT_TABLES", 10, "tables playing at once on which bots play every seat", ge=0
     )

@@ -434,7 +434,8 @@ class ClockKeeper:
         Raises ServiceError: 'bad_token', 'not_creator', 'bad_seat', 'not_started',
         'untimed', 'bad_time'.
         """
-        seat_model.check_creator(await self.service.authenticate(table_id, token))
+        by = await self.service.authenticate(table_id, token)
+        seat_model.check_creator(by)
         now = self.service.now()
 
         def change(data: TableData, clock: model.Clock) -> tuple[model.Clock, dict[str, Any]]:
@@ -456,7 +457,7 @@ class ClockKeeper:
             }
             return new, {"seat_log": [*data.seat_log, entry]}
 
-        return await self.service.change_clock(table_id, change)
+        return await self.service.change_clock(table_id, change, actor=by.seat)
 
     # ---------------------------------------------------------------- downtime
 

@@ -5,6 +5,11 @@ make it all-bot), so the limits hold however many app processes share the databa
 Postgres a transaction-scoped advisory lock makes the count and the write one step for all
 of them; on SQLite one process writes at a time anyway.
 
+- **Table acts**: a seat token may make ``GUILDHALL_ACT_RATE`` table acts (those that change
+  what every seat downloads: a pause asked or answered, "away", a nudge, a vote, added time,
+  a seat handed over or taken back, a rematch ask) in any ``ACT_WINDOW`` seconds, all tokens
+  of one table together ``GUILDHALL_TABLE_ACT_RATE``; counted from ``table_acts`` rows written
+  in the act's own transaction, after the table row is locked.
 - **Creation rate**: at most ``GUILDHALL_CREATE_RATE`` tables from one client address in any
   ``CREATE_WINDOW`` seconds, counted from the tables' own rows (``creator_key``,
   ``created_at``).
@@ -40,11 +45,12 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.settings import Settings
-from server.store.models import SeatRow, TableRow
+from server.store.models import SeatRow, TableActRow, TableRow
 
 from .data import ServiceError
 
 CREATE_WINDOW = 60.0  # seconds over which GUILDHALL_CREATE_RATE counts
+ACT_WINDOW = 60.0  # seconds over which GUILDHALL_ACT_RATE and GUILDHALL_TABLE_ACT_RATE count
 UNJOINED_IDLE = timedelta(hours=24)  # an unjoined table untouched this long stops counting
 LIVE = ("open", "playing")
 # Keys of Postgres advisory locks (any fixed 64-bit numbers; "ghcreate", "ghbots").
@@ -110,11 +116,13 @@ async def check_create(
     count, oldest = (await session.execute(recent)).one()
     if count >= settings.create_rate:
         left = CREATE_WINDOW - (now - _utc(oldest)).total_seconds() if oldest else CREATE_WINDOW
+        wait = max(1, math.ceil(left))
         raise ServiceError(
             "too_many_tables",
             f"at most {settings.create_rate} new tables a minute from one address; "
-            f"try again in {max(1, math.ceil(left))} s",
+            f"try again in {wait} s",
             429,
+            retry_after=wait,
         )
     mine = sa.func.count(sa.case((TableRow.creator_key == creator_key, 1)))
     unjoined = sa.select(sa.func.count(), mine).where(_unjoined(now))
@@ -171,3 +179,42 @@ async def check_bot_table(session: AsyncSession, settings: Settings, table_id: s
             "keep a person on a seat, or try again later",
             503,
         )
+
+
+async def check_act(
+    session: AsyncSession, settings: Settings, table_id: str, seat: int, now: float
+) -> None:
+    """May the token of ``seat`` act at ``table_id`` now? If so, the act is counted.
+
+    Call inside the act's transaction once the table row is locked (every table act is a
+    versioned change, which locks it on Postgres; SQLite writes one at a time): the count
+    and the new row are then one step for every process, and an act that is refused later
+    in the transaction, or loses the race for the version, is rolled back with its row.
+    Raises ServiceError('rate_limited', 429) with ``retry_after``.
+    """
+    since = now - ACT_WINDOW
+    await session.execute(
+        sa.delete(TableActRow).where(TableActRow.table_id == table_id, TableActRow.at <= since)
+    )
+    rows = (
+        await session.execute(
+            sa.select(TableActRow.seat, TableActRow.at)
+            .where(TableActRow.table_id == table_id)
+            .order_by(TableActRow.at)
+        )
+    ).all()
+    own = [at for by, at in rows if by == seat]
+    every = [at for _, at in rows]
+    if len(own) >= settings.act_rate:
+        _act_refusal("table acts a minute from one seat", settings.act_rate, own, now)
+    if len(every) >= settings.table_act_rate:
+        _act_refusal("table acts a minute at one table", settings.table_act_rate, every, now)
+    session.add(TableActRow(table_id=table_id, seat=seat, at=now))
+
+
+def _act_refusal(rule: str, limit: int, times: list[float], now: float) -> None:
+    """Refuse an act over ``limit`` whose acts in the window were made at ``times`` (oldest
+    first): it may come again once enough of them have left the window."""
+    wait = max(1, math.ceil(times[len(times) - limit] + ACT_WINDOW - now))
+    rule = f"at most {limit} {rule}"
+    raise ServiceError("rate_limited", f"{rule}; try again in {wait} s", 429, retry_after=wait)

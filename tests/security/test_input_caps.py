@@ -187,6 +187,36 @@ async def test_the_server_holds_only_so_many_unjoined_tables(dep: Deployment) ->
         assert (status, refused["code"]) == (503, "server_full"), refused
 
 
+async def test_table_acts_are_counted_for_all_processes_together(dep: Deployment) -> None:
+    """Ten acts of one seat token a minute, wherever they land; then every process refuses
+    the eleventh, with the wait, and the table is left as it was."""
+    status, made = await create(dep.server(0), "198.51.100.60", [None, None, "greedy"])
+    assert status == 201, made
+    await join(dep.server(1), made, "198.51.100.61")
+    table, token = made["table_id"], made["token"]
+    status, body = await call(dep.server(0), "POST", f"/api/tables/{table}/start", token=token)
+    assert status == 200, body
+    for k in range(5):  # a pause proposed and withdrawn: two acts, each on another process
+        status, body = await call(
+            dep.server(k), "POST", f"/api/tables/{table}/pause", {}, token=token
+        )
+        assert status == 200, body
+        proposal = {"proposal": body["clock"]["proposal"]["id"]}
+        status, body = await call(
+            dep.server(k + 1), "POST", f"/api/tables/{table}/pause/decline", proposal, token=token
+        )
+        assert status == 200, body
+    version = body["version"]
+    for k in range(len(dep.servers)):
+        status, refused = await call(
+            dep.server(k), "POST", f"/api/tables/{table}/pause", {}, token=token
+        )
+        assert (status, refused["code"]) == (429, "rate_limited"), refused
+        assert 0 < refused["retry_after"] <= 60
+        status, summary = await call(dep.server(k), "GET", f"/api/tables/{table}")
+        assert summary["version"] == version
+
+
 # -------------------------------------------------------------------- the bots' budget
 
 BOT_TABLES = 3
