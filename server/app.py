@@ -15,13 +15,13 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import sqlalchemy as sa
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from server import metrics
-from server.api import clock_acts, health, notify, push, replay, tables, ws
+from server.api import clock_acts, health, notify, push, replay, rights, tables, ws
 from server.api.body_limit import BodyLimit
 from server.api.compression import Compression
 from server.api.headers import SecurityHeaders
@@ -65,8 +65,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.hub = Hub()
     app.state.connection_cap = ws.ConnectionCap(settings.max_connections_per_ip)
     routers = (tables.router, clock_acts.router, notify.router, replay.router, health.router)
+    # Who may use each route is the seat model's table, checked in front of all of them.
+    seat_rights = [Depends(rights.authorize)]
     for router in (*routers, ws.router, push.router, *_optional_routers()):
-        app.include_router(router)
+        app.include_router(router, dependencies=seat_rights)
+    rights.check_every_route(app)
     _add_error_handlers(app)
     # Innermost of ours: its refusal still gets the security headers.
     app.add_middleware(BodyLimit, limit=settings.max_body)
