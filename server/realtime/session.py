@@ -225,15 +225,12 @@ class Connection:
         token_hash: str | None = None
         if hello.token:
             try:
-                access = await self.service.authenticate(self.table_id, hello.token)
+                data = await self.service.get_stored(self.table_id)
+                access = seat_model.known_access(data, self.settings.secret_key, hello.token)
+                # The seat model's "WS hello": a token reads its seat only while it plays it.
+                seat_model.check_right(seat_model.Right.PLAYER, data, access, None)
             except ServiceError as exc:
                 return self._error(exc.code, exc.message)
-            if not access.plays:
-                return self._error(
-                    "seat_lost",
-                    f"a bot plays seat {access.seat} now; take it back with POST "
-                    f"/api/tables/{self.table_id}/seats/{access.seat}/reclaim",
-                )
             seat, token_hash = access.seat, self.service.token_hash(hello.token)
         first = not self.greeted
         old, self.seat, self._token_hash = self.seat, seat, token_hash
@@ -251,6 +248,9 @@ class Connection:
             self.service.note_seen(self.table_id, seat)
 
     async def _command(self, message: CommandMessage) -> None:
+        # The seat model's "WS command": a token that plays its seat, which the hello
+        # checked and ``seats.check_plays`` checks again on the version the command is
+        # decided on.
         if self.seat is None:
             return self._error("spectator", "spectators cannot play; use a seat link", message.id)
         if message.seat is not None and message.seat != self.seat:

@@ -82,8 +82,9 @@ class Right(Enum):
 
 # The seat model, once: every HTTP route (by method and path) and websocket message (by
 # ``type``) of the app with the tokens it takes. ``server.api.rights`` enforces it in front of
-# every route, the websocket session for every message; a route missing here is refused at
-# start-up, and tests/security/test_seat_rights.py tries each with every kind of token.
+# every route, the websocket session at ``hello`` (a command then needs the seat the hello
+# gave, and ``check_plays`` on the version it is decided on); a route missing here is refused
+# at start-up, and tests/security/test_seat_rights.py tries each with every kind of token.
 RIGHTS: Final[dict[str, Right]] = {
     # Pages, files and the public API: what anyone who knows a table id may see.
     "GET /": Right.ANYONE,
@@ -202,6 +203,14 @@ def access(data: TableData, secret_key: str, token: str) -> Access | None:
     if seat is None:
         return None
     return Access(seat=seat, plays=data.seats[seat].bot is None)
+
+
+def known_access(data: TableData, secret_key: str, token: str) -> Access:
+    """``access``, refusing a token of no seat: ServiceError('bad_token', 403)."""
+    found = access(data, secret_key, token)
+    if found is None:
+        raise ServiceError("bad_token", "this token belongs to no seat of the table", 403)
+    return found
 
 
 def invite_code(secret_key: str, table_id: str) -> str:
