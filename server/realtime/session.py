@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import time
 from typing import Any, NoReturn
 
@@ -89,6 +90,10 @@ class RateLimiter:
             return False
         self.tokens -= 1
         return True
+
+    def wait(self) -> float:
+        """Seconds until the next message is allowed, rounded up to a hundredth (0: now)."""
+        return max(0.0, math.ceil((1 - self.tokens) / self.rate * 100) / 100)
 
 
 class Connection:
@@ -182,7 +187,11 @@ class Connection:
             cap = self.settings.max_message_bytes
             return self._error("message_too_large", f"frames are capped at {cap} bytes")
         if not self._limiter.allow():
-            return self._error("rate_limited", "too many messages; slow down")
+            limit, wait = self.settings.rate_limit, self._limiter.wait()
+            return self._error(
+                "rate_limited",
+                f"at most {limit:g} messages a second; try again in {wait:.2f} s",
+            )
         try:
             raw = json.loads(text)
         except RecursionError:
