@@ -186,6 +186,12 @@ class Settings(BaseSettings):
         "seconds of bot search each app process may spend per second, all its tables together",
         gt=0,
     )
+    bot_cpu_per_address: float = setting(
+        "GUILDHALL_BOT_CPU_PER_ADDRESS",
+        0.25,
+        "of those, seconds the bots of the tables created from one client address may spend",
+        gt=0,
+    )
     log_format: LogFormat = setting("GUILDHALL_LOG_FORMAT", "text", "`text` or `json`")
     db_pool_size: int = setting(
         "GUILDHALL_DB_POOL_SIZE", 10, "Postgres connections kept open", ge=1

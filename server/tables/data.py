@@ -107,6 +107,9 @@ class TableData:
     due_at: float | None = None
     # The table of this finished game's rematch, once someone asked for one.
     rematch: str | None = None
+    # The keyed hash of the address the table was created from (``limits.address_key``;
+    # None: a rematch, or made by the server's tools): what per-address shares charge.
+    creator_key: str | None = field(default=None, repr=False)
 
     @property
     def shown_seat_log(self) -> tuple[dict[str, Any], ...]:

@@ -209,6 +209,26 @@ def test_the_thinking_budget_fills_at_its_rate_and_charges_what_was_used() -> No
     assert spent <= 1.0 + 0.5 * 19.9 + 1e-9
 
 
+def test_one_address_spends_only_its_share_of_the_thinking_budget(
+    limited: TestClient,
+) -> None:
+    now = [0.0]
+    budget = ThinkingBudget(1.0, burst=2.0, clock=lambda: now[0], share=0.25)
+    assert budget.take(0.7, "a") == pytest.approx(0.7)  # a full share: a whole search
+    budget.settle(0.7, 0.7, "a")
+    assert budget.take(0.7, "a") == 0.0  # a's share is spent, though the process has more
+    assert budget.take(0.7, "b") == pytest.approx(0.7)  # which b's bots still get
+    budget.settle(0.7, 0.7, "b")
+    now[0] = 2.0
+    assert budget.take(0.7, "a") == pytest.approx(0.5)  # a's share refills at 0.25 s a second
+    assert budget.take(0.7, None) == pytest.approx(0.7)  # no address: the process budget alone
+    # The bots of a table are charged to the address that created it.
+    table_id = _create(limited, "192.0.2.80")
+    data = _call(limited, _service(limited).get_stored, table_id)
+    key = limits.address_key(_service(limited).settings.secret_key, "192.0.2.80")
+    assert data.creator_key == key
+
+
 def test_a_flood_of_bad_tokens_costs_one_query_each_and_no_table_load(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
