@@ -76,7 +76,8 @@ class Right(Enum):
     OWN_SEAT_PLAYER = "own seat, playing"  # OWN_SEAT and PLAYER both
     HOST = "host"  # seat 0's token, a bot standing in or not (before the start)
     CREATOR = "creator"  # seat 0's token while it plays seat 0
-    OWN_SEAT_OR_CREATOR = "own seat or creator"  # OWN_SEAT, or CREATOR for another seat
+    # OWN_SEAT; or for another seat CREATOR (HOST while the table waits for its start)
+    OWN_SEAT_OR_CREATOR = "own seat or creator"
     WATCH = "watch"  # anyone watches; a token reads its seat's document only as PLAYER
 
 
@@ -173,9 +174,11 @@ def check_right(right: Right, data: TableData, by: Access | None, seat: int | No
         raise ServiceError("not_your_seat", f"only seat {seat}'s own link may do this", 403)
     if right in (Right.HOST, Right.CREATOR) and not by.is_creator:
         raise ServiceError("not_creator", "only seat 0 (the table's creator) may do this", 403)
-    # PLAYER, OWN_SEAT_PLAYER, CREATOR and the creator's hand-over of another's seat: only
-    # while the token plays its seat.
-    if right is Right.HOST or data.seats[by.seat].bot is None:
+    # PLAYER, OWN_SEAT_PLAYER, CREATOR and the creator's hand-over of another's seat during
+    # the game: only while the token plays its seat. In the waiting room the creator is the
+    # host, who seats bots whoever will play seat 0.
+    hosting = right is Right.HOST or (right is Right.OWN_SEAT_OR_CREATOR and data.status == "open")
+    if hosting or data.seats[by.seat].bot is None:
         return
     raise ServiceError(
         "seat_lost",
@@ -320,10 +323,11 @@ def check_handover(
 ) -> None:
     """May ``by`` hand ``seat`` to a bot?
 
-    The seat's own player may, always. The creator, while playing seat 0, may for a seat
-    nobody owns (free, or a bot's), and for another person's seat once that person has been
-    away ``after`` seconds (``away_seconds`` None: connected now). Raises ServiceError:
-    'finished', 'bad_seat', 'not_your_seat', 'seat_lost', 'player_present'.
+    The seat's own player may, always. The creator may for a seat nobody owns (free, or a
+    bot's), and for another person's seat once that person has been away ``after`` seconds
+    (``away_seconds`` None: connected now); during the game only while playing seat 0.
+    Raises ServiceError: 'finished', 'bad_seat', 'not_your_seat', 'seat_lost',
+    'player_present'.
     """
     if data.status == "finished":
         raise ServiceError("finished", "the game is over", 409)
@@ -339,7 +343,7 @@ def check_handover(
             403,
         )
     # Decided on the version the hand-over is stored on, not the one the token was read at.
-    check_right(Right.CREATOR, data, by, seat)
+    check_right(Right.OWN_SEAT_OR_CREATOR, data, by, seat)
     if info.token_hash is None:
         return
     if away_seconds is None or away_seconds < after:

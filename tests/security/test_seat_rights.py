@@ -282,6 +282,19 @@ def test_a_creator_a_bot_stands_in_for_sees_and_changes_no_webhook(app: TestClie
     assert read["webhook"] == hook["url"]  # kept for the creator, back at the table
 
 
+def test_in_the_waiting_room_the_creator_seats_bots_even_while_a_bot_plays_for_her(
+    app: TestClient,
+) -> None:
+    made = app.post("/api/tables", json={"game": "toy", "seats": 3, "name": "Anna"}).json()
+    table_id, auth = made["table_id"], {"Authorization": f"Bearer {made['token']}"}
+    for seat in (0, 1, 2):  # her own seat first: she will watch the bots play
+        answer = app.post(
+            f"/api/tables/{table_id}/seats/{seat}/bot", json={"kind": "random"}, headers=auth
+        )
+        assert answer.status_code == 200, answer.json()
+    assert [s["bot"] for s in app.get(f"/api/tables/{table_id}").json()["seats"]] == ["random"] * 3
+
+
 def test_docs_seats_lists_the_seat_model_as_the_code_has_it() -> None:
     text = (ROOT / "docs" / "seats.md").read_text(encoding="utf-8")
     rows = dict(re.findall(r"^\| `([A-Z]+ [^`]+)` \| ([a-z, ]+) \|", text, re.MULTILINE))
