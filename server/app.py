@@ -15,13 +15,14 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import sqlalchemy as sa
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from server import metrics
-from server.api import clock_acts, health, notify, push, replay, tables, ws
+from server.api import clock_acts, health, notify, push, replay, rights, tables, ws
+from server.api.body_limit import BodyLimit
 from server.api.compression import Compression
 from server.api.headers import SecurityHeaders
 from server.clocks.acts import ClockActs
@@ -64,9 +65,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.hub = Hub()
     app.state.connection_cap = ws.ConnectionCap(settings.max_connections_per_ip)
     routers = (tables.router, clock_acts.router, notify.router, replay.router, health.router)
+    # Who may use each route is the seat model's table, checked in front of all of them.
+    seat_rights = [Depends(rights.authorize)]
     for router in (*routers, ws.router, push.router, *_optional_routers()):
-        app.include_router(router)
+        app.include_router(router, dependencies=seat_rights)
+    rights.check_every_route(app)
     _add_error_handlers(app)
+    # Innermost of ours: its refusal still gets the security headers.
+    app.add_middleware(BodyLimit, limit=settings.max_body)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(Compression)
     return app
@@ -205,15 +211,18 @@ async def _resume_bots(engine: Any, service: TableService, tracker: TableTracker
             callback(await service.get(table_id))
 
 
-def _error(status: int, code: str, message: str) -> JSONResponse:
+def _error(status: int, code: str, message: str, retry_after: int | None = None) -> JSONResponse:
     metrics.record_error(code)
-    return JSONResponse({"code": code, "message": message}, status_code=status)
+    if retry_after is None:
+        return JSONResponse({"code": code, "message": message}, status_code=status)
+    body = {"code": code, "message": message, "retry_after": retry_after}
+    return JSONResponse(body, status_code=status, headers={"Retry-After": str(retry_after)})
 
 
 def _add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ServiceError)
     async def service_error(_request: Request, exc: ServiceError) -> JSONResponse:
-        return _error(exc.status, exc.code, exc.message)
+        return _error(exc.status, exc.code, exc.message, exc.retry_after)
 
     @app.exception_handler(RuleError)
     async def rule_error(_request: Request, exc: RuleError) -> JSONResponse:
@@ -230,7 +239,10 @@ def _add_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        code = {400: "bad_json", 404: "not_found", 405: "method_not_allowed"}.get(
-            exc.status_code, "http_error"
-        )
+        code = {
+            400: "bad_json",
+            404: "not_found",
+            405: "method_not_allowed",
+            413: "body_too_large",  # server.api.body_limit
+        }.get(exc.status_code, "http_error")
         return _error(exc.status_code, code, str(exc.detail))

@@ -149,6 +149,12 @@ class Settings(BaseSettings):
     max_message_bytes: int = setting(
         "GUILDHALL_MAX_MESSAGE_BYTES", 16384, "largest websocket frame accepted", ge=256
     )
+    max_body: int = setting(
+        "GUILDHALL_MAX_BODY",
+        65536,
+        "largest HTTP request body accepted, in bytes; a larger one is cut off with 413",
+        ge=1024,
+    )
     rate_limit: float = setting(
         "GUILDHALL_RATE_LIMIT", 20.0, "websocket messages per second per connection", gt=0
     )
@@ -171,13 +177,38 @@ class Settings(BaseSettings):
         "live tables no second person has joined, from all addresses together",
         ge=1,
     )
+    act_rate: int = setting(
+        "GUILDHALL_ACT_RATE",
+        10,
+        "table acts (a pause asked or answered, away, a nudge, a vote, added time, a seat "
+        "handed over or taken back, a rematch ask) one seat token may make per minute",
+        ge=1,
+    )
+    table_act_rate: int = setting(
+        "GUILDHALL_TABLE_ACT_RATE",
+        30,
+        "table acts all seat tokens of one table may make per minute",
+        ge=1,
+    )
     bot_tables: int = setting(
         "GUILDHALL_BOT_TABLES", 10, "tables playing at once on which bots play every seat", ge=0
+    )
+    bot_tables_per_address: int = setting(
+        "GUILDHALL_BOT_TABLES_PER_ADDRESS",
+        2,
+        "tables created from one client address that may play at once with a bot on every seat",
+        ge=0,
     )
     bot_cpu: float = setting(
         "GUILDHALL_BOT_CPU",
         0.5,
         "seconds of bot search each app process may spend per second, all its tables together",
+        gt=0,
+    )
+    bot_cpu_per_address: float = setting(
+        "GUILDHALL_BOT_CPU_PER_ADDRESS",
+        0.25,
+        "of those, seconds the bots of the tables created from one client address may spend",
         gt=0,
     )
     log_format: LogFormat = setting("GUILDHALL_LOG_FORMAT", "text", "`text` or `json`")

@@ -264,6 +264,10 @@ class TableRecord(BaseModel):
     seed_sha256: str
     commands: list[CommandRecord]
     result: dict[str, Any] | None
+    seat_log: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="every seat change and table act of the game (documents carry the newest)",
+    )
 
 
 class GameInfo(BaseModel):
@@ -281,3 +285,6 @@ class GameList(BaseModel):
 class ErrorBody(BaseModel):
     code: str
     message: str
+    retry_after: int | None = Field(
+        None, description="rate limits: seconds to wait before asking again (also Retry-After)"
+    )

@@ -190,7 +190,7 @@ class ClockActs:
             placed = [{**entry, "at": len(data.log)} for entry in entries]
             return new, {"seat_log": [*data.seat_log, *placed], "stand_ins": handed}
 
-        return await self.service.change_clock(table_id, change)
+        return await self.service.change_clock(table_id, change, actor=by.seat)
 
 
 _Change = tuple[model.Clock, list[dict[str, Any]], dict[int, str]]

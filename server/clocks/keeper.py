@@ -429,15 +429,18 @@ class ClockKeeper:
     # ---------------------------------------------------------------- acts
 
     async def add_time(self, table_id: str, token: str, seat: int, seconds: float) -> TableData:
-        """The creator gives ``seat`` ``seconds`` more; the seat log says so.
+        """The creator, playing seat 0, gives ``seat`` ``seconds`` more; the seat log says so.
 
-        Raises ServiceError: 'bad_token', 'not_creator', 'bad_seat', 'not_started',
-        'untimed', 'bad_time'.
+        Raises ServiceError: 'bad_token', 'not_creator', 'seat_lost', 'bad_seat',
+        'not_started', 'untimed', 'bad_time'.
         """
-        seat_model.check_creator(await self.service.authenticate(table_id, token))
+        by = await self.service.authenticate(table_id, token)
+        seat_model.check_creator(by, playing=True)
         now = self.service.now()
 
         def change(data: TableData, clock: model.Clock) -> tuple[model.Clock, dict[str, Any]]:
+            # The creator at the table on the version the time is added on, too.
+            seat_model.check_right(seat_model.Right.CREATOR, data, by, None)
             if not 0 <= seat < len(data.seats):
                 raise ServiceError("bad_seat", f"no seat {seat} (0-{len(data.seats) - 1})")
             try:
@@ -456,7 +459,7 @@ class ClockKeeper:
             }
             return new, {"seat_log": [*data.seat_log, entry]}
 
-        return await self.service.change_clock(table_id, change)
+        return await self.service.change_clock(table_id, change, actor=by.seat)
 
     # ---------------------------------------------------------------- downtime
 

@@ -17,7 +17,9 @@ the starting player). The rules both games share (docs/rules/norenberc.md N-4.5 
 docs/rules/strasbourg.md S-4.6):
 
 - Simultaneous phase: every eligible seat may commit; a committed plan may be taken back
-  while the phase is open.
+  while the phase is open, at most ``MAX_RETRACTS`` times by one seat in one phase (each
+  take-back, and the plan before it, is a line of every seat's log: without a bound one
+  player could make the table's document grow for as long as the phase lasts).
 - One wait switches the *whole* phase to ordered: every plan committed so far is final
   (nobody may take one back any more), and the seats that have not committed commit one
   at a time, in ``order``; each sees the public part of the plans before it.
@@ -42,6 +44,10 @@ Planning = dict[str, Any]
 WAITED = "PlanningWaited"
 RETRACTED = "PlanRetracted"
 PLANNING_ENDED = "PlanningEnded"
+
+# How often one seat may take its plan back in one phase ("retracts" in the record, per seat,
+# kept from the first take-back on: a record without it has none yet).
+MAX_RETRACTS = 3
 
 # The table option every game with sealed planning takes (``options["planning"]``).
 PLANNING_MODES = ("simultaneous", "ordered")
@@ -125,9 +131,21 @@ def may_wait(p: Planning, seat: int) -> bool:
     )
 
 
+def retracts(p: Planning, seat: int) -> int:
+    """How often ``seat`` has taken its plan back in this phase."""
+    counts = p.get("retracts")
+    return int(counts[seat]) if counts else 0
+
+
 def may_retract(p: Planning, seat: int) -> bool:
-    """True when ``seat`` may take its committed plan back: only in a simultaneous phase."""
-    return has_committed(p, seat) and not is_ordered(p) and not is_complete(p)
+    """True when ``seat`` may take its committed plan back: only in a simultaneous phase, and
+    fewer than ``MAX_RETRACTS`` times in it."""
+    return (
+        has_committed(p, seat)
+        and not is_ordered(p)
+        and not is_complete(p)
+        and retracts(p, seat) < MAX_RETRACTS
+    )
 
 
 def awaiting(p: Planning) -> list[int]:
@@ -193,11 +211,15 @@ def retract(p: Planning, seat: int) -> Planning:
         raise RuleError(
             "cannot_retract",
             f"seat {seat} has no plan it may take back (none committed, planning over, "
-            "or a seat asked to wait, which makes every plan final)",
+            "a seat asked to wait, which makes every plan final, or taken back "
+            f"{MAX_RETRACTS} times in this phase already)",
         )
     q = clone(p)
     q["plans"][seat] = None
     q["committed_at"][seat] = None
+    counts = list(p.get("retracts") or [0] * len(p["eligible"]))
+    counts[seat] += 1
+    q["retracts"] = counts
     return q
 
 

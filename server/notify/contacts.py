@@ -103,7 +103,7 @@ class ContactBook:
                 )
             ).one_or_none()
             hook = None
-            if by.is_creator:
+            if by.has_creator_rights:  # not while a bot plays seat 0 (docs/seats.md)
                 hook = (
                     await session.execute(
                         sa.select(TableRow.webhook_url).where(TableRow.id == table_id)
@@ -112,7 +112,7 @@ class ContactBook:
         email, confirmed_at, links = row if row is not None else (None, None, 0)
         return Contacts(
             seat=by.seat,
-            creator=by.is_creator,
+            creator=by.has_creator_rights,
             email=email,
             email_on=self.service.settings.email_on,
             webhook=hook,
@@ -274,9 +274,10 @@ class ContactBook:
     async def set_webhook(self, table_id: str, token: str, url: str | None) -> Contacts:
         """Set (or with None remove) the table's webhook URL; only the creator may.
 
-        Raises ServiceError: 'bad_token', 'not_creator', 'bad_webhook', 'private_webhook'.
+        Raises ServiceError: 'bad_token', 'not_creator', 'seat_lost', 'bad_webhook',
+        'private_webhook'.
         """
-        seat_model.check_creator(await self.service.authenticate(table_id, token))
+        seat_model.check_creator(await self.service.authenticate(table_id, token), playing=True)
         if url is not None:
             url = await self.guard.check(url.strip())
         async with self.service.cache.sqlite_lock(), self.service._sessions() as session:

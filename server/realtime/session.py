@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import time
 from typing import Any, NoReturn
 
@@ -89,6 +90,10 @@ class RateLimiter:
             return False
         self.tokens -= 1
         return True
+
+    def wait(self) -> float:
+        """Seconds until the next message is allowed, rounded up to a hundredth (0: now)."""
+        return max(0.0, math.ceil((1 - self.tokens) / self.rate * 100) / 100)
 
 
 class Connection:
@@ -182,7 +187,11 @@ class Connection:
             cap = self.settings.max_message_bytes
             return self._error("message_too_large", f"frames are capped at {cap} bytes")
         if not self._limiter.allow():
-            return self._error("rate_limited", "too many messages; slow down")
+            limit, wait = self.settings.rate_limit, self._limiter.wait()
+            return self._error(
+                "rate_limited",
+                f"at most {limit:g} messages a second; try again in {wait:.2f} s",
+            )
         try:
             raw = json.loads(text)
         except RecursionError:
@@ -225,15 +234,12 @@ class Connection:
         token_hash: str | None = None
         if hello.token:
             try:
-                access = await self.service.authenticate(self.table_id, hello.token)
+                data = await self.service.get_stored(self.table_id)
+                access = seat_model.known_access(data, self.settings.secret_key, hello.token)
+                # The seat model's "WS hello": a token reads its seat only while it plays it.
+                seat_model.check_right(seat_model.Right.PLAYER, data, access, None)
             except ServiceError as exc:
                 return self._error(exc.code, exc.message)
-            if not access.plays:
-                return self._error(
-                    "seat_lost",
-                    f"a bot plays seat {access.seat} now; take it back with POST "
-                    f"/api/tables/{self.table_id}/seats/{access.seat}/reclaim",
-                )
             seat, token_hash = access.seat, self.service.token_hash(hello.token)
         first = not self.greeted
         old, self.seat, self._token_hash = self.seat, seat, token_hash
@@ -251,6 +257,9 @@ class Connection:
             self.service.note_seen(self.table_id, seat)
 
     async def _command(self, message: CommandMessage) -> None:
+        # The seat model's "WS command": a token that plays its seat, which the hello
+        # checked and ``seats.check_plays`` checks again on the version the command is
+        # decided on.
         if self.seat is None:
             return self._error("spectator", "spectators cannot play; use a seat link", message.id)
         if message.seat is not None and message.seat != self.seat:

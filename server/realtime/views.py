@@ -110,7 +110,7 @@ def build_document(data: TableData, seat: int | None, connected: frozenset[int])
         # table with seat changes only: the others share one table part).
         seat_log = [
             {**change, "at": table_log.visible_before(seat, change["at"])}
-            for change in data.seat_log
+            for change in data.shown_seat_log
         ]
         table = {**table, "seat_log": seat_log}
         table_text = _dumps(table)
@@ -184,10 +184,13 @@ def _table_part(data: TableData, connected: frozenset[int]) -> tuple[Doc, str]:
             for s in data.seats
         ],
         "public": data.public,
-        "seat_log": list(data.seat_log),
+        "seat_log": list(data.shown_seat_log),
         "clock": table_clock.public(data),
         "rematch": data.rematch,
     }
+    skipped = len(data.seat_log) - len(data.shown_seat_log)
+    if skipped:
+        table["seat_log_skipped"] = skipped  # the older entries the document leaves out
     text = _dumps(table)
     _TABLE_PARTS[key] = (data, table, text)
     if len(_TABLE_PARTS) > DOCUMENTS:

@@ -232,3 +232,21 @@ class MailBudgetRow(Base):
     address_key: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
     hour: Mapped[int] = mapped_column(sa.Integer, primary_key=True)  # unix time // 3600
     sent: Mapped[int] = mapped_column(sa.Integer, default=0, server_default="0")
+
+
+class TableActRow(Base):
+    """One table act a seat token made (a pause proposal, "away", a hand-over …) within the
+    last ``ACT_WINDOW`` seconds (``server.tables.limits.check_act``): what the act rate limit
+    counts, in the database so that it holds for every process. Older rows are deleted as
+    new acts come; what the acts did is in the table's seat log."""
+
+    __tablename__ = "table_acts"
+    __table_args__ = (sa.Index("ix_table_acts_table_at", "table_id", "at"),)
+
+    id: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(
+        sa.String(32), sa.ForeignKey("tables.id", ondelete="CASCADE")
+    )
+    seat: Mapped[int] = mapped_column(sa.Integer)
+    # Seconds since the epoch, by the service's clock (which tests replace).
+    at: Mapped[float] = mapped_column(sa.Float)

@@ -7,7 +7,9 @@ view, and submits the answer with ``TableService.submit``. One task per table at
 Searching bots share one budget per process (``GUILDHALL_BOT_CPU`` seconds of search per
 second, ``ThinkingBudget``), so that many bot tables cannot starve the people's tables of
 the CPU: when it runs low a search is cut short, and when it is spent the game's heuristic
-plays instead. A bot always plays: it thinks less, it never waits for the budget.
+plays instead. A bot always plays: it thinks less, it never waits for the budget. The tables
+created from one client address share at most ``GUILDHALL_BOT_CPU_PER_ADDRESS`` of it, so
+one address's many bot tables leave the others' bots their search.
 """
 
 from __future__ import annotations
@@ -49,28 +51,53 @@ class ThinkingBudget:
         per_second: float,
         burst: float | None = None,
         clock: Callable[[], float] = time.monotonic,
+        share: float | None = None,
     ) -> None:
         self.per_second = per_second
         self.burst = burst if burst is not None else max(2 * per_second, FULL_SEARCH)
         self._clock = clock
         self.level, self._at = self.burst, clock()
+        # One address's own bucket, filling at ``share`` seconds a second (None: no shares);
+        # a bucket that has filled up again says nothing and is dropped.
+        self.share = share
+        self._shares: dict[str, ThinkingBudget] = {}
 
     def _fill(self) -> None:
         now = self._clock()
         self.level = min(self.burst, self.level + (now - self._at) * self.per_second)
         self._at = now
 
-    def take(self, wanted: float) -> float:
-        """Seconds granted now for a decision that would like ``wanted`` (0 when spent)."""
+    def take(self, wanted: float, address: str | None = None) -> float:
+        """Seconds granted now for a decision that would like ``wanted`` (0 when spent), for
+        a table created from ``address`` (its key; None: no address, no share)."""
+        own = self._share_of(address)
+        if own is not None:
+            wanted = own.take(wanted)
         self._fill()
         granted = max(0.0, min(wanted, self.level))
         self.level -= granted
+        if own is not None:
+            own.level += wanted - granted  # what the process could not grant goes back
         return granted
 
-    def settle(self, granted: float, used: float) -> None:
+    def settle(self, granted: float, used: float, address: str | None = None) -> None:
         """Charge the time a decision really took, against what ``take`` granted it."""
+        own = self._share_of(address)
+        if own is not None:
+            own.settle(granted, used)
         self._fill()
         self.level = min(self.burst, self.level + granted - used)
+
+    def _share_of(self, address: str | None) -> ThinkingBudget | None:
+        if self.share is None or address is None:
+            return None
+        for key, bucket in list(self._shares.items()):
+            bucket._fill()
+            if key != address and bucket.level >= bucket.burst:
+                del self._shares[key]
+        if address not in self._shares:
+            self._shares[address] = ThinkingBudget(self.share, clock=self._clock)
+        return self._shares[address]
 
 
 class BotRunner:
@@ -80,7 +107,8 @@ class BotRunner:
         self.service = service
         self._wanted: set[str] = set()
         self._tasks: dict[str, asyncio.Task[None]] = {}
-        self.thinking = ThinkingBudget(service.settings.bot_cpu)
+        settings = service.settings
+        self.thinking = ThinkingBudget(settings.bot_cpu, share=settings.bot_cpu_per_address)
         service.on_change.append(self.kick)
 
     def kick(self, data: TableData) -> None:
@@ -153,7 +181,8 @@ class BotRunner:
         seed = seed or self._seed(data, seat)
         granted, search, budget = 0.0, "fixed", None
         if kind in SEARCHING:
-            granted = self.thinking.take(DEFAULT_BUDGET.seconds or FULL_SEARCH)
+            wanted = DEFAULT_BUDGET.seconds or FULL_SEARCH
+            granted = self.thinking.take(wanted, data.creator_key)
             if granted < MIN_SEARCH:
                 search, kind = "none", "greedy"
             else:
@@ -168,7 +197,7 @@ class BotRunner:
             cmd = legal[0]
         finally:
             used = time.perf_counter() - started
-            self.thinking.settle(granted, used)
+            self.thinking.settle(granted, used, data.creator_key)
             metrics.record_bot_decision(search, used)
         return cmd
 

@@ -271,4 +271,5 @@ def table_data(
         clock=row.clock,
         due_at=row.due_at,
         rematch=row.rematch,
+        creator_key=row.creator_key,
     )

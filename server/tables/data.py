@@ -16,16 +16,27 @@ STATUSES = ("open", "playing", "finished")
 # the database (Postgres would refuse a NUL in text; a long id would only cost a query).
 TABLE_ID_CHARS = frozenset(string.ascii_letters + string.digits + "-_")
 MAX_TABLE_ID = 32
+# Seat log entries a table's document carries: the newest ones. However many table acts a
+# seat makes, what every seat downloads stays bounded; the whole log stays in the database
+# and in the finished game's record.
+SEAT_LOG_SHOWN = 50
 
 
 class ServiceError(Exception):
-    """A refused request, with a stable ``code`` and the HTTP ``status`` it maps to."""
+    """A refused request, with a stable ``code`` and the HTTP ``status`` it maps to.
 
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
+    ``retry_after``: seconds after which the same request may succeed (a rate limit's
+    refusal); HTTP answers carry it as ``Retry-After`` and in the body.
+    """
+
+    def __init__(
+        self, code: str, message: str, status: int = 400, retry_after: int | None = None
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
+        self.retry_after = retry_after
 
     def __repr__(self) -> str:
         return f"ServiceError({self.code!r}, {self.message!r}, {self.status})"
@@ -96,6 +107,14 @@ class TableData:
     due_at: float | None = None
     # The table of this finished game's rematch, once someone asked for one.
     rematch: str | None = None
+    # The keyed hash of the address the table was created from (``limits.address_key``;
+    # None: a rematch, or made by the server's tools): what per-address shares charge.
+    creator_key: str | None = field(default=None, repr=False)
+
+    @property
+    def shown_seat_log(self) -> tuple[dict[str, Any], ...]:
+        """The newest ``SEAT_LOG_SHOWN`` entries of ``seat_log``: what documents carry."""
+        return self.seat_log[-SEAT_LOG_SHOWN:]
 
     def seat_kinds(self) -> dict[int, str]:
         """Bot seats and their kinds."""

@@ -5,6 +5,11 @@ make it all-bot), so the limits hold however many app processes share the databa
 Postgres a transaction-scoped advisory lock makes the count and the write one step for all
 of them; on SQLite one process writes at a time anyway.
 
+- **Table acts**: a seat token may make ``GUILDHALL_ACT_RATE`` table acts (those that change
+  what every seat downloads: a pause asked or answered, "away", a nudge, a vote, added time,
+  a seat handed over or taken back, a rematch ask) in any ``ACT_WINDOW`` seconds, all tokens
+  of one table together ``GUILDHALL_TABLE_ACT_RATE``; counted from ``table_acts`` rows written
+  in the act's own transaction, after the table row is locked.
 - **Creation rate**: at most ``GUILDHALL_CREATE_RATE`` tables from one client address in any
   ``CREATE_WINDOW`` seconds, counted from the tables' own rows (``creator_key``,
   ``created_at``).
@@ -12,9 +17,17 @@ of them; on SQLite one process writes at a time anyway.
   seat costs the server a row and maybe bots, and gives nobody a game with friends. One
   address may have ``GUILDHALL_UNJOINED_PER_ADDRESS`` of them, all addresses together
   ``GUILDHALL_UNJOINED_TABLES``. One left alone for ``UNJOINED_IDLE`` stops counting.
-- **All-bot tables**: at most ``GUILDHALL_BOT_TABLES`` tables play at once with a bot on
-  every seat; starting one more, or handing the last person's seat of one to a bot, is
-  refused.
+- **All-bot tables**: one address may have ``GUILDHALL_BOT_TABLES_PER_ADDRESS`` tables playing
+  at once with a bot on every seat, all addresses together ``GUILDHALL_BOT_TABLES``; starting
+  one more, or handing the last person's seat of one to a bot, is refused. Such a table is
+  charged to the address that created it.
+
+Every global cap has a per-address share, so one address cannot fill it, and **an address's
+first is never refused because of other people's**: the total is enforced only on an
+address that already holds one (a solo player's own "let a bot play for me", or their first
+table, goes through when strangers have filled the server). That lets the total exceed its
+cap by at most one table per address that had none; what one address can add is still
+bounded by the creation rate and its shares.
 
 An address is never stored: ``creator_key`` is a keyed hash of it. IPv6 addresses count by
 their /64 network, which one household (or one attacker) usually holds whole.
@@ -32,11 +45,12 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.settings import Settings
-from server.store.models import SeatRow, TableRow
+from server.store.models import SeatRow, TableActRow, TableRow
 
 from .data import ServiceError
 
 CREATE_WINDOW = 60.0  # seconds over which GUILDHALL_CREATE_RATE counts
+ACT_WINDOW = 60.0  # seconds over which GUILDHALL_ACT_RATE and GUILDHALL_TABLE_ACT_RATE count
 UNJOINED_IDLE = timedelta(hours=24)  # an unjoined table untouched this long stops counting
 LIVE = ("open", "playing")
 # Keys of Postgres advisory locks (any fixed 64-bit numbers; "ghcreate", "ghbots").
@@ -102,11 +116,13 @@ async def check_create(
     count, oldest = (await session.execute(recent)).one()
     if count >= settings.create_rate:
         left = CREATE_WINDOW - (now - _utc(oldest)).total_seconds() if oldest else CREATE_WINDOW
+        wait = max(1, math.ceil(left))
         raise ServiceError(
             "too_many_tables",
             f"at most {settings.create_rate} new tables a minute from one address; "
-            f"try again in {max(1, math.ceil(left))} s",
+            f"try again in {wait} s",
             429,
+            retry_after=wait,
         )
     mine = sa.func.count(sa.case((TableRow.creator_key == creator_key, 1)))
     unjoined = sa.select(sa.func.count(), mine).where(_unjoined(now))
@@ -118,7 +134,7 @@ async def check_create(
             f"{settings.unjoined_per_address}); invite someone to one, or finish one, first",
             429,
         )
-    if total >= settings.unjoined_tables:
+    if own > 0 and total >= settings.unjoined_tables:  # an address's first always goes
         raise ServiceError(
             "server_full",
             f"this server holds {total} tables nobody has joined yet, its most; try again later",
@@ -128,22 +144,77 @@ async def check_create(
 
 async def check_bot_table(session: AsyncSession, settings: Settings, table_id: str) -> None:
     """May ``table_id`` play on with a bot on every seat? Call inside the transaction that
-    makes it so (it takes the all-bot lock on Postgres). Raises
-    ServiceError('too_many_bot_tables', 503)."""
+    makes it so (it takes the all-bot lock on Postgres).
+
+    The table is charged to the address that created it (``creator_key``; a table of none,
+    a rematch or one the server's tools made, has no share and meets the total alone).
+    Raises ServiceError: 'too_many_own_bot_tables' (429), 'too_many_bot_tables' (503).
+    """
     await _lock(session, settings, _BOT_TABLES_LOCK)
+    creator = (
+        await session.execute(sa.select(TableRow.creator_key).where(TableRow.id == table_id))
+    ).scalar_one_or_none()
     person = (
         sa.select(SeatRow.seat)
         .where(SeatRow.table_id == TableRow.id, SeatRow.bot.is_(None))
         .exists()
     )
-    others = sa.select(sa.func.count()).where(
+    mine = sa.func.count(sa.case((TableRow.creator_key == creator, 1)))
+    others = sa.select(sa.func.count(), mine).where(
         TableRow.status == "playing", TableRow.id != table_id, ~person
     )
-    playing = (await session.execute(others)).scalar_one()
-    if playing >= settings.bot_tables:
+    playing, own = (await session.execute(others)).one()
+    if creator is not None and own >= settings.bot_tables_per_address:
+        raise ServiceError(
+            "too_many_own_bot_tables",
+            f"{own} tables made from your address already play with bots alone (at most "
+            f"{settings.bot_tables_per_address}); keep a person on a seat, or finish one",
+            429,
+        )
+    first_of_address = creator is not None and own == 0 and settings.bot_tables > 0
+    if playing >= settings.bot_tables and not first_of_address:
         raise ServiceError(
             "too_many_bot_tables",
             f"{playing} tables are already played by bots alone, this server's most; "
             "keep a person on a seat, or try again later",
             503,
         )
+
+
+async def check_act(
+    session: AsyncSession, settings: Settings, table_id: str, seat: int, now: float
+) -> None:
+    """May the token of ``seat`` act at ``table_id`` now? If so, the act is counted.
+
+    Call inside the act's transaction once the table row is locked (every table act is a
+    versioned change, which locks it on Postgres; SQLite writes one at a time): the count
+    and the new row are then one step for every process, and an act that is refused later
+    in the transaction, or loses the race for the version, is rolled back with its row.
+    Raises ServiceError('rate_limited', 429) with ``retry_after``.
+    """
+    since = now - ACT_WINDOW
+    await session.execute(
+        sa.delete(TableActRow).where(TableActRow.table_id == table_id, TableActRow.at <= since)
+    )
+    rows = (
+        await session.execute(
+            sa.select(TableActRow.seat, TableActRow.at)
+            .where(TableActRow.table_id == table_id)
+            .order_by(TableActRow.at)
+        )
+    ).all()
+    own = [at for by, at in rows if by == seat]
+    every = [at for _, at in rows]
+    if len(own) >= settings.act_rate:
+        _act_refusal("table acts a minute from one seat", settings.act_rate, own, now)
+    if len(every) >= settings.table_act_rate:
+        _act_refusal("table acts a minute at one table", settings.table_act_rate, every, now)
+    session.add(TableActRow(table_id=table_id, seat=seat, at=now))
+
+
+def _act_refusal(rule: str, limit: int, times: list[float], now: float) -> None:
+    """Refuse an act over ``limit`` whose acts in the window were made at ``times`` (oldest
+    first): it may come again once enough of them have left the window."""
+    wait = max(1, math.ceil(times[len(times) - limit] + ACT_WINDOW - now))
+    rule = f"at most {limit} {rule}"
+    raise ServiceError("rate_limited", f"{rule}; try again in {wait} s", 429, retry_after=wait)

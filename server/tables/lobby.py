@@ -61,10 +61,7 @@ class Lobby:
         """The seat ``token`` owns, and whether it plays it now (no bot standing in), as of
         the stored version. Raises ServiceError('bad_token', 403) when it owns none."""
         data = await self._cache.get_stored(table_id)
-        found = seat_model.access(data, self.settings.secret_key, token)
-        if found is None:
-            raise ServiceError("bad_token", "this token belongs to no seat of the table", 403)
-        return found
+        return seat_model.known_access(data, self.settings.secret_key, token)
 
     async def create_table(
         self,
@@ -181,7 +178,7 @@ class Lobby:
             entry = {"type": "bot_took_over", "seat": seat, "name": info.name, "bot": kind}
             return {**seat_model.logged_change(data, {**entry, "by": by.seat}), **clock}
 
-        return await self.change(table_id, write)
+        return await self.change(table_id, write, actor=by.seat)
 
     async def reclaim(self, table_id: str, token: str, seat: int) -> TableData:
         """The owner of ``seat`` plays it again instead of the bot standing in.
@@ -200,7 +197,7 @@ class Lobby:
             entry = {"type": "seat_reclaimed", "seat": seat, "name": info.name, "bot": info.bot}
             return {**seat_model.logged_change(data, entry), **self._seat_clock(data, seat, None)}
 
-        return await self.change(table_id, write)
+        return await self.change(table_id, write, actor=by.seat)
 
     async def start(self, table_id: str, token: str) -> TableData:
         """Deal the game. Only seat 0's own token may; every seat must be a person or a bot.
@@ -233,12 +230,22 @@ class Lobby:
         ServiceError: 'unknown_table', 'bad_token', 'not_finished'.
         """
         data = await self._cache.get_stored(table_id)
-        if seat_model.access(data, self.settings.secret_key, token) is None:
+        asking = seat_model.access(data, self.settings.secret_key, token)
+        if asking is None:
             raise ServiceError("bad_token", "this token belongs to no seat of the table", 403)
         rematch.check_finished(data)
+        await self._count_act(table_id, asking.seat)
         new_id = data.rematch or await self._make_rematch(table_id)
         new_token = rematch.seat_token(self.settings.secret_key, new_id, self._hash(token))
         return new_id, await self._come_to(new_id, new_token), new_token
+
+    async def _count_act(self, table_id: str, seat: int) -> None:
+        """Count an act of ``seat``'s token that changes no version (``limits.check_act``),
+        in a transaction of its own that locks the table row as a change would."""
+        async with self._cache.sqlite_lock(), self._sessions() as session:
+            await self._cache.current(session, table_id)
+            await limits.check_act(session, self.settings, table_id, seat, self._now())
+            await session.commit()
 
     async def _make_rematch(self, table_id: str) -> str:
         async def write(session: AsyncSession, data: TableData) -> dict[str, Any]:
@@ -303,7 +310,7 @@ class Lobby:
                 raise ServiceError("already_started", "the clock is set before the start", 409)
             return {"clock": clock_model.new_clock(chosen, len(data.seats))}
 
-        return await self.change(table_id, write)
+        return await self.change(table_id, write, actor=seat_model.CREATOR_SEAT)
 
     async def change_clock(
         self,
@@ -311,6 +318,7 @@ class Lobby:
         change: Callable[[TableData, clock_model.Clock], tuple[clock_model.Clock, dict[str, Any]]],
         version: int | None = None,
         seats: dict[int, str | None] | None = None,
+        actor: int | None = None,
     ) -> TableData:
         """Store ``change(data, clock)`` → (new clock, more table values) as one versioned step.
 
@@ -318,6 +326,8 @@ class Lobby:
         the compare-and-set a timeout fires through). ``seats``: seats whose bot changes with
         it (None: the person plays it again), through the seat model's stand-in; the change
         may name more in its values' ``stand_ins`` (a vote that hands a seat over).
+        ``actor``: the seat whose token acts (its act is counted, ``change``); None for the
+        clock's own changes.
         """
 
         async def write(session: AsyncSession, data: TableData) -> dict[str, Any]:
@@ -338,7 +348,7 @@ class Lobby:
             due = table_clock.due(clock, changed, data.state, self.settings.bot_delay)
             return {**values, "clock": clock, "due_at": due}
 
-        return await self.change(table_id, write)
+        return await self.change(table_id, write, actor=actor)
 
     def _seat_clock(self, data: TableData, seat: int, bot: str | None) -> dict[str, Any]:
         """Clock values for a playing table whose ``seat`` is played by ``bot`` from now on
@@ -356,11 +366,16 @@ class Lobby:
             "due_at": table_clock.due(clock, changed, data.state, self.settings.bot_delay),
         }
 
-    async def change(self, table_id: str, write: Write) -> TableData:
-        """Run a lobby change as one versioned step; announces the new version."""
+    async def change(self, table_id: str, write: Write, actor: int | None = None) -> TableData:
+        """Run a lobby change as one versioned step; announces the new version.
+
+        ``actor``: the seat whose token asked for it, a table act, which the act rate limit
+        counts in the same step (``limits.check_act``: 'rate_limited', 429); None for what
+        the server itself changes (a bot, a clock) and for joining (no token yet).
+        """
         async with self._cache.lock(table_id):
             for _ in range(WRITE_ATTEMPTS):
-                written = await busy_is_none(self._try_change(table_id, write))
+                written = await busy_is_none(self._try_change(table_id, write, actor))
                 if written is not None:
                     new = written
                     break
@@ -370,9 +385,13 @@ class Lobby:
         await self._announce(new)
         return new
 
-    async def _try_change(self, table_id: str, write: Write) -> TableData | None:
+    async def _try_change(
+        self, table_id: str, write: Write, actor: int | None = None
+    ) -> TableData | None:
         async with self._sessions() as session:
             data = await self._cache.current(session, table_id)
+            if actor is not None:
+                await limits.check_act(session, self.settings, table_id, actor, self._now())
             values = await write(session, data)
             if not await queries.bump_version(session, table_id, data.version, **values):
                 return None

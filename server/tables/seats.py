@@ -26,6 +26,7 @@ import hashlib
 import hmac
 import math
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any, Final
 
 from .data import SeatInfo, ServiceError, TableData, hash_token
@@ -55,6 +56,140 @@ class Access:
     def is_creator(self) -> bool:
         return self.seat == CREATOR_SEAT
 
+    @property
+    def has_creator_rights(self) -> bool:
+        """Seat 0's token while it plays seat 0: what the creator does during a game (added
+        time, another's seat handed over, the webhook) needs the creator at the table."""
+        return self.is_creator and self.plays
+
+
+# -------------------------------------------------------------------- who may ask for what
+
+
+class Right(Enum):
+    """Which tokens a route or websocket message takes (``RIGHTS``; docs/seats.md)."""
+
+    ANYONE = "anyone"  # no token needed; one sent is not looked at
+    OWNER = "owner"  # a token owning a seat of the table, a bot standing in or not
+    OWN_SEAT = "own seat"  # the token of the route's ``{seat}``, a bot standing in or not
+    PLAYER = "player"  # a token that plays its seat now: no bot stands in for it
+    OWN_SEAT_PLAYER = "own seat, playing"  # OWN_SEAT and PLAYER both
+    HOST = "host"  # seat 0's token, a bot standing in or not (before the start)
+    CREATOR = "creator"  # seat 0's token while it plays seat 0
+    # OWN_SEAT; or for another seat CREATOR (HOST while the table waits for its start)
+    OWN_SEAT_OR_CREATOR = "own seat or creator"
+    WATCH = "watch"  # anyone watches; a token reads its seat's document only as PLAYER
+
+
+# The seat model, once: every HTTP route (by method and path) and websocket message (by
+# ``type``) of the app with the tokens it takes. ``server.api.rights`` enforces it in front of
+# every route, the websocket session at ``hello`` (a command then needs the seat the hello
+# gave, and ``check_plays`` on the version it is decided on); a route missing here is refused
+# at start-up, and tests/security/test_seat_rights.py tries each with every kind of token.
+RIGHTS: Final[dict[str, Right]] = {
+    # Pages, files and the public API: what anyone who knows a table id may see.
+    "GET /": Right.ANYONE,
+    "GET /t/{table_id}": Right.ANYONE,
+    "GET /static/{path:path}": Right.ANYONE,
+    "GET /strings/{version}/{lang}/{scope}.js": Right.ANYONE,
+    "GET /sw.js": Right.ANYONE,
+    "GET /manifest.webmanifest": Right.ANYONE,
+    "GET /healthz": Right.ANYONE,
+    "GET /metrics": Right.ANYONE,
+    "GET /openapi.json": Right.ANYONE,
+    "GET /docs": Right.ANYONE,
+    "GET /docs/oauth2-redirect": Right.ANYONE,
+    "GET /redoc": Right.ANYONE,
+    "GET /api/games": Right.ANYONE,
+    "GET /api/push/key": Right.ANYONE,
+    "POST /api/tables": Right.ANYONE,
+    "GET /api/tables": Right.ANYONE,
+    "POST /api/tables/mine": Right.ANYONE,  # each token in the body answers for itself
+    "GET /api/tables/{table_id}": Right.ANYONE,
+    "POST /api/tables/{table_id}/join": Right.ANYONE,  # the invite decides (seat_to_join)
+    "GET /api/tables/{table_id}/record": Right.ANYONE,  # once the game is over
+    "GET /api/tables/{table_id}/replay/{step}": Right.ANYONE,  # once the game is over
+    # The link mailed to confirm an address: its own secret decides (server.notify.contacts).
+    "GET /email/confirm/{token}": Right.ANYONE,
+    "POST /email/confirm/{token}": Right.ANYONE,
+    # The owner, whoever plays the seat now: to know their seat, to come back, to play again.
+    "GET /api/tables/{table_id}/me": Right.OWNER,
+    "POST /api/tables/{table_id}/rematch": Right.OWNER,
+    "POST /api/tables/{table_id}/seats/{seat}/reclaim": Right.OWN_SEAT,
+    # Where one's own notices go is the person's, not the seat's player's: set or stopped
+    # while a bot stands in too (the notifications answer shows the webhook only to CREATOR).
+    "GET /api/tables/{table_id}/notifications": Right.OWNER,
+    "POST /api/tables/{table_id}/seats/{seat}/email": Right.OWN_SEAT,
+    "POST /api/tables/{table_id}/seats/{seat}/push": Right.OWN_SEAT,
+    "GET /api/tables/{table_id}/seats/{seat}/push": Right.OWN_SEAT,
+    "DELETE /api/tables/{table_id}/seats/{seat}/push/{subscription_id}": Right.OWN_SEAT,
+    # Letting a bot play: one's own seat always (or changing one's bot); another's, the
+    # creator at the table (handover rules: check_handover).
+    "POST /api/tables/{table_id}/seats/{seat}/bot": Right.OWN_SEAT_OR_CREATOR,
+    # The waiting room's host: a creator who lets a bot play for them still starts the table.
+    "POST /api/tables/{table_id}/start": Right.HOST,
+    "POST /api/tables/{table_id}/clock": Right.HOST,
+    # Creator powers during the game: only while the creator plays seat 0.
+    "POST /api/tables/{table_id}/seats/{seat}/time": Right.CREATOR,
+    "POST /api/tables/{table_id}/webhook": Right.CREATOR,
+    # What the people at the table decide or do (docs/clocks.md).
+    "POST /api/tables/{table_id}/pause": Right.PLAYER,
+    "POST /api/tables/{table_id}/pause/agree": Right.PLAYER,
+    "POST /api/tables/{table_id}/pause/decline": Right.PLAYER,
+    "POST /api/tables/{table_id}/resume": Right.PLAYER,
+    "POST /api/tables/{table_id}/seats/{seat}/away": Right.OWN_SEAT_PLAYER,
+    "POST /api/tables/{table_id}/seats/{seat}/nudge": Right.PLAYER,
+    "POST /api/tables/{table_id}/seats/{seat}/vote": Right.PLAYER,
+    # The websocket: anyone may connect and watch; messages as below.
+    "WS /ws/tables/{table_id}": Right.ANYONE,
+    "WS hello": Right.WATCH,
+    "WS command": Right.PLAYER,
+    "WS ping": Right.ANYONE,
+    "WS snapshot_request": Right.ANYONE,
+}
+
+
+def right_of(key: str) -> Right:
+    """The right ``key`` ("METHOD /path" or "WS type") takes. KeyError: it has none, which
+    start-up refuses (``server.api.rights.check_every_route``)."""
+    return RIGHTS[key]
+
+
+def check_right(right: Right, data: TableData, by: Access | None, seat: int | None) -> None:
+    """Refuse ``by`` (None: no token) for a route or message of ``right`` at ``data``;
+    ``seat``: the route's ``{seat}`` (None: it has none).
+
+    Raises ServiceError: 'no_token' (401), 'not_your_seat', 'not_creator', 'seat_lost'
+    (403). A token of no seat never gets here (``access`` gave None: 'bad_token').
+    """
+    if right in (Right.ANYONE, Right.WATCH):
+        return
+    if by is None:
+        raise ServiceError(
+            "no_token", "send the seat token as 'Authorization: Bearer <token>'", 401
+        )
+    own = seat is None or by.seat == seat
+    if right is Right.OWNER or (own and right in (Right.OWN_SEAT, Right.OWN_SEAT_OR_CREATOR)):
+        return
+    if (right in (Right.OWN_SEAT, Right.OWN_SEAT_PLAYER) and not own) or (
+        right is Right.OWN_SEAT_OR_CREATOR and not by.is_creator
+    ):
+        raise ServiceError("not_your_seat", f"only seat {seat}'s own link may do this", 403)
+    if right in (Right.HOST, Right.CREATOR) and not by.is_creator:
+        raise ServiceError("not_creator", "only seat 0 (the table's creator) may do this", 403)
+    # PLAYER, OWN_SEAT_PLAYER, CREATOR and the creator's hand-over of another's seat during
+    # the game: only while the token plays its seat. In the waiting room the creator is the
+    # host, who seats bots whoever will play seat 0.
+    hosting = right is Right.HOST or (right is Right.OWN_SEAT_OR_CREATOR and data.status == "open")
+    if hosting or data.seats[by.seat].bot is None:
+        return
+    raise ServiceError(
+        "seat_lost",
+        f"a bot plays seat {by.seat} for you now; take it back first "
+        f"(POST /api/tables/{data.id}/seats/{by.seat}/reclaim)",
+        403,
+    )
+
 
 # -------------------------------------------------------------------- tokens and invites
 
@@ -74,6 +209,14 @@ def access(data: TableData, secret_key: str, token: str) -> Access | None:
     if seat is None:
         return None
     return Access(seat=seat, plays=data.seats[seat].bot is None)
+
+
+def known_access(data: TableData, secret_key: str, token: str) -> Access:
+    """``access``, refusing a token of no seat: ServiceError('bad_token', 403)."""
+    found = access(data, secret_key, token)
+    if found is None:
+        raise ServiceError("bad_token", "this token belongs to no seat of the table", 403)
+    return found
 
 
 def invite_code(secret_key: str, table_id: str) -> str:
@@ -185,15 +328,16 @@ def check_handover(
 
     The seat's own player may, always. The creator may for a seat nobody owns (free, or a
     bot's), and for another person's seat once that person has been away ``after`` seconds
-    (``away_seconds`` None: connected now). Raises ServiceError: 'finished', 'bad_seat',
-    'not_your_seat', 'player_present'.
+    (``away_seconds`` None: connected now); during the game only while playing seat 0.
+    Raises ServiceError: 'finished', 'bad_seat', 'not_your_seat', 'seat_lost',
+    'player_present'.
     """
     if data.status == "finished":
         raise ServiceError("finished", "the game is over", 409)
     if not 0 <= seat < len(data.seats):
         raise ServiceError("bad_seat", f"no seat {seat} (0-{len(data.seats) - 1})")
     info = data.seats[seat]
-    if by.seat == seat or (by.is_creator and info.token_hash is None):
+    if by.seat == seat:
         return
     if not by.is_creator:
         raise ServiceError(
@@ -201,6 +345,10 @@ def check_handover(
             "only a seat's own player, or the creator for a player who is away, hands it to a bot",
             403,
         )
+    # Decided on the version the hand-over is stored on, not the one the token was read at.
+    check_right(Right.OWN_SEAT_OR_CREATOR, data, by, seat)
+    if info.token_hash is None:
+        return
     if away_seconds is None or away_seconds < after:
         wait = after if away_seconds is None else after - away_seconds
         name = info.name or f"seat {seat}"
@@ -244,10 +392,16 @@ def check_person(data: TableData, seat: int, token_hash: str) -> None:
     check_plays(data, seat, token_hash)
 
 
-def check_creator(by: Access) -> None:
-    """Creator-only actions (start) need seat 0's own token. Raises ServiceError('not_creator')."""
+def check_creator(by: Access, playing: bool = False) -> None:
+    """Creator-only actions need seat 0's own token: the host's (start, the clock) whoever
+    plays seat 0; with ``playing``, the creator's during the game (added time, the webhook)
+    only while no bot stands in for them. Raises ServiceError('not_creator', 'seat_lost')."""
     if not by.is_creator:
         raise ServiceError("not_creator", "only seat 0 (the table's creator) may do this", 403)
+    if playing and not by.plays:
+        raise ServiceError(
+            "seat_lost", "a bot plays seat 0 for you now; take it back to act as the creator", 403
+        )
 
 
 # -------------------------------------------------------------------- presence

@@ -144,6 +144,7 @@ class TableService:
             "seed_sha256": data.seed_sha256,
             "commands": [{"seat": r.seat, "cmd": r.command} for r in rows],
             "result": data.result,
+            "seat_log": list(data.seat_log),
         }
 
     # ---------------------------------------------------------------- presence

@@ -106,6 +106,21 @@ def test_before_anyone_waits_a_plan_can_be_taken_back_and_made_again() -> None:
     assert err.value.code == "cannot_retract"
 
 
+def test_a_seat_takes_its_plan_back_only_so_many_times_in_one_phase() -> None:
+    """N-4.4, S-4.5: at most MAX_RETRACTS take-backs a seat and phase; the others keep theirs,
+    and the next phase starts afresh."""
+    p = pl.commit(three_seats(), 1, "b")
+    for n in range(pl.MAX_RETRACTS):
+        p = pl.retract(pl.commit(p, 2, f"plan {n}"), 2)
+    assert pl.retracts(p, 2) == pl.MAX_RETRACTS
+    p = pl.commit(p, 2, "final")
+    assert not pl.may_retract(p, 2) and pl.may_retract(p, 1)
+    with pytest.raises(RuleError) as err:
+        pl.retract(p, 2)
+    assert err.value.code == "cannot_retract" and "3 times" in err.value.message
+    assert pl.retracts(three_seats(), 2) == 0
+
+
 def test_a_wait_makes_every_committed_plan_final_for_everyone() -> None:
     """N-4.6: no retract for anyone once a seat waited, also for seats after the waiter."""
     p = pl.open_planning(4, order=[3, 2, 1, 0], eligible=[0, 1, 2, 3])

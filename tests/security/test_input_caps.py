@@ -120,10 +120,10 @@ async def test_creations_at_the_same_moment_on_every_process_are_counted_togethe
 
 
 async def test_at_most_one_table_plays_with_bots_alone(dep: Deployment) -> None:
-    async def all_bot_table(k: int) -> tuple[str, str]:
+    async def all_bot_table(k: int, address: str = "192.0.2.30") -> tuple[str, str]:
         """A started-or-ready table on which bots will play every seat (a guest took seat 1
         and left it to a bot, so it is not an unjoined table)."""
-        status, made = await create(dep.server(k), f"192.0.2.{30 + k}", [None, None, "greedy"])
+        status, made = await create(dep.server(k), address, [None, None, "greedy"])
         assert status == 201, made
         guest = await join(dep.server(k + 1), made, "192.0.2.99")
         table = made["table_id"]
@@ -165,6 +165,12 @@ async def test_at_most_one_table_plays_with_bots_alone(dep: Deployment) -> None:
     assert (status, refused["code"]) == (503, "too_many_bot_tables"), refused
     status, summary = await call(dep.server(0), "GET", f"/api/tables/{first}")
     assert summary["seats"][0]["bot"] is None  # she still plays it
+    # Someone from another address, with no such table, is not refused because of hers.
+    third, third_token = await all_bot_table(0, "192.0.2.39")
+    status, body = await call(
+        dep.server(1), "POST", f"/api/tables/{third}/start", token=third_token
+    )
+    assert status == 200, body
 
 
 async def test_the_server_holds_only_so_many_unjoined_tables(dep: Deployment) -> None:
@@ -173,9 +179,42 @@ async def test_the_server_holds_only_so_many_unjoined_tables(dep: Deployment) ->
         for k in range(2):
             status, made = await create(dep.server(k), f"10.9.{n}.1")
             assert status == 201, made
+    # An address with none still gets its first; its second meets the total.
+    status, made = await create(dep.server(0), "10.9.7.1")
+    assert status == 201, made
     for k in range(len(dep.servers)):
         status, refused = await create(dep.server(k), "10.9.7.1")
         assert (status, refused["code"]) == (503, "server_full"), refused
+
+
+async def test_table_acts_are_counted_for_all_processes_together(dep: Deployment) -> None:
+    """Ten acts of one seat token a minute, wherever they land; then every process refuses
+    the eleventh, with the wait, and the table is left as it was."""
+    status, made = await create(dep.server(0), "198.51.100.60", [None, None, "greedy"])
+    assert status == 201, made
+    await join(dep.server(1), made, "198.51.100.61")
+    table, token = made["table_id"], made["token"]
+    status, body = await call(dep.server(0), "POST", f"/api/tables/{table}/start", token=token)
+    assert status == 200, body
+    for k in range(5):  # a pause proposed and withdrawn: two acts, each on another process
+        status, body = await call(
+            dep.server(k), "POST", f"/api/tables/{table}/pause", {}, token=token
+        )
+        assert status == 200, body
+        proposal = {"proposal": body["clock"]["proposal"]["id"]}
+        status, body = await call(
+            dep.server(k + 1), "POST", f"/api/tables/{table}/pause/decline", proposal, token=token
+        )
+        assert status == 200, body
+    version = body["version"]
+    for k in range(len(dep.servers)):
+        status, refused = await call(
+            dep.server(k), "POST", f"/api/tables/{table}/pause", {}, token=token
+        )
+        assert (status, refused["code"]) == (429, "rate_limited"), refused
+        assert 0 < refused["retry_after"] <= 60
+        status, summary = await call(dep.server(k), "GET", f"/api/tables/{table}")
+        assert summary["version"] == version
 
 
 # -------------------------------------------------------------------- the bots' budget

@@ -103,7 +103,12 @@ def test_tables_nobody_joined_are_capped_per_address_and_in_all(limited: TestCli
     # In all: 2 unjoined from .1, 2 more from .2 make the server's four.
     _create(limited, "203.0.113.2")
     _create(limited, "203.0.113.2")
+    assert _refusal(limited, "203.0.113.2") == ("too_many_unjoined_tables", 429)
+    # An address with none still gets its first: strangers filling the server do not
+    # refuse a player their own table. Its second meets the total.
+    _create(limited, "203.0.113.3")
     assert _refusal(limited, "203.0.113.3") == ("server_full", 503)
+    assert limited.post("/api/tables", json=TOY).status_code == 201
     refused = limited.post("/api/tables", json=TOY)
     assert (refused.status_code, refused.json()["code"]) == (503, "server_full")
 
@@ -128,6 +133,62 @@ def test_at_most_the_cap_of_tables_play_with_bots_alone(limited: TestClient) -> 
     assert limited.get(f"/api/tables/{second}").json()["status"] == "open"  # unchanged
 
 
+def _all_bot_table(client: TestClient, address: str) -> tuple[str, dict[str, str]]:
+    """A table made from ``address`` with bots on every seat but the creator's, who has just
+    let a bot play for her in the waiting room."""
+    service = _service(client)
+    data, token = _call(
+        client, service.create_table, "toy", 2, {}, [None, "random"], "Ada", address=address
+    )
+    auth = {"Authorization": f"Bearer {token}"}
+    handed = client.post(
+        f"/api/tables/{data.id}/seats/0/bot", json={"kind": "random"}, headers=auth
+    )
+    assert handed.status_code == 200, handed.json()
+    return data.id, auth
+
+
+def test_one_address_holds_only_its_share_of_the_bot_tables(settings: Settings) -> None:
+    shared = settings.with_(bot_tables=3, bot_tables_per_address=2, bot_delay=30.0)
+    with running_app(shared) as client:
+        for _ in range(2):
+            table, auth = _all_bot_table(client, "198.51.100.50")
+            assert client.post(f"/api/tables/{table}/start", headers=auth).status_code == 200
+        table, auth = _all_bot_table(client, "198.51.100.50")
+        refused = client.post(f"/api/tables/{table}/start", headers=auth)
+        assert (refused.status_code, refused.json()["code"]) == (429, "too_many_own_bot_tables")
+        assert "at most 2" in refused.json()["message"]
+        assert client.get(f"/api/tables/{table}").json()["status"] == "open"  # unchanged
+        # Another address takes the last place; one more of its own meets the total.
+        table, auth = _all_bot_table(client, "198.51.100.51")
+        assert client.post(f"/api/tables/{table}/start", headers=auth).status_code == 200
+        table, auth = _all_bot_table(client, "198.51.100.51")
+        refused = client.post(f"/api/tables/{table}/start", headers=auth)
+        assert (refused.status_code, refused.json()["code"]) == (503, "too_many_bot_tables")
+
+
+def test_a_solo_player_may_let_a_bot_play_for_them_when_strangers_filled_the_server(
+    settings: Settings,
+) -> None:
+    shared = settings.with_(bot_tables=2, bot_tables_per_address=1, bot_delay=30.0)
+    with running_app(shared) as client:
+        for address in ("192.0.2.70", "192.0.2.71"):  # two strangers fill the server
+            table, auth = _all_bot_table(client, address)
+            assert client.post(f"/api/tables/{table}/start", headers=auth).status_code == 200
+        service = _service(client)
+        data, token = _call(
+            client, service.create_table, "toy", 2, {}, [None, "random"], "Solo",
+            address="203.0.113.77",
+        )  # fmt: skip
+        auth = {"Authorization": f"Bearer {token}"}
+        assert client.post(f"/api/tables/{data.id}/start", headers=auth).status_code == 200
+        handed = client.post(
+            f"/api/tables/{data.id}/seats/0/bot", json={"kind": "random"}, headers=auth
+        )
+        assert handed.status_code == 200, handed.json()
+        assert client.get(f"/api/tables/{data.id}").json()["seats"][0]["bot"] == "random"
+
+
 def test_the_thinking_budget_fills_at_its_rate_and_charges_what_was_used() -> None:
     now = [0.0]
     budget = ThinkingBudget(0.5, burst=1.0, clock=lambda: now[0])
@@ -146,6 +207,26 @@ def test_the_thinking_budget_fills_at_its_rate_and_charges_what_was_used() -> No
     # However decisions interleave, what is granted over T seconds is at most burst + rate T.
     spent = sum([budget.take(0.7) for now[0] in [100.0 + step / 10 for step in range(200)]], 0.0)
     assert spent <= 1.0 + 0.5 * 19.9 + 1e-9
+
+
+def test_one_address_spends_only_its_share_of_the_thinking_budget(
+    limited: TestClient,
+) -> None:
+    now = [0.0]
+    budget = ThinkingBudget(1.0, burst=2.0, clock=lambda: now[0], share=0.25)
+    assert budget.take(0.7, "a") == pytest.approx(0.7)  # a full share: a whole search
+    budget.settle(0.7, 0.7, "a")
+    assert budget.take(0.7, "a") == 0.0  # a's share is spent, though the process has more
+    assert budget.take(0.7, "b") == pytest.approx(0.7)  # which b's bots still get
+    budget.settle(0.7, 0.7, "b")
+    now[0] = 2.0
+    assert budget.take(0.7, "a") == pytest.approx(0.5)  # a's share refills at 0.25 s a second
+    assert budget.take(0.7, None) == pytest.approx(0.7)  # no address: the process budget alone
+    # The bots of a table are charged to the address that created it.
+    table_id = _create(limited, "192.0.2.80")
+    data = _call(limited, _service(limited).get_stored, table_id)
+    key = limits.address_key(_service(limited).settings.secret_key, "192.0.2.80")
+    assert data.creator_key == key
 
 
 def test_a_flood_of_bad_tokens_costs_one_query_each_and_no_table_load(

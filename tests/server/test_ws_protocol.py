@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 
@@ -196,6 +197,11 @@ def test_too_many_messages_are_rate_limited(settings: Settings) -> None:
         replies = [ws.read()["type"] for _ in range(6)]
         assert "pong" in replies and "error" in replies
         assert ws.errors[-1]["code"] == "rate_limited"
+        # The message says how long to wait: at most half a second at two a second.
+        wait = re.fullmatch(
+            r"at most 2 messages a second; try again in (\d+\.\d\d) s", ws.errors[-1]["message"]
+        )
+        assert wait is not None and 0 < float(wait.group(1)) <= 0.5, ws.errors[-1]
         ws.close()
 
 

@@ -493,15 +493,17 @@ function renderBanner(renderer, ctx) {
 var seatLogSeen = null;
 function noticeNudges(table) {
   var entries = table.seat_log || [];
+  // The document carries the newest entries only; seatLogSeen counts the whole log.
+  var skipped = table.seat_log_skipped || 0;
   var me = mySeat();
   if (seatLogSeen !== null && me !== null) {
-    entries.slice(seatLogSeen).forEach(function (e) {
+    entries.slice(Math.max(0, seatLogSeen - skipped)).forEach(function (e) {
       if (e.type !== "nudged" || e.seat !== me) return;
       notice = { kind: "info", text: t("nudge.you", { by: e.by_name || "" }) };
       beep();
     });
   }
-  seatLogSeen = entries.length;
+  seatLogSeen = skipped + entries.length;
 }
 
 // Entries that arrived lately glow briefly, so others' moves are noticed; a redraw in
