@@ -1,0 +1,123 @@
+"""What the table shows is whole: nothing overlaps, nothing is cut off, nothing is wider than
+its card, on a phone (390 px) and at a desktop width (1280 px).
+
+Each state is reached by seeded random play of the real engine behind a routed websocket
+(``FakeTable``) and measured by its rendered boxes: the stack prompt's line and buttons, the
+top bar's last language, the desktop prompt card's inner room. Screenshots:
+``artifacts/layout-*.png``.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from .conftest import ARTIFACTS, ServerThread
+from .fake_table import FakeTable, pages_app
+
+pytestmark = pytest.mark.browser
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+View = dict[str, Any]
+
+# Boxes of the elements a selector finds: [left, top, right, bottom] in CSS pixels.
+BOXES = """(selector) => [...document.querySelectorAll(selector)].map((e) => {
+    const r = e.getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom];
+})"""
+
+
+@pytest.fixture(scope="module")
+def pages_server() -> Iterator[ServerThread]:
+    with ServerThread(pages_app()) as server:
+        yield server
+
+
+@functools.cache
+def table_at(game: str, seats: int, name: str, reached: Callable[[View], bool]) -> FakeTable:
+    """A table of ``seats`` (the browser and bots) played at random until ``reached``."""
+    fake = FakeTable(
+        seats=seats, seed=f"layout-{name}", names=["Ada"] + [None] * (seats - 1), game=game
+    )
+    fake.run_bots()
+    rng = random.Random(name)
+    for _ in range(3000):
+        if reached(fake.game.view(fake.state, 0)):
+            return fake
+        fake.play(0, rng.choice(fake.game.legal(fake.state, 0)))
+    raise AssertionError(f"{name} not reached")
+
+
+def splitting(v: View) -> bool:
+    return v["phase"] == "planning" and any(c["type"] == "stack" for c in v["legal"])
+
+
+def acting(v: View) -> bool:
+    return v["phase"] == "action" and bool(v["legal"]) and not v["action"]["choice"]
+
+
+def open_at(
+    new_page: Any, server: ServerThread, fake: FakeTable, size: dict[str, int], lang: str
+) -> Any:
+    page = new_page(viewport=size)
+    fake.serve(page, 0)
+    page.goto(f"{server.url}/t/fake?lang={lang}#seat=tok0")
+    page.wait_for_selector("#conn[data-state=online]")
+    return page
+
+
+def box(page: Any, selector: str) -> list[float]:
+    boxes = page.evaluate(BOXES, selector)
+    assert len(boxes) == 1, (selector, boxes)
+    return list(boxes[0])
+
+
+def overlap(a: list[float], b: list[float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "hu", "nl"])
+def test_on_a_phone_the_stack_prompt_says_its_line_beside_its_buttons_not_under_them(
+    new_page: Any, pages_server: ServerThread, lang: str
+) -> None:
+    fake = table_at("strasbourg", 3, "split", splitting)
+    page = open_at(new_page, pages_server, fake, PHONE, lang)
+    page.wait_for_selector("#sb-make-stack")
+    line, make, rest = (
+        box(page, s) for s in ("#draft-summary", "#sb-make-stack", "#sb-rest-stack")
+    )
+    assert not overlap(line, make) and not overlap(line, rest) and not overlap(make, rest)
+    # The line reads as a line: wider than a word (it was one word a line, 40 px across).
+    assert line[2] - line[0] >= 120, line
+    sheet = box(page, "#prompt")
+    for b in (line, make, rest):
+        assert sheet[0] <= b[0] and b[2] <= sheet[2], (b, sheet)
+    page.screenshot(path=str(ARTIFACTS / f"layout-split-{lang}-390.png"))
+
+
+def test_on_a_phone_the_top_bar_fits_with_room_for_the_tables_name(
+    new_page: Any, pages_server: ServerThread
+) -> None:
+    fake = table_at("strasbourg", 3, "split", splitting)
+    page = open_at(new_page, pages_server, fake, PHONE, "en")
+    last = page.evaluate(BOXES, ".langs a")[-1]
+    assert last[2] <= PHONE["width"] - 6, last  # "NL" stood against the window's edge
+    name = box(page, "#table-name")
+    assert name[2] - name[0] >= 60, name  # the table's name had no room at all
+    assert page.evaluate("document.querySelector('.brand').textContent.trim()") == "Guildhall"
+
+
+def test_at_a_desktop_width_the_prompt_card_keeps_its_inner_room(
+    new_page: Any, pages_server: ServerThread
+) -> None:
+    fake = table_at("norenberc", 3, "action", acting)
+    page = open_at(new_page, pages_server, fake, DESKTOP, "en")
+    page.wait_for_selector("#prompt-card.mine h2")
+    card, heading, confirm = (box(page, s) for s in ("#prompt-card", "#prompt-card h2", "#confirm"))
+    assert heading[0] - card[0] >= 12 and card[2] - confirm[2] >= 12, (card, heading, confirm)
+    below = page.evaluate(BOXES, "#board")[0]
+    assert below[1] - card[3] >= 8, (card, below)  # the board does not touch the card either
