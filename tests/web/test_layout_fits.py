@@ -3,7 +3,8 @@ its card, on a phone (390 px) and at a desktop width (1280 px).
 
 Each state is reached by seeded random play of the real engine behind a routed websocket
 (``FakeTable``) and measured by its rendered boxes: the stack prompt's line and buttons, the
-top bar's last language, the desktop prompt card's inner room. Screenshots:
+top bar's last language, the desktop prompt card's inner room, the final score table of five
+players. Screenshots:
 ``artifacts/layout-*.png``.
 """
 
@@ -54,6 +55,10 @@ def table_at(game: str, seats: int, name: str, reached: Callable[[View], bool]) 
 
 def splitting(v: View) -> bool:
     return v["phase"] == "planning" and any(c["type"] == "stack" for c in v["legal"])
+
+
+def over(v: View) -> bool:
+    return v["phase"] == "over"
 
 
 def acting(v: View) -> bool:
@@ -121,3 +126,21 @@ def test_at_a_desktop_width_the_prompt_card_keeps_its_inner_room(
     assert heading[0] - card[0] >= 12 and card[2] - confirm[2] >= 12, (card, heading, confirm)
     below = page.evaluate(BOXES, "#board")[0]
     assert below[1] - card[3] >= 8, (card, below)  # the board does not touch the card either
+
+
+@pytest.mark.parametrize("lang", ["en", "nl"])
+@pytest.mark.parametrize("game", ["norenberc", "strasbourg"])
+def test_on_a_phone_the_final_scores_of_five_players_fit_their_card(
+    new_page: Any, pages_server: ServerThread, game: str, lang: str
+) -> None:
+    fake = table_at(game, 5, f"over-{game}", over)
+    page = open_at(new_page, pages_server, fake, PHONE, lang)
+    page.wait_for_selector("#score-table")
+    scroller = "document.querySelector('#scores .table-scroll')"
+    assert page.evaluate(f"{scroller}.scrollWidth - {scroller}.clientWidth") <= 0
+    assert page.evaluate("document.documentElement.scrollWidth - innerWidth") <= 0
+    card = box(page, "#scores")
+    for cell in page.evaluate(BOXES, "#score-table th, #score-table td"):
+        assert card[0] <= cell[0] and cell[2] <= card[2], (cell, card)
+    page.evaluate("document.getElementById('scores').scrollIntoView()")
+    page.screenshot(path=str(ARTIFACTS / f"layout-scores-{game}-{lang}-390.png"))
