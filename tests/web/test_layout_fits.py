@@ -4,7 +4,7 @@ its card, on a phone (390 px) and at a desktop width (1280 px).
 Each state is reached by seeded random play of the real engine behind a routed websocket
 (``FakeTable``) and measured by its rendered boxes: the stack prompt's line and buttons, the
 top bar's last language, the desktop prompt card's inner room, the final score table of five
-players. Screenshots:
+players, the names of the edifices built in the Strasbourg city. Screenshots:
 ``artifacts/layout-*.png``.
 """
 
@@ -144,3 +144,34 @@ def test_on_a_phone_the_final_scores_of_five_players_fit_their_card(
         assert card[0] <= cell[0] and cell[2] <= card[2], (cell, card)
     page.evaluate("document.getElementById('scores').scrollIntoView()")
     page.screenshot(path=str(ARTIFACTS / f"layout-scores-{game}-{lang}-390.png"))
+
+
+def test_on_a_phone_every_edifice_in_the_city_can_be_told_apart(
+    new_page: Any, pages_server: ServerThread
+) -> None:
+    fake = table_at("strasbourg", 5, "over-strasbourg", over)
+    built = fake.game.view(fake.state, 0)["city"]["edifices"]
+    assert len(built) >= 2
+    page = open_at(new_page, pages_server, fake, PHONE, "en")
+    page.wait_for_selector(".sb-edifice")
+    city = "document.querySelector('.sb-city')"
+    assert page.evaluate(f"{city}.scrollWidth - {city}.clientWidth") <= 0
+    # What each space shows fits the space (it was the name cut to "Ba…") ...
+    shown = page.evaluate(
+        """() => [...document.querySelectorAll('.sb-edifice')].map((e) =>
+            [e.closest('.sb-cell').id, e.innerText.trim(), e.scrollWidth - e.clientWidth])"""
+    )
+    assert len(shown) == len(built) and all(cut <= 0 for *_, cut in shown), shown
+    marks = {cell: mark for cell, mark, _ in shown}
+    assert len(set(marks.values())) == len(marks), marks
+    # ... and the legend under the city names each one by that mark, with its space.
+    legend = page.evaluate(
+        "() => [...document.querySelectorAll('.sb-ed-legend')].map((e) => e.innerText)"
+    )
+    names = {e["key"]: e["name"] for e in built}
+    for edifice in built:
+        r, c = edifice["cell"]
+        line = next(text for text in legend if text.startswith(marks[f"cell-{r}-{c}"] + " "))
+        assert line.endswith(f"{names[edifice['key']]} row {r}, column {c}"), line
+    page.evaluate(f"{city}.scrollIntoView()")
+    page.screenshot(path=str(ARTIFACTS / "layout-city-390.png"))

@@ -187,7 +187,8 @@ function city(game, ctx) {
         h("span", { class: "sb-letter", "aria-hidden": "true" }, g ? guildLetter(g) : ""),
         price !== null ? h("span", { class: "sb-price", "aria-hidden": "true" }, price) : null,
         who !== null ? h("span", { class: "sb-member p" + who, "aria-hidden": "true" }, SEAT_MARK[who]) : null,
-        ed ? h("span", { class: "sb-edifice", "aria-hidden": "true" }, edificeName(ed)) : null,
+        ed ? h("span", { class: "sb-edifice", "aria-hidden": "true" },
+          h("span", { class: "sb-ed-name" }, edificeName(ed)), h("span", { class: "sb-ed-mark" }, edificeMark(ed, game))) : null,
       ];
       var cls = "sb-cell " + (g ? "sb-g-" + g : "sb-space") + (cmd ? " can" : "") +
         (sited[(r - 1) + "," + (c - 1)] ? " sb-site-tl" : "") + (sited[key] ? " sb-site-br" : "");
@@ -224,6 +225,15 @@ function city(game, ctx) {
     legend(game));
 }
 
+// On a phone a space is too narrow for an edifice's name: it shows the mark of the round
+// card that brought it ("⌂2", as the round cards show "⌂ Bathhouse"), and the city's legend
+// names each built edifice by that mark.
+function edificeMark(ed, game) {
+  var round = 0;
+  game.round_cards.forEach(function (rc, i) { if (rc.edifice.key === ed.key) round = i + 1; });
+  return "⌂" + (round || "");
+}
+
 function numbers(n) {
   var out = [];
   for (var i = 0; i < n; i++) out.push(h("span", null, i));
@@ -235,7 +245,11 @@ function legend(game) {
     var info = game.board.guilds[g];
     return h("li", null, guildTag(g, game), " ", h("span", { class: "muted" }, t("sb.good_worth", { good: goodName(g, 1), v: info.good_value })));
   }), h("li", null, h("span", { class: "sb-gtag sb-space" }, "⌂"), " ", t("sb.building_space")),
-    h("li", null, h("span", { class: "sb-chapel built inline" }, "✝"), " ", t("sb.chapel_legend")));
+    h("li", null, h("span", { class: "sb-chapel built inline" }, "✝"), " ", t("sb.chapel_legend")),
+    game.city.edifices.map(function (ed) {
+      return h("li", { class: "sb-ed-legend" }, h("b", { class: "sb-ed-key" }, edificeMark(ed, game)), " ", edificeName(ed),
+        " ", h("span", { class: "muted" }, cellName(ed.cell)));
+    }));
 }
 
 function council(game, ctx) {
