@@ -512,7 +512,7 @@ function planningPrompt(game, legal, ctx) {
       h("button", { type: "button", id: "sb-retract", "data-focus": "sb-retract", onclick: function () { ctx.send({ type: "retract" }); } }, t("sb.plan.retract")));
   }
   if (types === "draw") {
-    var canDraw = ofType(legal, "draw").length > 0, canWait = ofType(legal, "wait").length > 0;
+    var canDraw = ofType(legal, "draw").length > 0, canWait = ofType(legal, "wait").length > 0 && pieces.waitChangesSomething(game, ctx.mySeat);
     // The first card is always drawn: stop is offered only once a card is in hand.
     var canStop = ofType(legal, "stop").length > 0;
     return h("div", null, h("h2", null, t("sb.plan.draw_title", { round: game.round })),
