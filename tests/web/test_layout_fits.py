@@ -175,3 +175,20 @@ def test_on_a_phone_every_edifice_in_the_city_can_be_told_apart(
         assert line.endswith(f"{names[edifice['key']]} row {r}, column {c}"), line
     page.evaluate(f"{city}.scrollIntoView()")
     page.screenshot(path=str(ARTIFACTS / "layout-city-390.png"))
+
+
+def test_on_a_phone_a_sheet_without_a_question_is_named_by_its_note(
+    new_page: Any, pages_server: ServerThread
+) -> None:
+    fake = FakeTable(seats=3, seed="layout-note", names=["Ada", "Bea", None], game="strasbourg")
+    fake.run_bots()
+    page = open_at(new_page, pages_server, fake, PHONE, "en")
+    assert page.get_attribute("#sheet-handle", "title") == "Hide the choice"
+    page.locator("#prompt-card input[type=checkbox]").first.check()
+    page.click("#confirm")
+    page.wait_for_selector("#sb-waiting")  # Bea still chooses: a note, no choice
+    note = page.inner_text("#sb-waiting")
+    assert page.inner_text("#sheet-handle .sheet-title") == note
+    assert page.get_attribute("#sheet-handle", "title") == "Hide the note"
+    page.click("#sheet-handle")
+    assert page.get_attribute("#sheet-handle", "title") == "Show the note"

@@ -128,13 +128,21 @@ function headingText(promptEl) {
   return head ? head.textContent : "";
 }
 
+// The handle names what the sheet holds: the question (its heading), or, for a note without
+// a question ("You plan after Bea"), the note itself; "Hide the choice" only where there is one.
 function handle(promptEl) {
-  var title = headingText(promptEl) || t(folded ? "sheet.show" : "sheet.hide");
+  var note = promptEl.querySelector(".prompt-card p");
+  var title = headingText(promptEl) || (note ? note.textContent : "") || tip(promptEl);
   return h("button", { type: "button", class: "sheet-handle", id: "sheet-handle", "data-focus": "sheet-handle",
-    "aria-expanded": String(!folded), "aria-controls": "prompt-card", title: t(folded ? "sheet.show" : "sheet.hide"),
+    "aria-expanded": String(!folded), "aria-controls": "prompt-card", title: tip(promptEl),
     onclick: function () { toggle(promptEl); } },
   h("span", { class: "sheet-grip", "aria-hidden": "true" }, folded ? "▲" : "▼"), " ",
   h("span", { class: "sheet-title" }, title));
+}
+
+function tip(promptEl) {
+  if (headingText(promptEl)) return t(folded ? "sheet.show" : "sheet.hide");
+  return t(folded ? "sheet.show_note" : "sheet.hide_note");
 }
 
 function toggle(promptEl) {
@@ -142,7 +150,7 @@ function toggle(promptEl) {
   promptEl.classList.toggle("sheet-folded", folded);
   var button = promptEl.querySelector(".sheet-handle");
   button.setAttribute("aria-expanded", String(!folded));
-  button.title = t(folded ? "sheet.show" : "sheet.hide");
+  button.title = tip(promptEl);
   button.querySelector(".sheet-grip").textContent = folded ? "▲" : "▼";
   if (isPhone()) document.documentElement.style.setProperty("--sheet", promptEl.offsetHeight + "px");
 }
