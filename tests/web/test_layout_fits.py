@@ -99,6 +99,7 @@ def test_on_a_phone_the_stack_prompt_says_its_line_beside_its_buttons_not_under_
     # The line reads as a line: wider than a word (it was one word a line, 40 px across).
     assert line[2] - line[0] >= 120, line
     sheet = box(page, "#prompt")
+    assert sheet[3] == PHONE["height"], sheet  # the sheet stands on the window's bottom
     for b in (line, make, rest):
         assert sheet[0] <= b[0] and b[2] <= sheet[2], (b, sheet)
     page.screenshot(path=str(ARTIFACTS / f"layout-split-{lang}-390.png"))
