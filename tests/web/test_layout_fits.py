@@ -105,6 +105,23 @@ def test_on_a_phone_the_stack_prompt_says_its_line_beside_its_buttons_not_under_
     page.screenshot(path=str(ARTIFACTS / f"layout-split-{lang}-390.png"))
 
 
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_on_a_phone_all_five_task_cards_stand_above_confirm(
+    new_page: Any, pages_server: ServerThread, lang: str
+) -> None:
+    fake = table_at("strasbourg", 3, "tasks", lambda v: v["phase"] == "tasks" and bool(v["legal"]))
+    page = open_at(new_page, pages_server, fake, PHONE, lang)
+    page.wait_for_selector(".sb-task-pick")
+    tasks = page.evaluate(BOXES, ".sb-task-pick")
+    assert len(tasks) == 5
+    row = box(page, "#prompt .confirm-row")
+    assert all(task[3] <= row[1] for task in tasks), (tasks, row)  # none under Confirm
+    assert page.evaluate(
+        "(e => e.scrollHeight <= e.clientHeight)(document.getElementById('prompt'))"
+    )
+    page.screenshot(path=str(ARTIFACTS / f"layout-tasks-{lang}-390.png"))
+
+
 def test_on_a_phone_the_top_bar_fits_with_room_for_the_tables_name(
     new_page: Any, pages_server: ServerThread
 ) -> None:

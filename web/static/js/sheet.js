@@ -52,7 +52,7 @@ export function place(promptEl) {
     return;
   }
   var shown = toShow(spots);
-  leaveRoom(root, shown);
+  leaveRoom(root, shown, promptEl);
   root.style.setProperty("--sheet", promptEl.offsetHeight + "px");
   var panel = promptEl.querySelector(".summary-hold") && document.getElementById("summary");
   if (fresh) {
@@ -75,10 +75,13 @@ export function place(promptEl) {
 // places are a few windows of one house gets room for all its choices, one whose places
 // fill the board keeps more of the board in view. The first places are the topmost one and
 // those below it within half the window's height (the called house's windows, not one's own
-// goods further down, which a sell of the same prompt takes). Without places: 48 %.
-function leaveRoom(root, shown) {
+// goods further down, which a sell of the same prompt takes). Without places: 48 %, or, for
+// a question whose choices are read together (a renderer marks it data-sheet-whole:
+// Strasbourg's five task cards), up to 70 %, so that none of them lies under Confirm.
+function leaveRoom(root, shown, promptEl) {
   if (!shown.length) {
-    root.style.removeProperty("--sheet-leave");
+    if (promptEl.querySelector("[data-sheet-whole]")) root.style.setProperty("--sheet-leave", "30vh");
+    else root.style.removeProperty("--sheet-leave");
     return;
   }
   var rects = areas(shown).map(function (el) { return el.getBoundingClientRect(); });

@@ -473,7 +473,7 @@ function tasksPrompt(game, legal, ctx) {
   return h("div", null,
     h("h2", null, t("sb.tasks.title")),
     h("p", { class: "muted" }, t("sb.tasks.hint")),
-    h("ul", { class: "sb-offer" }, game.me.offer.map(function (task) {
+    h("ul", { class: "sb-offer", "data-sheet-whole": "" }, game.me.offer.map(function (task) {
       var on = chosen.indexOf(task.id) >= 0;
       return h("li", null, h("label", { class: "sb-task-pick" + (on ? " selected" : "") },
         h("input", { type: "checkbox", id: "task-" + task.id, "data-focus": "task-" + task.id, checked: on, onchange: function () {
