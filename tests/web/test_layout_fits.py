@@ -10,6 +10,7 @@ players, the names of the edifices built in the Strasbourg city. Screenshots:
 
 from __future__ import annotations
 
+import copy
 import functools
 import random
 from collections.abc import Callable, Iterator
@@ -210,3 +211,18 @@ def test_on_a_phone_a_sheet_without_a_question_is_named_by_its_note(
     assert page.get_attribute("#sheet-handle", "title") == "Hide the note"
     page.click("#sheet-handle")
     assert page.get_attribute("#sheet-handle", "title") == "Show the note"
+
+
+def test_at_the_end_no_room_is_kept_where_the_prompt_was(
+    new_page: Any, pages_server: ServerThread
+) -> None:
+    fake = copy.deepcopy(table_at("norenberc", 3, "action", acting))
+    page = open_at(new_page, pages_server, fake, DESKTOP, "en")
+    page.wait_for_selector("#prompt-card.mine h2")
+    assert page.evaluate("document.getElementById('prompt').offsetHeight") > 100
+    rng = random.Random("end")
+    while fake.game.result(fake.state) is None:  # Ada's other device plays to the end
+        fake.play(0, rng.choice(fake.game.legal(fake.state, 0)))
+    fake.broadcast()
+    page.wait_for_selector("#score-table")
+    assert page.evaluate("document.getElementById('prompt').offsetHeight") == 0
