@@ -66,3 +66,23 @@ def test_every_language_says_the_two_orders_apart(
     norenberc = ordered_label(page)
     page.select_option("#game", "strasbourg")
     assert ordered_label(page) != norenberc
+
+
+def test_bots_are_offered_by_how_hard_they_play_with_a_line_on_each(
+    new_page: Any, pages_server: ServerThread
+) -> None:
+    page = lobby(new_page, pages_server, "en")
+    options = page.eval_on_selector_all(
+        "#seat-kind-1 option", "els => els.map(e => [e.value, e.textContent])"
+    )
+    # The API's kinds stay what they are; only what a player reads changes.
+    assert options == [
+        ["human", "Human"],
+        ["random", "Bot (easy)"],
+        ["greedy", "Bot (medium)"],
+        ["mcts", "Bot (hard)"],
+    ]
+    lines = page.locator("#bot-levels li").all_inner_texts()
+    assert [line.split(":")[0] for line in lines] == ["Easy", "Medium", "Hard"]
+    form = page.inner_text("#create-card").lower()
+    assert not re.search(r"\b(greedy|mcts|strong)\b|\(random\)", form), form
