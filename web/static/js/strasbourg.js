@@ -351,7 +351,10 @@ function stacksText(p, mine, game, ctx) {
     // In an influence step, one's own stack that a listed "reveal" turns over is tapped.
     var reveals = p.seat === ctx.mySeat && !ctx.readOnly && game.phase === "influence" ? ofType(game.legal || [], "reveal") : [];
     return mine.stacks.map(function (st, i) {
-      var body = [st.map(function (v) { return cardChip(v); }), h("small", null, "=" + sum(st))];
+      // The cards stand apart by spaces in the text too, not only by the gap between the
+      // chips: the stack's spoken name starts with its text ("2 2 =4 — Turn over stack 1"),
+      // which without them read "22=4" (WCAG 2.5.3, axe's label-content-name-mismatch).
+      var body = [st.map(function (v) { return [cardChip(v), " "]; }), h("small", null, "=" + sum(st))];
       var cmd = reveals.filter(function (c) { return c.stack === i; })[0];
       if (!cmd) return h("span", { class: "sb-stack mine", title: t("sb.stack_n", { n: i + 1 }) }, body);
       return pieces.boardPick("span", { class: "sb-stack mine can", id: "board-stack-" + i, title: describe(cmd, ctx, game),
