@@ -226,3 +226,17 @@ def test_at_the_end_no_room_is_kept_where_the_prompt_was(
     fake.broadcast()
     page.wait_for_selector("#score-table")
     assert page.evaluate("document.getElementById('prompt').offsetHeight") == 0
+
+
+def test_on_a_phone_the_called_guilds_name_comes_up_with_its_places(
+    new_page: Any, pages_server: ServerThread
+) -> None:
+    fake = table_at("norenberc", 3, "action", acting)
+    guild = fake.game.view(fake.state, 0)["action"]["guild"]
+    page = open_at(new_page, pages_server, fake, PHONE, "en")
+    page.wait_for_selector("#prompt-card.mine")
+    banner, name, sheet = (box(page, s) for s in ("#banner", f"#house-{guild} header", "#prompt"))
+    assert banner[3] <= name[1], (banner, name)  # it went under the sticky banner
+    for place in page.evaluate(BOXES, f"#house-{guild} .board-pick"):
+        assert banner[3] <= place[1] and place[3] <= sheet[1], (place, sheet)
+    page.screenshot(path=str(ARTIFACTS / "layout-called-guild-390.png"))

@@ -188,4 +188,25 @@ function bringAbove(spots, promptEl) {
   var room = bottom - top;
   var delta = span <= room ? first.top - top - (room - span) / 2 : first.top - top - 8;
   window.scrollBy(0, delta);
+  bringNameDown(shown, promptEl, span <= room);
+}
+
+// After that scroll, the name of the board part the first place is read under (a renderer
+// marks the part data-pick-named: Norenberc's houses) comes out from under the banner, as
+// far as the places stay above the sheet (all of them when the whole group fitted, else
+// those in that part): a window or a store good reads as the called guild's, and its name
+// had gone under the banner.
+function bringNameDown(shown, promptEl, fitted) {
+  var rects = shown.map(function (el) { return el.getBoundingClientRect(); });
+  var firstAt = 0;
+  rects.forEach(function (r, i) { if (r.top < rects[firstAt].top) firstAt = i; });
+  var part = shown[firstAt].closest("[data-pick-named]");
+  if (!part) return;
+  var hidden = bannerBottom() + 4 - part.getBoundingClientRect().top;
+  // Every place counts, a picked one too (it stays in view beside the ones still to take).
+  var kept = places().concat(shown).filter(function (el) { return fitted || part.contains(el); });
+  var spare = window.innerHeight - promptEl.offsetHeight -
+    Math.max.apply(null, kept.map(function (el) { return el.getBoundingClientRect().bottom; }));
+  var up = Math.min(hidden, spare);
+  if (up >= 1) window.scrollBy(0, -up);
 }
