@@ -240,3 +240,21 @@ def test_on_a_phone_the_called_guilds_name_comes_up_with_its_places(
     for place in page.evaluate(BOXES, f"#house-{guild} .board-pick"):
         assert banner[3] <= place[1] and place[3] <= sheet[1], (place, sheet)
     page.screenshot(path=str(ARTIFACTS / "layout-called-guild-390.png"))
+
+
+@pytest.mark.parametrize("lang", ["en", "nl"])
+def test_on_a_phone_each_round_card_names_its_guilds_whole_beside_their_steps(
+    new_page: Any, pages_server: ServerThread, lang: str
+) -> None:
+    fake = table_at("strasbourg", 3, "split", splitting)
+    page = open_at(new_page, pages_server, fake, PHONE, lang)
+    page.wait_for_selector(".sb-rc-guilds li")
+    rows = page.evaluate(
+        """() => [...document.querySelectorAll('.sb-rc-guilds li')].map((li) => {
+            const tag = li.querySelector('.sb-gtag');
+            return [li.innerText, li.getClientRects().length && li.getBoundingClientRect().height,
+                    tag.getBoundingClientRect().height, tag.scrollWidth - tag.clientWidth];
+        })"""
+    )
+    for text, row, tag, cut in rows:
+        assert cut <= 0 and row <= tag + 2, (text, row, tag)  # one line, the name whole
