@@ -10,6 +10,8 @@ from __future__ import annotations
 
 KINDS = ("random", "greedy", "mcts")
 ALIASES = {"heuristic": "greedy"}
+# What a player reads for each kind (the pages' "Bot (easy)"; the kinds stay the API's words).
+LEVELS = {"random": "easy", "greedy": "medium", "mcts": "hard"}
 
 
 def canonical_kind(kind: str) -> str:

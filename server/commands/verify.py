@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from server.bots.kinds import LEVELS
 from server.engine import RuleError, get_game
 from server.engine import replay as replay_record
 from server.tables.data import seed_hash
@@ -65,8 +66,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _seat_name(names: list[str | None], bots: list[str | None], seat: int) -> str:
+    """The seat as the table page names it: the player's name, else its bot ("Bot (easy) 2"),
+    else "seat 2"; seats counted from 1, as the page counts them (the record from 0)."""
     if seat < len(names) and names[seat]:
         return str(names[seat])
     if seat < len(bots) and bots[seat]:
-        return f"{bots[seat]} bot (seat {seat})"
-    return f"seat {seat}"
+        kind = str(bots[seat])
+        return f"Bot ({LEVELS.get(kind, kind)}) {seat + 1}"
+    return f"seat {seat + 1}"

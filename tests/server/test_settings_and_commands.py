@@ -105,7 +105,8 @@ def test_verify_accepts_a_true_record_and_rejects_tampered_ones(
     path.write_text(json.dumps(record))
     assert verify.run(argparse.Namespace(record=path)) == 0
     out = capsys.readouterr().out
-    assert "Ada:" in out and "random bot (seat 1)" in out
+    # Seats as the page names them: counted from 1, a bot by its level ("Bot (easy) 2").
+    assert "Ada:" in out and "Bot (easy) 2:" in out
     tampered = [
         {**record, "seed": "another"},
         {**record, "result": {**record["result"], "scores": [99, 0]}},  # type: ignore[dict-item]

@@ -126,6 +126,31 @@ def test_after_a_strasbourg_game_the_replay_shows_every_screen(
     page.screenshot(path=str(ARTIFACTS / "after-strasbourg-1280.png"), full_page=True)
 
 
+@functools.cache
+def finished_strasbourg() -> FakeTable:
+    return finished("strasbourg", "after-stras-end")
+
+
+@pytest.mark.parametrize("seat", [0, None], ids=["player", "spectator"])
+def test_after_a_strasbourg_game_the_table_shows_every_screen(
+    new_page: Any, pages_server: ServerThread, seat: int | None
+) -> None:
+    """At the end nothing is behind a screen: every seat's coins, goods, privileges and tasks
+    show on the table itself (not only in the replay), to the players and to a spectator."""
+    fake = finished_strasbourg()
+    page = new_page(viewport={"width": 1280, "height": 900})
+    fake.serve(page, seat)
+    page.goto(f"{pages_server.url}/t/fake" + ("#seat=tok0" if seat == 0 else ""))
+    page.wait_for_selector("#score-table")
+    assert page.locator(".sb-hidden").count() == 0
+    for s, player in enumerate(fake.state["players"]):
+        card = page.inner_text(f"#player-{s} dl")
+        assert card.split("Coins")[1].split()[0] == str(player["coins"])
+        assert card.split("Privileges")[1].split()[0] == str(player["privileges"])
+        assert page.locator(f"#player-{s} .sb-tasks li").count() == len(player["tasks"])
+    page.screenshot(path=str(ARTIFACTS / f"after-strasbourg-screens-{seat}.png"), full_page=True)
+
+
 # The fair-play card's parts, and whether any of them is wider than the card.
 FAIR_PLAY = """() => {
   const card = document.getElementById("fairness");

@@ -23,7 +23,7 @@ pytestmark = pytest.mark.browser
 AUTOPLAY = (Path(__file__).parent / "autoplay.js").read_text()
 IDLE = "!document.querySelector('.sending')"
 HIGHLIGHT_MS = 4000  # follow.js
-NAMES = ["Ada", "Bot (random) 2", "Bot (random) 3"]
+NAMES = ["Ada", "Bot (easy) 2", "Bot (easy) 3"]
 
 
 @pytest.fixture(scope="module")

@@ -117,7 +117,7 @@ def check(game: str, seen: dict[str, Any], fake: FakeTable, step: int) -> None:
     else:
         assert "mine" not in seen["banner"].split(), (where, seen)
         for seat in to_act:
-            name = NAMES[seat] or f"Bot (random) {seat + 1}"
+            name = NAMES[seat] or f"Bot (easy) {seat + 1}"
             assert name in seen["bannerText"], (where, seen["bannerText"])
 
 

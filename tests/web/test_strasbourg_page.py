@@ -395,6 +395,20 @@ def test_stacks_are_split_with_the_card_picker_and_can_be_taken_back(
     shot(page, "resplit")
 
 
+def test_the_last_seat_still_to_plan_is_offered_no_wait(
+    new_page: Any, pages_server: ServerThread
+) -> None:
+    """S-4.6: with every other seat's stacks down, "Plan after the others" would only make
+    them final: the page leaves it out, though the engine lists it."""
+    fake = StrasbourgFake(["Ada", None, None], "wait-last", {})
+    page = open_fake(new_page, pages_server, fake)
+    page.locator("#prompt-card input[type=checkbox]").first.check()
+    page.click("#confirm")
+    page.wait_for_selector("#sb-draw")
+    assert {"type": "wait"} in fake.game.legal(fake.state, 0)
+    assert page.locator("#sb-wait").count() == 0
+
+
 def test_in_ordered_planning_the_page_says_the_table_plans_one_at_a_time(
     new_page: Any, pages_server: ServerThread
 ) -> None:

@@ -96,7 +96,7 @@ def test_a_round_end_opens_its_summary_holds_the_prompt_and_comes_back_from_the_
     # One card per guild in play, saying who became favourite and by how many goods.
     guilds = [g["guild"] for g in fake.game.view(fake.state, 0)["guilds"]]
     assert page.locator(".sum-guild").count() == len(guilds)
-    names = ["Ada", "Bot (random) 2", "Bot (random) 3"]
+    names = ["Ada", "Bot (easy) 2", "Bot (easy) 3"]
     for guild, p in favourites(events).items():
         card = page.locator(f"#sum-guild-{guild}")
         assert names[p["seat"]] in text(card.locator(".sum-fav"))
@@ -181,7 +181,7 @@ def test_a_council_phase_opens_its_summary(
     events = others_play(fake, seat, cmd)
     page.wait_for_selector("#summary:not([hidden])")
     assert text(page.locator("#summary-title")) == "Council after round 1"
-    names = ["Ada", "Bot (random) 2", "Bot (random) 3"]
+    names = ["Ada", "Bot (easy) 2", "Bot (easy) 3"]
     council = fake.game.view(fake.state, 0)["council"]
     seats = page.locator(".sb-sum-seats li")
     assert seats.count() == len(council) == 8

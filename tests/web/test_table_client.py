@@ -210,6 +210,24 @@ def test_waiting_lets_the_later_seats_plan_first(open_table: Any) -> None:
         assert re.fullmatch(r"1 card|\d cards|passed", tag)
 
 
+def test_the_last_seat_still_to_plan_is_offered_no_wait(open_table: Any) -> None:
+    """N-4.5: a wait lets those who have not planned go first; with nobody left to go first
+    it would only make the others' plans final, so the page does not offer it, though the
+    engine lists it. With another person still planning it is offered."""
+    fake = FakeTable(seed="last")
+    fake.run_bots()  # both bots have planned: Ada is the last
+    assert {"type": "wait"} in fake.game.legal(fake.state, 0)
+    page = open_table(fake)
+    page.wait_for_selector(".guild-cards")
+    assert page.locator("[data-focus=pass]").count() == 1
+    assert page.locator("[data-focus=wait]").count() == 0
+    with_bea = FakeTable(seed="last", names=["Ada", "Bea", None])
+    with_bea.run_bots()  # the bot has planned, Bea has not
+    page = open_table(with_bea)
+    page.wait_for_selector(".guild-cards")
+    assert page.locator("[data-focus=wait]").count() == 1
+
+
 def test_a_sealed_plan_can_be_taken_back_while_planning_is_open(open_table: Any) -> None:
     fake = FakeTable(seed="retract", names=["Ada", "Bea", None])  # Bea has not planned yet
     page = open_table(fake)

@@ -306,6 +306,6 @@ def test_a_player_whose_seat_went_to_a_bot_learns_why_and_may_take_it_back(
     told.wait_for()
     assert told.inner_text() == (
         "A bot plays your seat now; your seat link can take it back. Time ran out: "
-        "Bot (random) plays for Ada until they take the seat back."
+        "Bot (easy) plays for Ada until they take the seat back."
     )
     page.locator("#banner #reclaim-seat").wait_for()

@@ -119,7 +119,7 @@ def test_your_tables_show_your_move_and_a_rematch_seats_both_players(
     assert left.endswith(" left") and left[0].isdigit(), left  # "23:59:58 left"
     done = mine.nth(1)
     done.locator(".mine-status", has_text="Finished").wait_for()
-    assert "Ada, Bea, Bot (greedy) 3" in done.inner_text()
+    assert "Ada, Bea, Bot (medium) 3" in done.inner_text()
     assert done.locator("button", has_text="Rematch").count() == 1
     _no_sideways_scroll(ada_page)
     ada_page.screenshot(path=str(ARTIFACTS / f"lobby-mine-{width}.png"), full_page=True)

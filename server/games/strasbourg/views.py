@@ -3,7 +3,8 @@
 Public: the board, council, round cards, starting player, prestige, stack *sizes* once
 sealed, revealed stacks of the current step, planning status, the decision being made.
 Private to its owner: deck size, drawn cards, own stack values, coins, goods,
-privileges, task cards (and how many) and the task offer.
+privileges, task cards (and how many) and the task offer, until the game is over: then
+every seat's screen is public (``players[i].screen``).
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ def _public_player(state: State, seat: int) -> dict[str, Any]:
     inf = state["influence"]
     player = state["players"][seat]
     revealed = inf["revealed"][seat] if inf else None
-    return {
+    public = {
         "seat": seat,
         "prestige": player["prestige"],
         "stacks": _public_stacks(state, seat),
@@ -80,6 +81,12 @@ def _public_player(state: State, seat: int) -> dict[str, Any]:
         "cards_left": len(DECK) - player["out"] - len(revealed or []),
         "spent": list(player["spent"]),
     }
+    # Once the game is over nothing is behind a screen any more (final scoring counts the
+    # tasks and privileges aloud, and the record replays every hand): every seat's own
+    # screen is everyone's, as Norenberc shows every seat's talers.
+    if state["phase"] == "over":
+        public["screen"] = _own(state, seat)
+    return public
 
 
 def _task(task_id: int) -> dict[str, Any]:

@@ -90,3 +90,19 @@ def test_while_tasks_are_chosen_a_seat_sees_its_own_sealed_choice_only() -> None
     assert [t["id"] for t in GAME.view(state, 0)["me"]["tasks"]] == kept
     assert GAME.view(state, 1)["me"]["tasks"] == []
     assert GAME.view(state, 1)["players"][0]["planning"] == "committed"
+
+
+def test_once_the_game_is_over_every_seats_screen_is_everyones() -> None:
+    state = copy.deepcopy(new_game(3))
+    state["players"][1]["coins"] = 9
+    state["players"][1]["goods"]["bakers"] = 2
+    state["players"][1]["privileges"] = 1
+    before = GAME.view(state, 0)
+    assert all(set(p) == PUBLIC_PLAYER_KEYS for p in before["players"])  # still screened
+    state["phase"] = "over"
+    for viewer in (None, 0, 2):
+        shown = GAME.view(state, viewer)["players"]
+        assert [p["screen"] for p in shown] == [GAME.view(state, s)["me"] for s in range(3)]
+    screen = GAME.view(state, None)["players"][1]["screen"]
+    assert screen["coins"] == 9 and screen["goods"]["bakers"] == 2 and screen["privileges"] == 1
+    assert [t["id"] for t in screen["tasks"]] == state["players"][1]["tasks"]

@@ -19,15 +19,25 @@ function currentGame() {
   return games.filter(function (g) { return g.name === name; })[0] || { min_seats: 2, max_seats: 5 };
 }
 
-// The Bonus Townsmen promo exists only for Norenberc.
+// The Bonus Townsmen promo exists only for Norenberc: for another game it is not shown (a
+// greyed box would not say why).
 function fillPromo() {
   var box = $("promo"), offered = $("game").value === "norenberc";
   box.disabled = !offered;
+  box.closest("label").hidden = !offered;
   if (!offered) box.checked = false;
+}
+
+// Who plans first when a table plans one after another is each game's rule (Norenberc:
+// the last in play order; Strasbourg: the starting player, then clockwise).
+var ORDERED = { norenberc: "lobby.planning.ordered_norenberc", strasbourg: "lobby.planning.ordered_strasbourg" };
+function fillPlanning() {
+  $("planning-ordered").textContent = t(ORDERED[$("game").value] || "lobby.planning.ordered");
 }
 
 function fillSeatCounts() {
   fillPromo();
+  fillPlanning();
   var g = currentGame(), select = $("seat-count"), keep = Number(select.value) || 3;
   select.innerHTML = "";
   for (var n = g.min_seats; n <= g.max_seats; n++) {

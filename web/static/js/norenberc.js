@@ -46,8 +46,10 @@ function house(g, game, ctx) {
   var called = game.action && game.action.guild === g.guild;
   var prestige = game.prestige_guild === g.guild;
   var houseCmd = houseChoice(g, game, ctx);
+  // A house's places (windows, store goods, tiles) are read under its name: on a phone the
+  // page brings the name into view with them (sheet.js, data-pick-named).
   return h("article", { class: "house gh-" + g.guild + (called ? " called" : "") + (houseCmd ? " can" : ""), id: "house-" + g.guild,
-    "aria-label": guildName(g.guild) },
+    "aria-label": guildName(g.guild), "data-pick-named": "" },
     houseCmd ? boardPick("button", { class: "house-pick", id: "board-house-" + g.guild, "aria-hidden": "true",
       title: describe(houseCmd, ctx, game) }, draft.type === "choice" && draft.picks.guild === g.guild,
     function () { pickHouse(ctx, g.guild); }) : null,

@@ -3,6 +3,7 @@
 import { h, t } from "./i18n.js";
 import {
 Draft, confirmRow as sharedConfirmRow, distinct, isMyTurn, ofType, optionButton, orderedNote as sharedOrderedNote, same, seatNames,
+waitChangesSomething,
 } from "./pieces.js";
 import {
 GOODS, describe, goodName, goodsChips, goodsText, guildLetter, guildName, placeOf, tileById, tileLabel, windowCost,
@@ -195,7 +196,8 @@ function planningPrompt(game, legal, ctx) {
       })) : null,
     h("div", { class: "options" },
       ofType(legal, "pass").length ? option(t("plan.pass"), draft.type === "pass", function () { choose(ctx, "pass"); }, "pass", t("plan.pass_hint")) : null,
-      ofType(legal, "wait").length ? option(t("plan.wait"), draft.type === "wait", function () { choose(ctx, "wait"); }, "wait", t("plan.wait_hint")) : null),
+      ofType(legal, "wait").length && waitChangesSomething(game, ctx.mySeat)
+        ? option(t("plan.wait"), draft.type === "wait", function () { choose(ctx, "wait"); }, "wait", t("plan.wait_hint")) : null),
     confirmRow(ctx, cmd, cmd ? describe(cmd, ctx) : ""),
   ];
 }

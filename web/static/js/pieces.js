@@ -92,6 +92,15 @@ export function orderedNote(game, text) {
   return h("p", { class: "hint", id: "plan-ordered" }, text(by));
 }
 
+// Whether asking to wait would change anything for this seat: waiting lets those who have
+// not planned go first, one at a time. When no other seat is still planning there is nobody
+// to go first, and the wait would only make the others' plans final at once; the page then
+// leaves it out (the engine lists it all the same, and recorded games hold such waits).
+export function waitChangesSomething(game, seat) {
+  var p = game.planning;
+  return !!p && p.status.some((status, s) => s !== seat && status === "planning");
+}
+
 // One choice of a prompt: a toggle button (aria-pressed) with a stable focus key.
 export function optionButton(label, selected, onclick, focusKey, extra) {
   extra = extra || {};

@@ -52,7 +52,7 @@ export function place(promptEl) {
     return;
   }
   var shown = toShow(spots);
-  leaveRoom(root, shown);
+  leaveRoom(root, shown, promptEl);
   root.style.setProperty("--sheet", promptEl.offsetHeight + "px");
   var panel = promptEl.querySelector(".summary-hold") && document.getElementById("summary");
   if (fresh) {
@@ -75,10 +75,13 @@ export function place(promptEl) {
 // places are a few windows of one house gets room for all its choices, one whose places
 // fill the board keeps more of the board in view. The first places are the topmost one and
 // those below it within half the window's height (the called house's windows, not one's own
-// goods further down, which a sell of the same prompt takes). Without places: 48 %.
-function leaveRoom(root, shown) {
+// goods further down, which a sell of the same prompt takes). Without places: 48 %, or, for
+// a question whose choices are read together (a renderer marks it data-sheet-whole:
+// Strasbourg's five task cards), up to 70 %, so that none of them lies under Confirm.
+function leaveRoom(root, shown, promptEl) {
   if (!shown.length) {
-    root.style.removeProperty("--sheet-leave");
+    if (promptEl.querySelector("[data-sheet-whole]")) root.style.setProperty("--sheet-leave", "30vh");
+    else root.style.removeProperty("--sheet-leave");
     return;
   }
   var rects = areas(shown).map(function (el) { return el.getBoundingClientRect(); });
@@ -128,13 +131,21 @@ function headingText(promptEl) {
   return head ? head.textContent : "";
 }
 
+// The handle names what the sheet holds: the question (its heading), or, for a note without
+// a question ("You plan after Bea"), the note itself; "Hide the choice" only where there is one.
 function handle(promptEl) {
-  var title = headingText(promptEl) || t(folded ? "sheet.show" : "sheet.hide");
+  var note = promptEl.querySelector(".prompt-card p");
+  var title = headingText(promptEl) || (note ? note.textContent : "") || tip(promptEl);
   return h("button", { type: "button", class: "sheet-handle", id: "sheet-handle", "data-focus": "sheet-handle",
-    "aria-expanded": String(!folded), "aria-controls": "prompt-card", title: t(folded ? "sheet.show" : "sheet.hide"),
+    "aria-expanded": String(!folded), "aria-controls": "prompt-card", title: tip(promptEl),
     onclick: function () { toggle(promptEl); } },
   h("span", { class: "sheet-grip", "aria-hidden": "true" }, folded ? "▲" : "▼"), " ",
   h("span", { class: "sheet-title" }, title));
+}
+
+function tip(promptEl) {
+  if (headingText(promptEl)) return t(folded ? "sheet.show" : "sheet.hide");
+  return t(folded ? "sheet.show_note" : "sheet.hide_note");
 }
 
 function toggle(promptEl) {
@@ -142,7 +153,7 @@ function toggle(promptEl) {
   promptEl.classList.toggle("sheet-folded", folded);
   var button = promptEl.querySelector(".sheet-handle");
   button.setAttribute("aria-expanded", String(!folded));
-  button.title = t(folded ? "sheet.show" : "sheet.hide");
+  button.title = tip(promptEl);
   button.querySelector(".sheet-grip").textContent = folded ? "▲" : "▼";
   if (isPhone()) document.documentElement.style.setProperty("--sheet", promptEl.offsetHeight + "px");
 }
@@ -177,4 +188,25 @@ function bringAbove(spots, promptEl) {
   var room = bottom - top;
   var delta = span <= room ? first.top - top - (room - span) / 2 : first.top - top - 8;
   window.scrollBy(0, delta);
+  bringNameDown(shown, promptEl, span <= room);
+}
+
+// After that scroll, the name of the board part the first place is read under (a renderer
+// marks the part data-pick-named: Norenberc's houses) comes out from under the banner, as
+// far as the places stay above the sheet (all of them when the whole group fitted, else
+// those in that part): a window or a store good reads as the called guild's, and its name
+// had gone under the banner.
+function bringNameDown(shown, promptEl, fitted) {
+  var rects = shown.map(function (el) { return el.getBoundingClientRect(); });
+  var firstAt = 0;
+  rects.forEach(function (r, i) { if (r.top < rects[firstAt].top) firstAt = i; });
+  var part = shown[firstAt].closest("[data-pick-named]");
+  if (!part) return;
+  var hidden = bannerBottom() + 4 - part.getBoundingClientRect().top;
+  // Every place counts, a picked one too (it stays in view beside the ones still to take).
+  var kept = places().concat(shown).filter(function (el) { return fitted || part.contains(el); });
+  var spare = window.innerHeight - promptEl.offsetHeight -
+    Math.max.apply(null, kept.map(function (el) { return el.getBoundingClientRect().bottom; }));
+  var up = Math.min(hidden, spare);
+  if (up >= 1) window.scrollBy(0, -up);
 }

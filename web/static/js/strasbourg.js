@@ -187,7 +187,8 @@ function city(game, ctx) {
         h("span", { class: "sb-letter", "aria-hidden": "true" }, g ? guildLetter(g) : ""),
         price !== null ? h("span", { class: "sb-price", "aria-hidden": "true" }, price) : null,
         who !== null ? h("span", { class: "sb-member p" + who, "aria-hidden": "true" }, SEAT_MARK[who]) : null,
-        ed ? h("span", { class: "sb-edifice", "aria-hidden": "true" }, edificeName(ed)) : null,
+        ed ? h("span", { class: "sb-edifice", "aria-hidden": "true" },
+          h("span", { class: "sb-ed-name" }, edificeName(ed)), h("span", { class: "sb-ed-mark" }, edificeMark(ed, game))) : null,
       ];
       var cls = "sb-cell " + (g ? "sb-g-" + g : "sb-space") + (cmd ? " can" : "") +
         (sited[(r - 1) + "," + (c - 1)] ? " sb-site-tl" : "") + (sited[key] ? " sb-site-br" : "");
@@ -224,6 +225,15 @@ function city(game, ctx) {
     legend(game));
 }
 
+// On a phone a space is too narrow for an edifice's name: it shows the mark of the round
+// card that brought it ("⌂2", as the round cards show "⌂ Bathhouse"), and the city's legend
+// names each built edifice by that mark.
+function edificeMark(ed, game) {
+  var round = 0;
+  game.round_cards.forEach(function (rc, i) { if (rc.edifice.key === ed.key) round = i + 1; });
+  return "⌂" + (round || "");
+}
+
 function numbers(n) {
   var out = [];
   for (var i = 0; i < n; i++) out.push(h("span", null, i));
@@ -235,7 +245,11 @@ function legend(game) {
     var info = game.board.guilds[g];
     return h("li", null, guildTag(g, game), " ", h("span", { class: "muted" }, t("sb.good_worth", { good: goodName(g, 1), v: info.good_value })));
   }), h("li", null, h("span", { class: "sb-gtag sb-space" }, "⌂"), " ", t("sb.building_space")),
-    h("li", null, h("span", { class: "sb-chapel built inline" }, "✝"), " ", t("sb.chapel_legend")));
+    h("li", null, h("span", { class: "sb-chapel built inline" }, "✝"), " ", t("sb.chapel_legend")),
+    game.city.edifices.map(function (ed) {
+      return h("li", { class: "sb-ed-legend" }, h("b", { class: "sb-ed-key" }, edificeMark(ed, game)), " ", edificeName(ed),
+        " ", h("span", { class: "muted" }, cellName(ed.cell)));
+    }));
 }
 
 function council(game, ctx) {
@@ -337,7 +351,10 @@ function stacksText(p, mine, game, ctx) {
     // In an influence step, one's own stack that a listed "reveal" turns over is tapped.
     var reveals = p.seat === ctx.mySeat && !ctx.readOnly && game.phase === "influence" ? ofType(game.legal || [], "reveal") : [];
     return mine.stacks.map(function (st, i) {
-      var body = [st.map(function (v) { return cardChip(v); }), h("small", null, "=" + sum(st))];
+      // The cards stand apart by spaces in the text too, not only by the gap between the
+      // chips: the stack's spoken name starts with its text ("2 2 =4 — Turn over stack 1"),
+      // which without them read "22=4" (WCAG 2.5.3, axe's label-content-name-mismatch).
+      var body = [st.map(function (v) { return [cardChip(v), " "]; }), h("small", null, "=" + sum(st))];
       var cmd = reveals.filter(function (c) { return c.stack === i; })[0];
       if (!cmd) return h("span", { class: "sb-stack mine", title: t("sb.stack_n", { n: i + 1 }) }, body);
       return pieces.boardPick("span", { class: "sb-stack mine can", id: "board-stack-" + i, title: describe(cmd, ctx, game),
@@ -459,7 +476,7 @@ function tasksPrompt(game, legal, ctx) {
   return h("div", null,
     h("h2", null, t("sb.tasks.title")),
     h("p", { class: "muted" }, t("sb.tasks.hint")),
-    h("ul", { class: "sb-offer" }, game.me.offer.map(function (task) {
+    h("ul", { class: "sb-offer", "data-sheet-whole": "" }, game.me.offer.map(function (task) {
       var on = chosen.indexOf(task.id) >= 0;
       return h("li", null, h("label", { class: "sb-task-pick" + (on ? " selected" : "") },
         h("input", { type: "checkbox", id: "task-" + task.id, "data-focus": "task-" + task.id, checked: on, onchange: function () {
@@ -498,7 +515,7 @@ function planningPrompt(game, legal, ctx) {
       h("button", { type: "button", id: "sb-retract", "data-focus": "sb-retract", onclick: function () { ctx.send({ type: "retract" }); } }, t("sb.plan.retract")));
   }
   if (types === "draw") {
-    var canDraw = ofType(legal, "draw").length > 0, canWait = ofType(legal, "wait").length > 0;
+    var canDraw = ofType(legal, "draw").length > 0, canWait = ofType(legal, "wait").length > 0 && pieces.waitChangesSomething(game, ctx.mySeat);
     // The first card is always drawn: stop is offered only once a card is in hand.
     var canStop = ofType(legal, "stop").length > 0;
     return h("div", null, h("h2", null, t("sb.plan.draw_title", { round: game.round })),

@@ -418,7 +418,8 @@ function draw() {
   // between two writes, it would lay the whole page out once more at every document.
   if (logGrew) requestAnimationFrame(showLogEnd);
   // On a phone the prompt is a bottom sheet (sheet.js) and the board never moves under it.
-  keepPromptHeight(!replay && mySeat() !== null && !sheet.isPhone());
+  // Once the game is over no prompt comes back: its room goes (it stood empty above the board).
+  keepPromptHeight(!replay && mySeat() !== null && !sheet.isPhone() && table.status === "playing");
   sheet.place($("prompt"));
   updateTurnSignal(renderer);
   redrawWhenDue(table);
