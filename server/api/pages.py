@@ -23,9 +23,12 @@ from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
+from server.engine import get_game
 from server.engine.registry import game_names
 from server.resources import ROOT
 from server.tables import ServiceError
+
+from .howto import how_to_play, rules_games
 
 WEB_DIR = ROOT / "web"
 STATIC_DIR = WEB_DIR / "static"
@@ -230,8 +233,33 @@ def _page(request: Request, name: str, **extra: Any) -> HTMLResponse:
 
 @router.get("/", response_class=HTMLResponse, include_in_schema=False)
 async def lobby_page(request: Request) -> HTMLResponse:
-    """The lobby: create a table, invite, start; recent tables from localStorage."""
-    return _page(request, "lobby.html")
+    """The lobby: create a table, invite, start; recent tables from localStorage. Each game
+    is described in two lines (the first of its how-to-play page), with its seats and length."""
+    lang = pick_language(request)
+    about = [(how_to_play(name, lang), get_game(name)) for name in rules_games()]
+    return _page(request, "lobby.html", games_about=about)
+
+
+@router.get("/rules/{game}", response_class=HTMLResponse, include_in_schema=False)
+async def rules_page(request: Request, game: str) -> HTMLResponse:
+    """How to play ``game`` in the page's language, every clause of docs/rules/ anchored by
+    its id (``/rules/norenberc#N-4.6``); a 404 page listing the games for any other name."""
+    lang = pick_language(request)
+    if game not in rules_games():
+        found = [(how_to_play(name, lang), get_game(name)) for name in rules_games()]
+        response = _page(request, "rules.html", howto=None, games_about=found)
+        response.status_code = 404
+        return response
+    return _page(request, "rules.html", howto=how_to_play(game, lang), rules_game=get_game(game))
+
+
+@router.get("/api/rules/{game}", tags=["games"])
+async def rules_data(request: Request, game: str) -> dict[str, Any]:
+    """How to play ``game`` as data (``?lang=``, else the page's language): what the table's
+    rules panel shows. 404 ``not_found`` for a game without rules pages."""
+    if game not in rules_games():
+        raise HTTPException(status_code=404, detail=f"no rules for a game called {game!r}")
+    return how_to_play(game, pick_language(request)).as_json()
 
 
 @router.get("/t/{table_id}", response_class=HTMLResponse, include_in_schema=False)

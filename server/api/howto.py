@@ -1,0 +1,108 @@
+"""How to play each game, in every UI language: the data behind ``/rules/{game}``.
+
+``docs/rules/<game>.md`` is where a rule is decided; the pages say the same clauses in a
+player's words. ``web/rules/<game>/layout.json`` orders them as a player learns (the goal, a
+round, its phases, the actions, scoring, the end) and names the clauses whose numbers are a
+reconstruction; ``web/rules/<game>/<lang>.json`` holds one language's text, keyed by clause id.
+``tests/web/test_rules_pages.py`` fails when the clause ids of the rules text and of the pages
+part ways, so a clause added to the rules must be written here in every language.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from server.resources import ROOT
+
+RULES_DIR = ROOT / "web" / "rules"
+
+
+@dataclass(frozen=True)
+class Clause:
+    id: str
+    text: str
+    reconstructed: bool
+
+
+@dataclass(frozen=True)
+class Section:
+    key: str
+    title: str
+    clauses: tuple[Clause, ...]
+
+
+@dataclass(frozen=True)
+class HowToPlay:
+    """One game's how-to-play page in one language."""
+
+    game: str
+    lang: str
+    about: tuple[str, ...]
+    length: str
+    goal: str
+    sections: tuple[Section, ...]
+
+    def as_json(self) -> dict[str, Any]:
+        """What ``GET /api/rules/{game}`` answers (docs/api.md)."""
+        return {
+            "game": self.game,
+            "lang": self.lang,
+            "about": list(self.about),
+            "length": self.length,
+            "goal": self.goal,
+            "sections": [
+                {
+                    "key": s.key,
+                    "title": s.title,
+                    "clauses": [
+                        {"id": c.id, "text": c.text, "reconstructed": c.reconstructed}
+                        for c in s.clauses
+                    ],
+                }
+                for s in self.sections
+            ],
+        }
+
+
+def rules_games() -> list[str]:
+    """The games that have how-to-play pages."""
+    return sorted(p.name for p in RULES_DIR.iterdir() if (p / "layout.json").is_file())
+
+
+def _read(path: Path) -> dict[str, Any]:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: must be a JSON object")
+    return data
+
+
+@lru_cache(maxsize=32)
+def how_to_play(game: str, lang: str) -> HowToPlay:
+    """``game``'s page in ``lang``. Raises KeyError for a game or language without one, and
+    ValueError naming the file when a language's clauses or sections differ from the layout's
+    (a page that silently dropped a clause would teach a game the server does not play)."""
+    folder = RULES_DIR / game
+    if game not in rules_games() or not (folder / f"{lang}.json").is_file():
+        raise KeyError((game, lang))
+    layout, text = _read(folder / "layout.json"), _read(folder / f"{lang}.json")
+    ordered = [c for s in layout["sections"] for c in s["clauses"]]
+    if sorted(ordered) != sorted(text["clauses"]) or len(set(ordered)) != len(ordered):
+        odd = sorted(set(ordered) ^ set(text["clauses"]))
+        raise ValueError(f"{folder / lang}.json: clauses differ from layout.json: {odd}")
+    if {s["key"] for s in layout["sections"]} != set(text["sections"]):
+        raise ValueError(f"{folder / lang}.json: sections differ from layout.json")
+    reconstructed = set(layout["reconstructed"])
+    sections = tuple(
+        Section(
+            s["key"],
+            text["sections"][s["key"]],
+            tuple(Clause(c, text["clauses"][c], c in reconstructed) for c in s["clauses"]),
+        )
+        for s in layout["sections"]
+    )
+    about = tuple(text["about"])
+    return HowToPlay(game, lang, about, text["length"], text["goal"], sections)
