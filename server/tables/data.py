@@ -19,13 +19,17 @@ MAX_TABLE_ID = 32
 
 
 class ServiceError(Exception):
-    """A refused request, with a stable ``code`` and the HTTP ``status`` it maps to."""
+    """A refused request, with a stable ``code`` and the HTTP ``status`` it maps to; a
+    refused game command may name the ``clause`` of the rules it met (``docs/rules/``)."""
 
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
+    def __init__(
+        self, code: str, message: str, status: int = 400, clause: str | None = None
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
+        self.clause = clause
 
     def __repr__(self) -> str:
         return f"ServiceError({self.code!r}, {self.message!r}, {self.status})"
