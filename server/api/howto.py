@@ -3,7 +3,9 @@
 ``docs/rules/<game>.md`` is where a rule is decided; the pages say the same clauses in a
 player's words. ``web/rules/<game>/layout.json`` orders them as a player learns (the goal, a
 round, its phases, the actions, scoring, the end) and names the clauses whose numbers are a
-reconstruction; ``web/rules/<game>/<lang>.json`` holds one language's text, keyed by clause id.
+reconstruction; ``web/rules/<game>/<lang>.json`` holds one language's text, keyed by clause id,
+and ``web/rules/<lang>.json`` the words the pages and the table's rules panel are shown with
+(kept out of the page dictionaries, which every table page loads whole).
 ``tests/web/test_rules_pages.py`` fails when the clause ids of the rules text and of the pages
 part ways, so a clause added to the rules must be written here in every language.
 """
@@ -11,6 +13,7 @@ part ways, so a clause added to the rules must be written here in every language
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -19,6 +22,8 @@ from typing import Any
 from server.resources import ROOT
 
 RULES_DIR = ROOT / "web" / "rules"
+DEFAULT_LANG = "en"
+PLACEHOLDER = re.compile(r"\{\w+\}")
 
 
 @dataclass(frozen=True)
@@ -51,6 +56,7 @@ class HowToPlay:
         return {
             "game": self.game,
             "lang": self.lang,
+            "words": words(self.lang),
             "about": list(self.about),
             "length": self.length,
             "goal": self.goal,
@@ -78,6 +84,27 @@ def _read(path: Path) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ValueError(f"{path}: must be a JSON object")
     return data
+
+
+@lru_cache(maxsize=8)
+def words(lang: str) -> dict[str, str]:
+    """The rules pages' and panel's own words in ``lang`` (``title`` has ``{game}``,
+    ``players`` ``{min}`` and ``{max}``). Raises KeyError for a language without them and
+    ValueError when it lacks a word of English's or changes its placeholders."""
+    path = RULES_DIR / f"{lang}.json"
+    if not path.is_file():
+        raise KeyError(lang)
+    found, english = _read(path), _read(RULES_DIR / f"{DEFAULT_LANG}.json")
+    odd = sorted(
+        key
+        for key in set(found) | set(english)
+        if key not in found
+        or key not in english
+        or sorted(PLACEHOLDER.findall(found[key])) != sorted(PLACEHOLDER.findall(english[key]))
+    )
+    if odd:
+        raise ValueError(f"{path}: words missing, extra or with other placeholders: {odd}")
+    return {key: str(text) for key, text in found.items()}
 
 
 @lru_cache(maxsize=32)

@@ -28,7 +28,7 @@ from server.engine.registry import game_names
 from server.resources import ROOT
 from server.tables import ServiceError
 
-from .howto import how_to_play, rules_games
+from .howto import how_to_play, rules_games, words
 
 WEB_DIR = ROOT / "web"
 STATIC_DIR = WEB_DIR / "static"
@@ -194,8 +194,12 @@ def strings_script(lang: str, scope: str) -> Asset:
 
 
 # Read and check the dictionaries at import: a broken one stops the server at start-up
-# with the file and keys named, rather than on some player's first page.
-languages()
+# with the file and keys named, rather than on some player's first page. The same for the
+# how-to-play pages of every game in every language.
+for _lang in languages():
+    for _game in rules_games():
+        how_to_play(_game, _lang)
+    words(_lang)
 
 
 def pick_language(request: Request) -> str:
@@ -219,6 +223,7 @@ def _context(request: Request, game: str | None = None, **extra: Any) -> dict[st
         )[1:],
         "strings": page_strings(lang, game),
         "strings_url": strings_url(lang, game),
+        "rules_words": words(lang),
         "languages": sorted(languages()),
         **extra,
     }

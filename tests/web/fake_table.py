@@ -221,9 +221,10 @@ class FakeTable:
             self.play(seat, msg["cmd"])  # type: ignore[arg-type]
         except Exception as exc:  # RuleError carries a code; anything else is a test bug
             code = getattr(exc, "code", "internal")
-            ws.send(
-                json.dumps({"type": "error", "id": msg["id"], "code": code, "message": str(exc)})
-            )
+            error = {"type": "error", "id": msg["id"], "code": code, "message": str(exc)}
+            if getattr(exc, "clause", None):  # as the server sends a refusal's rule
+                error["clause"] = exc.clause  # type: ignore[attr-defined]
+            ws.send(json.dumps(error))
             return
         self.acked.add(msg["id"])
         ws.send(json.dumps({"type": "ack", "id": msg["id"], "version": self.version}))

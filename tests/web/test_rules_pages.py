@@ -15,7 +15,7 @@ import pytest
 from fastapi import FastAPI
 
 from server.api import pages
-from server.api.howto import RULES_DIR, how_to_play, rules_games
+from server.api.howto import RULES_DIR, how_to_play, rules_games, words
 from server.resources import ROOT
 
 LANGUAGES = sorted(pages.languages())
@@ -125,6 +125,7 @@ async def test_the_rules_as_data_for_the_table_panel(client: httpx.AsyncClient) 
     res = await client.get("/api/rules/norenberc?lang=hu")
     data = res.json()
     assert data["game"] == "norenberc" and data["lang"] == "hu"
+    assert data["words"]["open"] == "Játékszabály" and data["words"] == words("hu")
     clauses = {c["id"]: c for s in data["sections"] for c in s["clauses"]}
     assert set(clauses) == set(rules_text_clauses("norenberc"))
     assert clauses["N-C.2"]["reconstructed"] and not clauses["N-4.6"]["reconstructed"]
@@ -138,3 +139,23 @@ async def test_the_lobby_says_what_each_game_is(client: httpx.AsyncClient) -> No
         assert len(re.findall(r"<p>[^<]{40,}</p>", block)) == 2  # the two lines
         assert f"{players} players" in block and rounds in block
         assert f'<a href="/rules/{game}">How to play</a>' in block
+
+
+def test_every_language_has_the_rules_words_of_english() -> None:
+    for lang in LANGUAGES:
+        assert set(words(lang)) == set(words("en")), lang
+
+
+def test_a_rules_word_with_other_placeholders_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "en.json").write_text((RULES_DIR / "en.json").read_text(encoding="utf-8"))
+    german = (RULES_DIR / "de.json").read_text(encoding="utf-8")
+    (tmp_path / "de.json").write_text(german.replace("{game}", "{spiel}"), encoding="utf-8")
+    monkeypatch.setattr("server.api.howto.RULES_DIR", tmp_path)
+    words.cache_clear()
+    try:
+        with pytest.raises(ValueError, match="title"):
+            words("de")
+    finally:
+        words.cache_clear()

@@ -9,7 +9,7 @@ import * as acts from "./table_acts.js";
 import * as panel from "./summary.js";
 import * as follow from "./follow.js";
 import * as pieces from "./pieces.js";
-import { mark, seatNames } from "./pieces.js";
+import { mark, ruleLink, seatNames } from "./pieces.js";
 import { $, setRedraw } from "./page.js";
 import * as sheet from "./sheet.js";
 import * as push from "./push.js";
@@ -371,7 +371,7 @@ function renderBanner(renderer, ctx) {
   el.className = "banner" + (info.mine ? " mine" : "") + (notice ? " has-notice" : "");
   replaceChildren(el, [
     h("span", { class: "banner-text", id: "banner-text" }, info.text),
-    notice ? h("span", { class: "notice " + notice.kind, role: "alert" }, notice.text) : null,
+    notice ? h("span", { class: "notice " + notice.kind, role: "alert" }, notice.text, ruleLink(notice.rule)) : null,
     lost ? h("button", { type: "button", class: "primary small-btn", id: "reclaim-seat", onclick: reclaim }, t("seat.reclaim")) : null,
     ctx.busy ? h("span", { class: "sending" }, t("table.sending")) : null,
   ]);
@@ -864,7 +864,7 @@ function onStatus(state) {
 function onError(err) {
   if (err.code === "bad_token" && token) return dropToken();
   if (err.code === "seat_lost" && token) return loseSeat();
-  notice = { kind: "error", text: t("error.prefix") + " " + errorText(err) };
+  notice = { kind: "error", text: t("error.prefix") + " " + errorText(err), rule: err.clause };
   render();
 }
 
