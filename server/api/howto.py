@@ -19,6 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from server.engine import get_game
 from server.resources import ROOT
 
 RULES_DIR = ROOT / "web" / "rules"
@@ -133,3 +134,33 @@ def how_to_play(game: str, lang: str) -> HowToPlay:
     )
     about = tuple(text["about"])
     return HowToPlay(game, lang, about, text["length"], text["goal"], sections)
+
+
+@dataclass(frozen=True)
+class CityCell:
+    guild: str | None  # None: a building space
+    letter: str
+    price: int | None
+    chapel: bool  # a chapel site at its lower right corner
+
+
+def strasbourg_city(strings: dict[str, str]) -> list[list[CityCell]]:
+    """The Strasbourg city as the table draws it (the same classes of strasbourg.css), for
+    its rules page: rows of cells with the guild letters of ``strings`` (the page's
+    dictionary), the prices and the chapel sites, read from the game's own board."""
+    game = get_game("strasbourg")
+    board = game.view(game.new(3, "rules page", {}), None)["board"]
+    by_letter = {info["letter"]: key for key, info in board["guilds"].items()}
+    sites = {tuple(site) for site in board["chapel_sites"]}
+    return [
+        [
+            CityCell(
+                by_letter.get(letter),
+                strings.get(f"sb.guild_letter.{by_letter.get(letter)}", ""),
+                board["prices"][r][c],
+                (r, c) in sites,
+            )
+            for c, letter in enumerate(row)
+        ]
+        for r, row in enumerate(board["grid"])
+    ]

@@ -28,7 +28,7 @@ from server.engine.registry import game_names
 from server.resources import ROOT
 from server.tables import ServiceError
 
-from .howto import how_to_play, rules_games, words
+from .howto import how_to_play, rules_games, strasbourg_city, words
 
 WEB_DIR = ROOT / "web"
 STATIC_DIR = WEB_DIR / "static"
@@ -255,7 +255,17 @@ async def rules_page(request: Request, game: str) -> HTMLResponse:
         response = _page(request, "rules.html", howto=None, games_about=found)
         response.status_code = 404
         return response
-    return _page(request, "rules.html", howto=how_to_play(game, lang), rules_game=get_game(game))
+    # The board's own picture where the table draws it from the view alone: the city.
+    city = strasbourg_city(languages()[lang]) if game == "strasbourg" else None
+    return _page(
+        request,
+        "rules.html",
+        howto=how_to_play(game, lang),
+        rules_game=get_game(game),
+        city=city,
+        game_strings=languages()[lang],
+        rules_style=(STATIC_DIR / "css" / f"{game}.css").is_file(),
+    )
 
 
 @router.get("/api/rules/{game}", tags=["games"])

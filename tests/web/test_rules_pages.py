@@ -159,3 +159,19 @@ def test_a_rules_word_with_other_placeholders_is_refused(
             words("de")
     finally:
         words.cache_clear()
+
+
+async def test_the_strasbourg_page_draws_the_city_as_the_table_does(
+    client: httpx.AsyncClient,
+) -> None:
+    page = (await client.get("/rules/strasbourg?lang=de")).text
+    assert f'href="/static/{pages.ASSET_VERSION}/css/strasbourg.css"' in page
+    figure = page.split('<figure class="sb-city card rules-city"')[1].split("</figure>")[0]
+    cells = re.findall(r'<div class="sb-cell ([^"]+)">', figure)
+    assert len(cells) == 9 * 6
+    assert sum("sb-space" in c for c in cells) == 7  # S-2.1
+    assert sum("sb-site-br" in c for c in cells) == figure.count("✝") - 1 == 8  # S-2.3
+    assert '<span class="sb-letter">Sm</span><span class="sb-price">4</span>' in figure
+    assert "Schmiede" in figure  # the legend in the page's language
+    norenberc = (await client.get("/rules/norenberc")).text
+    assert "sb-city" not in norenberc and "strasbourg.css" not in norenberc
