@@ -56,6 +56,7 @@ class HowToPlay:
         """What ``GET /api/rules/{game}`` answers (docs/api.md)."""
         return {
             "game": self.game,
+            "title": get_game(self.game).title,
             "lang": self.lang,
             "words": words(self.lang),
             "about": list(self.about),

@@ -124,7 +124,7 @@ async def test_an_unknown_game_gets_a_not_found_page_naming_the_games(
 async def test_the_rules_as_data_for_the_table_panel(client: httpx.AsyncClient) -> None:
     res = await client.get("/api/rules/norenberc?lang=hu")
     data = res.json()
-    assert data["game"] == "norenberc" and data["lang"] == "hu"
+    assert data["game"] == "norenberc" and data["lang"] == "hu" and data["title"] == "Norenberc"
     assert data["words"]["open"] == "Játékszabály" and data["words"] == words("hu")
     clauses = {c["id"]: c for s in data["sections"] for c in s["clauses"]}
     assert set(clauses) == set(rules_text_clauses("norenberc"))

@@ -71,6 +71,7 @@ def test_the_prompt_links_its_rule_and_the_panel_opens_it_over_the_table(
     assert open_from(page, link) == rule
     text = page.inner_text("#rules-panel .clause.picked")
     assert "at most one card per guild" in text
+    assert page.inner_text("#rules-panel-title") == "How to play Norenberc"
     shoot_and_check(page, f"rules-panel-norenberc-{width}")
     page.keyboard.press("Escape")
     assert page.locator("#rules-panel").is_hidden()

@@ -64,10 +64,10 @@ function panelElement() {
   return panel;
 }
 
-function fill(panel, words, content) {
+function fill(panel, words, title, content) {
   panel.innerHTML = "";
   panel.appendChild(h("header", null,
-    h("h2", { id: PANEL + "-title" }, words.open),
+    h("h2", { id: PANEL + "-title" }, title),
     h("button", { type: "button", id: PANEL + "-close", onclick: closeRules }, words.close)));
   if (words.whole) {
     panel.appendChild(h("p", null, h("a", { href: "/rules/" + gameName(), target: "_blank", rel: "noopener" }, words.whole)));
@@ -87,14 +87,14 @@ export function openRule(clause) {
   };
   return Promise.all([rules(), styleSheet()]).then(([data]) => {
     const panel = shown();
-    fill(panel, data.words, sections(data, clause));
+    fill(panel, data.words, data.words.title.replace("{game}", data.title), sections(data, clause));
     const target = clause && panel.querySelector('[data-clause="' + clause + '"]');
     panel.scrollTop = target ? target.offsetTop - panel.querySelector("header").offsetHeight - 40 : 0;
     panel.focus();
   }, (err) => {
     // Without the rules there are no words of theirs either: the page's own say what failed.
     const panel = shown();
-    fill(panel, { open: "?", close: "×" }, [h("p", { class: "error", role: "alert" }, t("error.prefix") + " " + errorText(err))]);
+    fill(panel, { close: "×" }, "?", [h("p", { class: "error", role: "alert" }, t("error.prefix") + " " + errorText(err))]);
     panel.focus();
   });
 }
