@@ -75,8 +75,9 @@ class FakeTable:
         # When set, the next command is neither applied nor answered and its socket closes,
         # as when a connection drops after sending.
         self.drop_next_command = False
-        # When set to (code, message), the next command is refused with that error.
-        self.refuse_next_command: tuple[str, str] | None = None
+        # When set to (code, message) or (code, message, clause), the next command is refused
+        # with that error (and the clause of the rules it met, as the server names it).
+        self.refuse_next_command: tuple[str, ...] | None = None
 
     def doc(self, seat: int | None) -> dict[str, Any]:
         seats = [
@@ -208,11 +209,10 @@ class FakeTable:
             ws.close()
             return
         if self.refuse_next_command:
-            code, message = self.refuse_next_command
+            code, message, *clause = self.refuse_next_command
             self.refuse_next_command = None
-            ws.send(
-                json.dumps({"type": "error", "id": msg["id"], "code": code, "message": message})
-            )
+            refusal = {"type": "error", "id": msg["id"], "code": code, "message": message}
+            ws.send(json.dumps({**refusal, **({"clause": clause[0]} if clause else {})}))
             return
         if msg["id"] in self.acked:
             ws.send(json.dumps({"type": "ack", "id": msg["id"], "version": self.version}))
