@@ -165,3 +165,12 @@ def strasbourg_city(strings: dict[str, str]) -> list[list[CityCell]]:
         ]
         for r, row in enumerate(board["grid"])
     ]
+
+
+def norenberc_house() -> dict[str, Any]:
+    """A Norenberc guild house at the start of a game as the spectator's view holds it (the
+    brewers' of a fixed deal whose guest room shows craftsmen, an empty window and a
+    citizen), for the rules page to draw with the table's own classes."""
+    game = get_game("norenberc")
+    house: dict[str, Any] = game.view(game.new(3, "rules page", {}), None)["guilds"][0]
+    return house

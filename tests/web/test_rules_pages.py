@@ -175,3 +175,16 @@ async def test_the_strasbourg_page_draws_the_city_as_the_table_does(
     assert "Schmiede" in figure  # the legend in the page's language
     norenberc = (await client.get("/rules/norenberc")).text
     assert "sb-city" not in norenberc and "strasbourg.css" not in norenberc
+
+
+async def test_the_norenberc_page_draws_a_guild_house_as_the_table_does(
+    client: httpx.AsyncClient,
+) -> None:
+    page = (await client.get("/rules/norenberc?lang=nl")).text
+    figure = page.split('<figure class="rules-house"')[1].split("</figure>")[0]
+    assert '<article class="house gh-1" aria-hidden="true">' in figure
+    windows = re.findall(r'<li class="window"><span class="wcost">([^<]+)</span>', figure)
+    assert windows == ["1 eigen", "1 eigen + 1 willekeurig", *windows[2:]] and len(windows) == 4
+    assert figure.count('class="tile craftsman') >= 6 and 'class="tile citizen' in figure
+    assert 'class="tile empty' in figure  # window 1 starts empty (N-2.9)
+    assert "Een gildehuis aan het begin van het spel" in figure
