@@ -72,12 +72,14 @@ class FakeTable:
         self.sent: dict[int, dict[str, Any]] = {}
         self.acked: set[str] = set()
         self.received: list[dict[str, Any]] = []
+        # The clause of the rules the next refusal of refuse_next_command met, as the server
+        # names it with a refused game command (None: a refusal that is no rule's, "conflict").
+        self.refusal_clause: str | None = None
         # When set, the next command is neither applied nor answered and its socket closes,
         # as when a connection drops after sending.
         self.drop_next_command = False
-        # When set to (code, message) or (code, message, clause), the next command is refused
-        # with that error (and the clause of the rules it met, as the server names it).
-        self.refuse_next_command: tuple[str, ...] | None = None
+        # When set to (code, message), the next command is refused with that error.
+        self.refuse_next_command: tuple[str, str] | None = None
 
     def doc(self, seat: int | None) -> dict[str, Any]:
         seats = [
@@ -209,10 +211,10 @@ class FakeTable:
             ws.close()
             return
         if self.refuse_next_command:
-            code, message, *clause = self.refuse_next_command
-            self.refuse_next_command = None
+            code, message = self.refuse_next_command
+            clause, self.refuse_next_command, self.refusal_clause = self.refusal_clause, None, None
             refusal = {"type": "error", "id": msg["id"], "code": code, "message": message}
-            ws.send(json.dumps({**refusal, **({"clause": clause[0]} if clause else {})}))
+            ws.send(json.dumps({**refusal, **({"clause": clause} if clause else {})}))
             return
         if msg["id"] in self.acked:
             ws.send(json.dumps({"type": "ack", "id": msg["id"], "version": self.version}))
