@@ -23,9 +23,12 @@ from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
+from server.engine import get_game
 from server.engine.registry import game_names
 from server.resources import ROOT
 from server.tables import ServiceError
+
+from .howto import how_to_play, norenberc_house, rules_games, strasbourg_city, words
 
 WEB_DIR = ROOT / "web"
 STATIC_DIR = WEB_DIR / "static"
@@ -191,8 +194,12 @@ def strings_script(lang: str, scope: str) -> Asset:
 
 
 # Read and check the dictionaries at import: a broken one stops the server at start-up
-# with the file and keys named, rather than on some player's first page.
-languages()
+# with the file and keys named, rather than on some player's first page. The same for the
+# how-to-play pages of every game in every language.
+for _lang in languages():
+    for _game in rules_games():
+        how_to_play(_game, _lang)
+    words(_lang)
 
 
 def pick_language(request: Request) -> str:
@@ -216,6 +223,7 @@ def _context(request: Request, game: str | None = None, **extra: Any) -> dict[st
         )[1:],
         "strings": page_strings(lang, game),
         "strings_url": strings_url(lang, game),
+        "rules_words": words(lang),
         "languages": sorted(languages()),
         **extra,
     }
@@ -230,8 +238,45 @@ def _page(request: Request, name: str, **extra: Any) -> HTMLResponse:
 
 @router.get("/", response_class=HTMLResponse, include_in_schema=False)
 async def lobby_page(request: Request) -> HTMLResponse:
-    """The lobby: create a table, invite, start; recent tables from localStorage."""
-    return _page(request, "lobby.html")
+    """The lobby: create a table, invite, start; recent tables from localStorage. Each game
+    is described in two lines (the first of its how-to-play page), with its seats and length."""
+    lang = pick_language(request)
+    about = [(how_to_play(name, lang), get_game(name)) for name in rules_games()]
+    return _page(request, "lobby.html", games_about=about)
+
+
+@router.get("/rules/{game}", response_class=HTMLResponse, include_in_schema=False)
+async def rules_page(request: Request, game: str) -> HTMLResponse:
+    """How to play ``game`` in the page's language, every clause of docs/rules/ anchored by
+    its id (``/rules/norenberc#N-4.6``); a 404 page listing the games for any other name."""
+    lang = pick_language(request)
+    if game not in rules_games():
+        found = [(how_to_play(name, lang), get_game(name)) for name in rules_games()]
+        response = _page(request, "rules.html", howto=None, games_about=found)
+        response.status_code = 404
+        return response
+    # The board's own picture where the table draws it from the view alone: the city.
+    city = strasbourg_city(languages()[lang]) if game == "strasbourg" else None
+    house = norenberc_house() if game == "norenberc" else None
+    return _page(
+        request,
+        "rules.html",
+        howto=how_to_play(game, lang),
+        rules_game=get_game(game),
+        city=city,
+        house=house,
+        game_strings=languages()[lang],
+        rules_style=(STATIC_DIR / "css" / f"{game}.css").is_file(),
+    )
+
+
+@router.get("/api/rules/{game}", tags=["games"])
+async def rules_data(request: Request, game: str) -> dict[str, Any]:
+    """How to play ``game`` as data (``?lang=``, else the page's language): what the table's
+    rules panel shows. 404 ``not_found`` for a game without rules pages."""
+    if game not in rules_games():
+        raise HTTPException(status_code=404, detail=f"no rules for a game called {game!r}")
+    return how_to_play(game, pick_language(request)).as_json()
 
 
 @router.get("/t/{table_id}", response_class=HTMLResponse, include_in_schema=False)

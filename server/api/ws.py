@@ -69,7 +69,7 @@ async def _refuse_crowded(ws: WebSocket, address: str, table_id: str, limit: int
         extra={"client": address, "table_id": table_id, "code": code, "connections": limit},
     )
     text = f"at most {limit} open connections per address; close another tab first"
-    await send_quietly(ws, Error(code=code, message=text).model_dump_json())
+    await send_quietly(ws, Error(code=code, message=text).to_json())
     await send_quietly(ws, None, close_code=TOO_MANY_CONNECTIONS_CLOSE, reason=code)
 
 
@@ -78,7 +78,7 @@ async def _serve(ws: WebSocket, table_id: str, address: str) -> None:
     try:
         await service.get(table_id)
     except ServiceError as exc:
-        await send_quietly(ws, Error(code=exc.code, message=exc.message).model_dump_json())
+        await send_quietly(ws, Error(code=exc.code, message=exc.message).to_json())
         await send_quietly(ws, None, close_code=UNKNOWN_TABLE_CLOSE, reason=exc.code)
         return
     connection = Connection(ws, table_id, service, ws.app.state.hub, ws.app.state.settings)

@@ -124,12 +124,18 @@ class Ack(_Message):
 
 
 class Error(_Message):
-    """A refused message; ``id`` echoes the command id when there is one."""
+    """A refused message; ``id`` echoes the command id when there is one. ``clause`` is
+    the rule a refused game command broke (``docs/rules/``), sent only with such a refusal."""
 
     type: Literal["error"] = "error"
     id: str | None = None
     code: str
     message: str
+    clause: str | None = None
+
+    def to_json(self) -> str:
+        """The message as sent: without ``clause`` when it names none (as before it existed)."""
+        return self.model_dump_json(exclude={"clause"} if self.clause is None else None)
 
 
 class SeatPresence(_Message):

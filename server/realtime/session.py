@@ -276,7 +276,7 @@ class Connection:
             if exc.code == "seat_lost":
                 async with self._doc_lock:
                     self._lose_seat(exc.message, message.id)
-            return self._error(exc.code, exc.message, message.id)
+            return self._error(exc.code, exc.message, message.id, exc.clause)
         except Exception:
             # An engine that fails on odd input is a bug, but one player's odd command must
             # not end their connection; nothing was committed.
@@ -380,7 +380,7 @@ class Connection:
         metrics.record_error("seat_lost")
         log.info("seat lost; closing", extra=self._fields(code="seat_lost"))
         self._close_reason = "seat lost"
-        self._outbox.put(Error(id=reply_id, code="seat_lost", message=message).model_dump_json())
+        self._outbox.put(Error(id=reply_id, code="seat_lost", message=message).to_json())
         self._outbox.close(SEAT_LOST_CLOSE, "seat_lost")
         # From here on this connection is nobody's: no command, no document.
         self.hub.seat_changed(self.table_id, self.seat, None)
@@ -406,6 +406,8 @@ class Connection:
         seats = [SeatPresence(seat=s.seat, connected=s.seat in connected) for s in data.seats]
         return Presence(seats=seats).model_dump_json()
 
-    def _error(self, code: str, message: str, reply_id: str | None = None) -> None:
+    def _error(
+        self, code: str, message: str, reply_id: str | None = None, clause: str | None = None
+    ) -> None:
         metrics.record_error(code)
-        self._outbox.put(Error(id=reply_id, code=code, message=message).model_dump_json())
+        self._outbox.put(Error(id=reply_id, code=code, message=message, clause=clause).to_json())

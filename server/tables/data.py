@@ -23,20 +23,27 @@ SEAT_LOG_SHOWN = 50
 
 
 class ServiceError(Exception):
-    """A refused request, with a stable ``code`` and the HTTP ``status`` it maps to.
+    """A refused request, with a stable ``code`` and the HTTP ``status`` it maps to; a
+    refused game command may name the ``clause`` of the rules it met (``docs/rules/``).
 
     ``retry_after``: seconds after which the same request may succeed (a rate limit's
     refusal); HTTP answers carry it as ``Retry-After`` and in the body.
     """
 
     def __init__(
-        self, code: str, message: str, status: int = 400, retry_after: int | None = None
+        self,
+        code: str,
+        message: str,
+        status: int = 400,
+        retry_after: int | None = None,
+        clause: str | None = None,
     ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
         self.retry_after = retry_after
+        self.clause = clause
 
     def __repr__(self) -> str:
         return f"ServiceError({self.code!r}, {self.message!r}, {self.status})"

@@ -288,4 +288,6 @@ def _check_may_act(data: TableData, seat: int) -> None:
     game = get_game(data.game)
     # A seat outside ``to_act`` may still have a command (taking a sealed plan back).
     if seat not in game.to_act(data.state) and not game.legal(data.state, seat):
-        raise ServiceError("not_your_turn", f"seat {seat} may not act now", 409)
+        # The rule of what is being decided now says who decides it (the view's ``rule``).
+        clause = game.view(data.state, seat).get("rule")
+        raise ServiceError("not_your_turn", f"seat {seat} may not act now", 409, clause=clause)

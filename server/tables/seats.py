@@ -101,6 +101,8 @@ RIGHTS: Final[dict[str, Right]] = {
     "GET /docs/oauth2-redirect": Right.ANYONE,
     "GET /redoc": Right.ANYONE,
     "GET /api/games": Right.ANYONE,
+    "GET /rules/{game}": Right.ANYONE,
+    "GET /api/rules/{game}": Right.ANYONE,
     "GET /api/push/key": Right.ANYONE,
     "POST /api/tables": Right.ANYONE,
     "GET /api/tables": Right.ANYONE,

@@ -165,3 +165,24 @@ def test_whole_norenberc_game_with_ordered_planning(settings: Settings) -> None:
         assert players[0].game["to_act"] == [first]
         play_round_robin(client, table_id, players, [], random.Random(9), 5)
         assert players[0].doc is not None and players[0].doc["table"]["status"] == "finished"
+
+
+def test_a_refused_command_names_the_rule_it_met(settings: Settings) -> None:
+    """The engine's refusal carries its clause (N-4.2: a plan needs a card), the server's own
+    not_your_turn the clause of what is being decided (N-5.1: the called guild's players act
+    in play order); the document names the rule of each seat's decision."""
+    with running_app(settings) as client:
+        table_id, tokens = seeded_table(client, "norenberc", 2, "clauses")
+        a, b = WsClient(client, table_id, tokens[0]), WsClient(client, table_id, tokens[1])
+        a.connect()
+        b.connect()
+        a.read_until(lambda m: m["type"] == "patch")  # B's arrival
+        assert a.game["rule"] == "N-4.1"
+        refused = a.outcome(a.command({"type": "plan", "guilds": []}))
+        assert (refused["code"], refused["clause"]) == ("no_cards", "N-4.2")
+        step_all(client, table_id, a, {"type": "plan", "guilds": [1, 2]}, [a, b])
+        step_all(client, table_id, b, {"type": "plan", "guilds": [1]}, [a, b])
+        actor, other = (a, b) if a.legal else (b, a)
+        assert actor.game["rule"] == other.game["rule"] == "N-5.1"
+        refused = other.outcome(other.command({"type": "nothing"}))
+        assert (refused["code"], refused["clause"]) == ("not_your_turn", "N-5.1")

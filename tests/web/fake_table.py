@@ -72,6 +72,9 @@ class FakeTable:
         self.sent: dict[int, dict[str, Any]] = {}
         self.acked: set[str] = set()
         self.received: list[dict[str, Any]] = []
+        # The clause of the rules the next refusal of refuse_next_command met, as the server
+        # names it with a refused game command (None: a refusal that is no rule's, "conflict").
+        self.refusal_clause: str | None = None
         # When set, the next command is neither applied nor answered and its socket closes,
         # as when a connection drops after sending.
         self.drop_next_command = False
@@ -222,10 +225,9 @@ class FakeTable:
             return
         if self.refuse_next_command:
             code, message = self.refuse_next_command
-            self.refuse_next_command = None
-            ws.send(
-                json.dumps({"type": "error", "id": msg["id"], "code": code, "message": message})
-            )
+            clause, self.refuse_next_command, self.refusal_clause = self.refusal_clause, None, None
+            refusal = {"type": "error", "id": msg["id"], "code": code, "message": message}
+            ws.send(json.dumps({**refusal, **({"clause": clause} if clause else {})}))
             return
         if msg["id"] in self.acked:
             ws.send(json.dumps({"type": "ack", "id": msg["id"], "version": self.version}))
@@ -234,9 +236,10 @@ class FakeTable:
             self.play(seat, msg["cmd"])  # type: ignore[arg-type]
         except Exception as exc:  # RuleError carries a code; anything else is a test bug
             code = getattr(exc, "code", "internal")
-            ws.send(
-                json.dumps({"type": "error", "id": msg["id"], "code": code, "message": str(exc)})
-            )
+            error = {"type": "error", "id": msg["id"], "code": code, "message": str(exc)}
+            if getattr(exc, "clause", None):  # as the server sends a refusal's rule
+                error["clause"] = exc.clause  # type: ignore[attr-defined]
+            ws.send(json.dumps(error))
             return
         self.acked.add(msg["id"])
         ws.send(json.dumps({"type": "ack", "id": msg["id"], "version": self.version}))

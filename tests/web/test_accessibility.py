@@ -185,6 +185,33 @@ def test_no_serious_accessibility_finding_in_the_lobby(
     assert page.evaluate("document.documentElement.scrollWidth") <= WIDTHS["phone"]["width"]
 
 
+def rules_languages() -> list[Any]:
+    """Each game's how-to-play page in English and in one other language (the others in the
+    soak tier), plus the page of a game that does not exist."""
+    pairs = []
+    for i, game in enumerate(("norenberc", "strasbourg", "chess")):
+        for lang in LANGUAGES:
+            fast = lang in ("en", ("hu", "de", "nl")[i % 3])
+            marks = () if fast else (pytest.mark.soak,)
+            pairs.append(pytest.param(game, lang, marks=marks, id=f"{game}-{lang}"))
+    return pairs
+
+
+@pytest.mark.parametrize(("game", "lang"), rules_languages())
+def test_no_serious_accessibility_finding_on_the_rules_pages(
+    new_page: Any, pages_server: ServerThread, console_errors: list[str], game: str, lang: str
+) -> None:
+    page = new_page(viewport=WIDTHS["desktop"])
+    page.goto(f"{pages_server.url}/rules/{game}?lang={lang}")
+    if game == "chess":  # the not-found page is meant to answer 404
+        console_errors[:] = [
+            e for e in console_errors if "/rules/chess" not in e and "404" not in e
+        ]
+    found = violations_at_every_width(page, f"rules-{game}-{lang}", lang != "de")
+    assert found == [], "\n".join(found)
+    assert page.evaluate("document.documentElement.scrollWidth") <= WIDTHS["phone"]["width"]
+
+
 # ---- keyboard only ------------------------------------------------------------------
 
 # Where the keyboard focus is: "body", or "<data-focus or id or tag>@<region>".

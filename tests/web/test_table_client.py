@@ -293,11 +293,16 @@ def test_a_refusal_reads_in_the_page_language_when_the_dictionary_knows_its_code
     fake = FakeTable(seed="refused-hu")
     page = open_table(fake, locale="hu-HU")
     fake.refuse_next_command = ("not_your_turn", "seat 0 may not act now")
+    fake.refusal_clause = "N-4.1"
     page.locator(".guild-cards .opt").first.click()
     page.click("#confirm")
     page.wait_for_selector(".notice.error")
     assert "Nem te következel." in page.inner_text("#banner")
+    # It names the rule it met, as a link to that clause (the panel: test_rules_panel.py).
+    assert page.inner_text(".notice.error .rule-link") == "N-4.1. szabály"
+    assert page.get_attribute(".notice.error .rule-link", "href") == "/rules/norenberc#N-4.1"
     fake.refuse_next_command = ("too_many_cards", "3 cards but only 2 agents in hand")
+    fake.refusal_clause = "N-4.1"
     page.click("#confirm")
     page.wait_for_selector(".notice.error:has-text('3 cards but only 2 agents in hand')")
 

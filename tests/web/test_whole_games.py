@@ -36,6 +36,8 @@ import httpx
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from server.api.howto import how_to_play
+
 from .conftest import ARTIFACTS, ServerThread, live_app
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -72,6 +74,14 @@ STILL_MINE = (
     "() => !!(document.querySelector('.banner.mine') && document.getElementById('prompt-card')"
     " && !document.getElementById('sb-waiting'))"
 )
+
+# The rule the question names: its one "rule" link's clause (null: none, or several).
+RULE_SHOWN = """() => { const links = document.querySelectorAll("#prompt-card .rule-link");
+  return links.length === 1 ? links[0].dataset.rule : null; }"""
+CLAUSES = {
+    game: {c.id for s in how_to_play(game, "en").sections for c in s.clauses}
+    for game in ("norenberc", "strasbourg")
+}
 
 
 @pytest.fixture(scope="module")
@@ -112,6 +122,17 @@ class Person:
         self.summaries = 0
         self.glow_checked = False
         self.overtaken = 0  # moves another seat's move made moot before they were made
+        self.rules = Counter[str]()  # the rules the questions named
+
+    def check_rule(self) -> None:
+        """The question names the rule it applies: one link to a clause of the game's rules
+        (none only when another seat's move ended my turn meanwhile)."""
+        rule = self.page.evaluate(RULE_SHOWN)
+        if rule is None:
+            assert not self.page.evaluate(STILL_MINE), self.prompt_html()
+            return
+        assert rule in CLAUSES[self.game], rule
+        self.rules[rule] += 1
 
     def prompt_html(self) -> str:
         return str(self.page.evaluate("document.getElementById('prompt').outerHTML"))
@@ -199,6 +220,7 @@ class Person:
 class NorenbercPerson(Person):
     def act(self) -> None:
         self.read_summary()
+        self.check_rule()
         # Where the page put the question's places, before the glow is looked at elsewhere.
         places = self.places()
         self.check_glow()
@@ -281,6 +303,7 @@ class StrasbourgPerson(Person):
 
     def act(self) -> None:
         self.read_summary()
+        self.check_rule()
         self.check_glow()
         question = self.question()
         if question in ("over", "summary", "others"):
@@ -402,6 +425,7 @@ def test_a_whole_norenberc_game_on_the_board(
     play_whole_game(page, person)
     assert person.board["window"] > 0 and person.board.total() >= 4, person.board
     assert person.summaries >= 1 and person.glow_checked
+    assert {"N-4.1", "N-5.1"} <= set(person.rules), person.rules
     after_the_game(page, server.url, table_id, "norenberc", width, tmp_path)
     print("norenberc", width, dict(person.board), "summaries", person.summaries, end=" ")
     print("overtaken", person.overtaken)
@@ -417,6 +441,7 @@ def test_a_whole_strasbourg_game_on_the_board(
     play_whole_game(page, person)
     assert person.board["stack"] > 0 and person.board["space"] > 0, person.board
     assert person.summaries >= 1 and person.glow_checked
+    assert {"S-3.4", "S-4.1", "S-4.4", "S-5.1"} <= set(person.rules), person.rules
     after_the_game(page, server.url, table_id, "strasbourg", width, tmp_path)
     print("strasbourg", width, dict(person.board), "summaries", person.summaries, end=" ")
     print("overtaken", person.overtaken, "ready", person.ready)

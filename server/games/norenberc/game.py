@@ -6,7 +6,7 @@ from typing import Any
 
 from server.engine import Event, Result, RuleError, State, View, draft, finish
 
-from . import actions, citizens, flow, scoring, views
+from . import actions, citizens, clauses, flow, scoring, views
 from .commands import check_command
 from .legal import legal
 from .setup import DEFAULT_OPTIONS, MAX_SEATS, MIN_SEATS, new_state
@@ -40,7 +40,14 @@ class Norenberc:
         return legal(state, seat)
 
     def apply(self, state: State, seat: int, cmd: dict[str, Any]) -> tuple[State, list[Event]]:
-        """The new state and the events of ``seat`` playing ``cmd``; RuleError when illegal."""
+        """The new state and the events of ``seat`` playing ``cmd``; RuleError, naming the
+        clause it enforces, when illegal."""
+        try:
+            return self._apply(state, seat, cmd)
+        except RuleError as exc:
+            raise clauses.cite(exc, state, seat, cmd) from None
+
+    def _apply(self, state: State, seat: int, cmd: dict[str, Any]) -> tuple[State, list[Event]]:
         check_command(cmd)
         if state["phase"] == "over":
             raise RuleError("game_over", "the game is over")

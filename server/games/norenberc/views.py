@@ -13,6 +13,7 @@ from typing import Any
 
 from server.engine import planning as sealed
 
+from .clauses import decision
 from .state import (
     AGENTS_PER_PLAYER,
     State,
@@ -169,6 +170,7 @@ def spectator_view(
         "phase": state["phase"],
         "round": state["round"],
         "turn": state["turn"],
+        "rule": decision(state, None),
         "play_order": list(state["order"]),
         "prestige_guild": state["prestige_guild"],
         "prestige_crests_left": state["prestige_left"],
@@ -203,4 +205,5 @@ def seat_view(
     view["players"] = players
     view["my_plan"] = _my_plan(state, seat)
     view["legal"] = legal
+    view["rule"] = decision(state, seat)
     return view

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.engine import Command, Event, Result, State, View, draft, finish
+from server.engine import Command, Event, Result, RuleError, State, View, draft, finish
 from server.engine import planning as pl
 
+from . import clauses
 from .choices import apply_choice
 from .commands import check_command
 from .flow import continue_choices
@@ -50,7 +51,14 @@ class Strasbourg:
         return legal(state, seat)
 
     def apply(self, state: State, seat: int, cmd: Command) -> tuple[State, list[Event]]:
-        """The next state and events; raises RuleError for anything ``legal`` does not list."""
+        """The next state and events; raises RuleError, naming the clause it enforces, for
+        anything ``legal`` does not list."""
+        try:
+            return self._apply(state, seat, cmd)
+        except RuleError as exc:
+            raise clauses.cite(exc, state, seat, cmd) from None
+
+    def _apply(self, state: State, seat: int, cmd: Command) -> tuple[State, list[Event]]:
         check_command(cmd)  # exact JSON types first: 9.0 and true would pass ``check``
         norm = check(state, seat, cmd)
         # Copy on write: the rules take each part they change (``own_player``, ``own``) and

@@ -15,6 +15,7 @@ from typing import Any
 from server.engine import View
 from server.engine import planning as pl
 
+from .clauses import decision
 from .data import DATA_NOTE, ROUNDS, components
 from .legal import legal
 from .scoring import final_result
@@ -178,6 +179,7 @@ def spectator_view(state: State, to_act: set[int]) -> View:
         "seat": None,
         "options": dict(state["options"]),
         "phase": state["phase"],
+        "rule": decision(state, None),
         "round": min(state["round"] + 1, ROUNDS),
         "rounds": ROUNDS,
         "step": _step(state),
@@ -204,4 +206,5 @@ def seat_view(state: State, seat: int | None, spectator: View) -> View:
     view["seat"] = seat
     view["me"] = _own(state, seat)
     view["legal"] = legal(state, seat)
+    view["rule"] = decision(state, seat)
     return view

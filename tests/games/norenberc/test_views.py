@@ -10,7 +10,7 @@ from server.games.norenberc.data import components
 from .helpers import GAME, act, finish_round, fresh, plan_all
 
 PUBLIC_KEYS = {
-    "game", "seat", "seats", "options", "data_note", "phase", "round", "turn", "play_order",
+    "game", "seat", "seats", "options", "data_note", "phase", "round", "turn", "rule", "play_order",
     "prestige_guild", "prestige_crests_left", "guest_deck", "gone", "guilds", "players", "planning",
     "action", "my_plan", "to_act", "legal", "result",
 }  # fmt: skip

@@ -35,9 +35,18 @@ function fillPlanning() {
   $("planning-ordered").textContent = t(ORDERED[$("game").value] || "lobby.planning.ordered");
 }
 
+// Two lines on what the chosen game is, its seats and length, and its how-to-play link.
+function showAbout() {
+  var name = $("game").value;
+  document.querySelectorAll("[data-about]").forEach(function (el) {
+    el.hidden = el.getAttribute("data-about") !== name;
+  });
+}
+
 function fillSeatCounts() {
   fillPromo();
   fillPlanning();
+  showAbout();
   var g = currentGame(), select = $("seat-count"), keep = Number(select.value) || 3;
   select.innerHTML = "";
   for (var n = g.min_seats; n <= g.max_seats; n++) {

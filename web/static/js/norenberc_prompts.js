@@ -2,7 +2,7 @@
 // down with the player's picks and sends the one command left on Confirm. No rule lives here.
 import { h, t } from "./i18n.js";
 import {
-Draft, confirmRow as sharedConfirmRow, distinct, isMyTurn, ofType, optionButton, orderedNote as sharedOrderedNote, same, seatNames,
+Draft, confirmRow as sharedConfirmRow, distinct, isMyTurn, ofType, optionButton, orderedNote as sharedOrderedNote, ruleLink, same, seatNames,
 waitChangesSomething,
 } from "./pieces.js";
 import {
@@ -132,17 +132,17 @@ function holdings(game, ctx) {
   return h("p", { class: "holdings" },
     h("span", null, t("player.talers") + ": ", h("b", { id: "prompt-talers" }, me.talers)), " · ",
     h("span", null, t("player.agents_in_hand", { n: me.agents.hand })), " · ",
-    h("span", null, t("player.goods") + ": ", goodsChips(me.goods)));
+    h("span", null, t("player.goods") + ": ", goodsChips(me.goods)), ruleLink(game.rule));
 }
 
 function waitingNote(game, ctx) {
   if (game.phase === "planning" && game.my_plan) {
-    return h("div", { class: "card prompt-card" }, h("p", { id: "my-plan" }, myPlanText(game)), orderedNote(game, ctx));
+    return h("div", { class: "card prompt-card" }, h("p", { id: "my-plan" }, myPlanText(game)), orderedNote(game, ctx), ruleLink(game.rule));
   }
   var before = game.planning ? waitingFor(game.planning, ctx.mySeat) : [];
   if (before.length) {
     return h("div", { class: "card prompt-card" }, h("p", { id: "plan-after" }, t("plan.after", { names: seatNames(before, ctx.seatName) })),
-      orderedNote(game, ctx));
+      orderedNote(game, ctx), ruleLink(game.rule));
   }
   return null;
 }

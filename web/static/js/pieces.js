@@ -206,3 +206,20 @@ export function offline(seat, seatInfo, ctx) {
   if (!ctx.table || seat === ctx.mySeat || seatInfo.bot) return false;
   return !seatInfo.connected;
 }
+
+// The rule a prompt or a refusal applies (the view's rule, an error's clause): a small link
+// to that clause of /rules/<game>, or nothing without one. A plain click opens it in the
+// panel over the table, loaded only then (rules_panel.js); with a modifier key the browser
+// opens the page itself.
+export function ruleLink(clause) {
+  const game = document.getElementById("app").dataset.game;
+  return clause && game ? h("a", { class: "rule-link", href: "/rules/" + game + "#" + clause, "data-rule": clause },
+    t("rules.link", { id: clause })) : null;
+}
+
+document.addEventListener("click", (ev) => {
+  const link = ev.target.closest && ev.target.closest("a[data-rule]");
+  if (!link || ev.button || ev.ctrlKey || ev.metaKey || ev.shiftKey || ev.altKey) return;
+  ev.preventDefault();
+  import("./rules_panel.js").then((panel) => panel.openRule(link.dataset.rule));
+});

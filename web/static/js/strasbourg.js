@@ -3,7 +3,7 @@
 // commands (or assembles a stack from drawn cards) and sends it on Confirm. No rule lives here.
 import { LANG, h, has, t } from "./i18n.js";
 import * as pieces from "./pieces.js";
-import { Draft, SEAT_MARK, badge, botOffer, isMyTurn, ofType, offline, result, same, seatNames } from "./pieces.js";
+import { Draft, SEAT_MARK, badge, botOffer, isMyTurn, ofType, offline, result, ruleLink, same, seatNames } from "./pieces.js";
 
 var GUILDS = ["smiths", "vintners", "shoemakers", "butchers", "bakers"];
 var COUNCIL = ["nobility", "church", "merchants"].concat(GUILDS);
@@ -437,7 +437,7 @@ function holdings(game) {
   return h("p", { class: "holdings" },
     h("span", null, t("sb.coins") + ": ", h("b", { id: "prompt-coins" }, me.coins)), " · ",
     h("span", null, t("sb.privileges") + ": ", h("b", null, me.privileges)), " · ",
-    goodsChips(me.goods));
+    goodsChips(me.goods), ruleLink(game.rule));
 }
 
 function waitingNote(game, ctx) {
@@ -447,7 +447,7 @@ function waitingNote(game, ctx) {
     var p = game.players[ctx.mySeat].planning;
     text = p === "waiting" ? t("sb.wait.after", { names: seatNames(game.to_act, ctx.seatName) }) : t("sb.wait.sealed");
   } else return null;
-  return h("div", { class: "card prompt-card" }, h("p", { id: "sb-waiting" }, text), orderedNote(game, ctx));
+  return h("div", { class: "card prompt-card" }, h("p", { id: "sb-waiting" }, text), orderedNote(game, ctx), ruleLink(game.rule));
 }
 
 function orderedNote(game, ctx) {

@@ -9,7 +9,7 @@ import * as acts from "./table_acts.js";
 import * as panel from "./summary.js";
 import * as follow from "./follow.js";
 import * as pieces from "./pieces.js";
-import { mark, seatNames } from "./pieces.js";
+import { mark, ruleLink, seatNames } from "./pieces.js";
 import { $, setRedraw } from "./page.js";
 import * as sheet from "./sheet.js";
 import * as push from "./push.js";
@@ -481,7 +481,7 @@ function renderBanner(renderer, ctx) {
   el.className = "banner" + (info.mine ? " mine" : "") + (notice ? " has-notice" : "");
   replaceChildren(el, [
     h("span", { class: "banner-text", id: "banner-text" }, info.text),
-    notice ? h("span", { class: "notice " + notice.kind, role: "alert" }, notice.text) : null,
+    notice ? h("span", { class: "notice " + notice.kind, role: "alert" }, notice.text, ruleLink(notice.rule)) : null,
     // Once the game is over there is no seat to take back (the server says "finished").
     lost && ctx.table && ctx.table.status === "playing" ? h("button", { type: "button", class: "primary small-btn",
       id: "reclaim-seat", onclick: reclaim }, t("seat.reclaim")) : null,
@@ -986,7 +986,7 @@ function onStatus(state) {
 function onError(err) {
   if (err.code === "bad_token" && token) return dropToken();
   if (err.code === "seat_lost" && token) return loseSeat();
-  notice = { kind: "error", text: t("error.prefix") + " " + errorText(err), code: err && err.code };
+  notice = { kind: "error", text: t("error.prefix") + " " + errorText(err), code: err && err.code, rule: err && err.clause };
   render();
 }
 
