@@ -45,7 +45,7 @@ class Norenberc:
         try:
             return self._apply(state, seat, cmd)
         except RuleError as exc:
-            raise clauses.cite(exc, state, seat, cmd) from None
+            raise clauses.CITATIONS.cite(exc, state, seat, cmd) from None
 
     def _apply(self, state: State, seat: int, cmd: dict[str, Any]) -> tuple[State, list[Event]]:
         check_command(cmd)

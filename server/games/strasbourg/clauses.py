@@ -8,10 +8,8 @@ every id here is a clause of the rules text and that no id is written twice.
 
 from __future__ import annotations
 
-from typing import Any
-
-from server.engine import RuleError
 from server.engine import planning as pl
+from server.engine.clauses import Citations
 
 from .state import State
 
@@ -100,11 +98,4 @@ def _planning(state: State, seat: int | None) -> str:
     return DRAW if player["hand"] else FIRST_CARD
 
 
-def cite(exc: RuleError, state: State, seat: Any, cmd: Any) -> RuleError:
-    """``exc`` with the clause it enforces, unless it names one already."""
-    if exc.clause is None:
-        kind = str(cmd.get("type")) if isinstance(cmd, dict) else ""
-        by_command = COMMANDS.get(kind) if exc.code not in NOT_THE_COMMAND else None
-        mine = seat if isinstance(seat, int) and 0 <= seat < state["seats"] else None
-        exc.clause = REFUSALS.get(exc.code) or by_command or decision(state, mine)
-    return exc
+CITATIONS = Citations(REFUSALS, COMMANDS, NOT_THE_COMMAND, decision)

@@ -56,7 +56,7 @@ class Strasbourg:
         try:
             return self._apply(state, seat, cmd)
         except RuleError as exc:
-            raise clauses.cite(exc, state, seat, cmd) from None
+            raise clauses.CITATIONS.cite(exc, state, seat, cmd) from None
 
     def _apply(self, state: State, seat: int, cmd: Command) -> tuple[State, list[Event]]:
         check_command(cmd)  # exact JSON types first: 9.0 and true would pass ``check``
