@@ -24,6 +24,8 @@ from server import metrics
 from server.api import clock_acts, health, notify, push, replay, tables, ws
 from server.api.compression import Compression
 from server.api.headers import SecurityHeaders
+from server.chat import ChatService
+from server.chat.store import SEQS_SQL
 from server.clocks.acts import ClockActs
 from server.clocks.keeper import ClockKeeper
 from server.engine import RuleError
@@ -83,12 +85,22 @@ def _optional_routers() -> list[Any]:
     return [pages.router]
 
 
-def make_fanout(settings: Settings) -> FanOut:
-    """The fan-out backend the settings ask for; Postgres only loaded when asked for."""
+def make_fanout(settings: Settings, chat: bool = False) -> FanOut:
+    """The fan-out backend the settings ask for; Postgres only loaded when asked for.
+
+    ``chat``: the table chat's own, on a channel of its own, which announces a table's
+    newest chat ``seq`` where the game's announces its version.
+    """
     if settings.fanout == "postgres":
         from server.realtime.pg_fanout import PostgresFanOut
 
-        backend: FanOut = PostgresFanOut(settings.database_url)
+        if chat:
+            channel, sql = "guildhall_chat", SEQS_SQL
+            backend: FanOut = PostgresFanOut(
+                settings.database_url, channel=channel, versions_sql=sql
+            )
+        else:
+            backend = PostgresFanOut(settings.database_url)
         return backend
     return MemoryFanOut()
 
@@ -107,6 +119,9 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     fanout = make_fanout(settings)
     await fanout.start()
     service = TableService(settings, sessions, fanout)
+    chat_fanout = make_fanout(settings, chat=True)
+    await chat_fanout.start()
+    app.state.chat = ChatService(service, chat_fanout)
     service.presence = app.state.hub.connected
     service.on_change.append(app.state.push.finished)
     heartbeat = asyncio.get_running_loop().create_task(_note_presence(service, app.state.hub))
@@ -146,6 +161,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         await bots.stop()
         await app.state.push.close()
         await service.close()
+        await chat_fanout.stop()
         await fanout.stop()
         await engine.dispose()
 

@@ -211,3 +211,40 @@ class NoticeRow(Base):
     attempts: Mapped[int] = mapped_column(sa.Integer, default=0, server_default="0")
     channels: Mapped[list[str] | None] = mapped_column(sa.JSON, nullable=True)
     rev: Mapped[int] = mapped_column(sa.Integer, default=0, server_default="0")
+
+
+class ChatRow(Base):
+    """One entry of a table's chat log (``server.chat``), beside the game and never in it.
+
+    The log only grows: ``seq`` numbers a table's entries from 1 (unique per table, so two
+    processes cannot both write entry N), and every reader catches up by ``seq``. ``kind`` is
+    ``text`` (``text`` holds what a person typed), ``phrase`` (``text`` holds a quick
+    phrase's id), ``hide`` (the creator hid entry ``target``, whose ``hidden`` is set in the
+    same transaction) or ``room`` (the creator opened or closed the spectators' room:
+    ``text`` is ``open`` or ``closed``). ``room`` of a message is ``players`` or
+    ``spectators``; ``seat`` is the author's seat (null for a spectator), ``name`` the name
+    shown. ``author`` and ``client_id`` make a resent message idempotent: ``author`` is the
+    author's token hash, or a spectator connection's own random key.
+    """
+
+    __tablename__ = "chat"
+    __table_args__ = (
+        sa.UniqueConstraint("table_id", "seq", name="uq_chat_table_seq"),
+        sa.UniqueConstraint("table_id", "author", "client_id", name="uq_chat_client_id"),
+    )
+
+    id: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(
+        sa.String(32), sa.ForeignKey("tables.id", ondelete="CASCADE")
+    )
+    seq: Mapped[int] = mapped_column(sa.Integer)
+    kind: Mapped[str] = mapped_column(sa.String(8))
+    room: Mapped[str] = mapped_column(sa.String(16))
+    seat: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
+    name: Mapped[str] = mapped_column(sa.String(40))
+    text: Mapped[str] = mapped_column(sa.String(2000))
+    target: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
+    hidden: Mapped[bool] = mapped_column(sa.Boolean, default=False, server_default=sa.false())
+    author: Mapped[str] = mapped_column(sa.String(64))
+    client_id: Mapped[str] = mapped_column(sa.String(64))
+    at: Mapped[float] = mapped_column(sa.Float)
