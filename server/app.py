@@ -143,6 +143,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.webhook_guard, app.state.outbox = guard, outbox
     app.state.contacts = ContactBook(service, guard)
     app.state.clock_acts.on_nudge.append(outbox.nudged)  # a nudged player away is told
+    app.state.chat.on_message.append(outbox.chat.wrote)  # ... and one someone wrote to
     try:
         # The VAPID key pair: made once, by whichever process on the database starts first.
         await app.state.push.start()

@@ -1,4 +1,5 @@
-"""The table chat: one log per table beside the game, never in its state or record.
+"""The table chat: one log per table beside the game, never in its state or record; and the
+outbox of its notices to players who are away.
 
 Revision ID: 0009
 Revises: 0008
@@ -41,7 +42,32 @@ def upgrade() -> None:
         sa.UniqueConstraint("table_id", "seq", name="uq_chat_table_seq"),
         sa.UniqueConstraint("table_id", "author", "client_id", name="uq_chat_client_id"),
     )
+    op.create_table(
+        "chat_notices",
+        sa.Column("id", sa.Integer(), autoincrement=True, nullable=False),
+        sa.Column("table_id", sa.String(32), nullable=False),
+        sa.Column("seat", sa.Integer(), nullable=False),
+        sa.Column("by_name", sa.String(40), nullable=False),
+        sa.Column("wrote_at", sa.Float(), nullable=False),
+        sa.Column("status", sa.String(16), nullable=False),
+        sa.Column("due_at", sa.Float(), nullable=False),
+        sa.Column("sent_at", sa.Float(), nullable=True),
+        sa.Column("attempts", sa.Integer(), nullable=False, server_default="0"),
+        sa.Column("channels", sa.JSON(), nullable=True),
+        sa.Column("rev", sa.Integer(), nullable=False, server_default="0"),
+        sa.ForeignKeyConstraint(
+            ["table_id"],
+            ["tables.id"],
+            name="fk_chat_notices_table_id_tables",
+            ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint("id", name="pk_chat_notices"),
+        sa.UniqueConstraint("table_id", "seat", name="uq_chat_notices_table_seat"),
+    )
+    op.create_index("ix_chat_notices_status_due", "chat_notices", ["status", "due_at"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_chat_notices_status_due", table_name="chat_notices")
+    op.drop_table("chat_notices")
     op.drop_table("chat")

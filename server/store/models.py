@@ -248,3 +248,35 @@ class ChatRow(Base):
     author: Mapped[str] = mapped_column(sa.String(64))
     client_id: Mapped[str] = mapped_column(sa.String(64))
     at: Mapped[float] = mapped_column(sa.Float)
+
+
+class ChatNoticeRow(Base):
+    """The outbox of "Anna wrote at table …" notices (``server.notify.chat_notices``): one
+    row per seat of a table, the newest such notice owed to that seat's person and how far
+    its delivery got, beside the "your move" rows (``notices``), which it never replaces.
+
+    ``wrote_at`` is when the first message the person has not been told of was written (a
+    person seen at the table since has read it: the notice expires); ``by_name`` who wrote
+    it; ``sent_at`` when the last one went out, so that the next one waits an hour after it.
+    ``status``, ``channels``, ``attempts`` and ``rev`` work as in ``notices``.
+    """
+
+    __tablename__ = "chat_notices"
+    __table_args__ = (
+        sa.UniqueConstraint("table_id", "seat", name="uq_chat_notices_table_seat"),
+        sa.Index("ix_chat_notices_status_due", "status", "due_at"),
+    )
+
+    id: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(
+        sa.String(32), sa.ForeignKey("tables.id", ondelete="CASCADE")
+    )
+    seat: Mapped[int] = mapped_column(sa.Integer)
+    by_name: Mapped[str] = mapped_column(sa.String(40))
+    wrote_at: Mapped[float] = mapped_column(sa.Float)
+    status: Mapped[str] = mapped_column(sa.String(16))
+    due_at: Mapped[float] = mapped_column(sa.Float)
+    sent_at: Mapped[float | None] = mapped_column(sa.Float, nullable=True)
+    attempts: Mapped[int] = mapped_column(sa.Integer, default=0, server_default="0")
+    channels: Mapped[list[str] | None] = mapped_column(sa.JSON, nullable=True)
+    rev: Mapped[int] = mapped_column(sa.Integer, default=0, server_default="0")
