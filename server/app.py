@@ -21,7 +21,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from server import metrics
-from server.api import clock_acts, health, notify, push, replay, tables, ws
+from server.api import chat, clock_acts, health, notify, push, replay, tables, ws
 from server.api.compression import Compression
 from server.api.headers import SecurityHeaders
 from server.chat import ChatService
@@ -66,7 +66,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.hub = Hub()
     app.state.connection_cap = ws.ConnectionCap(settings.max_connections_per_ip)
     routers = (tables.router, clock_acts.router, notify.router, replay.router, health.router)
-    for router in (*routers, ws.router, push.router, *_optional_routers()):
+    for router in (*routers, chat.router, ws.router, push.router, *_optional_routers()):
         app.include_router(router)
     _add_error_handlers(app)
     app.add_middleware(SecurityHeaders)

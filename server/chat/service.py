@@ -214,11 +214,25 @@ class ChatService:
         shown = [store.entry(r).wire(r.hidden) for r in reversed(rows[: rules.HISTORY])]
         return shown, more
 
-    async def transcript(self, table_id: str) -> list[dict[str, Any]]:
-        """Every message of the table, hidden ones without their text (the download)."""
+    async def transcript(self, table_id: str, token: str | None) -> dict[str, Any]:
+        """A finished table's chat, to download beside its record: every message the asker
+        may read (as on the websocket: the players' room of a private table only with a
+        token of its seats), hidden ones without their text. Raises 'not_finished' before
+        the end, 'bad_token' for a token that owns no seat of the table."""
+        data = await self.tables.get_stored(table_id)
+        if data.status != "finished":
+            raise ServiceError("not_finished", "the chat is published once the game ends", 409)
+        seated = False
+        if token is not None:
+            if seat_model.access(data, self.tables.settings.secret_key, token) is None:
+                raise ServiceError("bad_token", "the token owns no seat of this table", 403)
+            seated = True
         async with self._sessions() as session:
             rows = await store.messages(session, table_id)
-        return [store.entry(r).wire(r.hidden) for r in rows]
+        messages = [
+            store.entry(r).wire(r.hidden) for r in rows if reads(r.room, seated, data.public)
+        ]
+        return {"table_id": data.id, "game": data.game, "messages": messages}
 
     def forget(self, table_id: str) -> None:
         """Drop this process's copy (no reader of the table is left here)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import random
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ import sqlalchemy as sa
 from server.chat import Speaker, rules
 from server.store.db import make_engine
 from server.store.models import ChatRow, CommandRow
+from tests.support.play import play_round_robin
 from tests.support.testclient import TestClient
 from tests.support.wsclient import Message, WsClient
 
@@ -328,3 +330,37 @@ def test_two_writers_at_once_get_one_seq_each(client: TestClient) -> None:
 
     assert client.portal is not None
     assert sorted(client.portal.call(both)) == [1, 2]
+
+
+@pytest.mark.parametrize("public", [True, False])
+def test_a_finished_tables_chat_downloads_apart_from_its_record(
+    client: TestClient, public: bool
+) -> None:
+    table_id, (ada, bea) = _table(client, public=public)
+    talker, watcher = _chatting(client, table_id, ada), _chatting(client, table_id)
+    assert _say(talker, "good luck!")["type"] == "chat_ack"
+    rude = _say(talker, "something rude")["seq"]
+    talker.send({"type": "chat_hide", "id": "hide", "seq": rude})
+    talker.read_until(lambda m: m.get("id") == "hide")
+    assert _say(watcher, "go go", room="spectators", name="Cleo")["type"] == "chat_ack"
+    assert client.get(f"/api/tables/{table_id}/chat").json()["code"] == "not_finished"
+    talker.close()
+    watcher.close()
+    players = {0: WsClient(client, table_id, ada).connect()}
+    players[1] = WsClient(client, table_id, bea).connect()
+    play_round_robin(client, table_id, players, [], random.Random(5))
+
+    record = client.get(f"/api/tables/{table_id}/record").json()
+    assert "chat" not in record and all("chat" not in str(c) for c in record["commands"])
+    seated = client.get(f"/api/tables/{table_id}/chat", headers=_auth(bea)).json()
+    shown = [(m["room"], m.get("text"), m.get("hidden", False)) for m in seated["messages"]]
+    assert shown == [
+        ("players", "good luck!", False),
+        ("players", None, True),
+        ("spectators", "go go", False),
+    ]
+    anyone = client.get(f"/api/tables/{table_id}/chat").json()["messages"]
+    assert len(anyone) == (3 if public else 1)  # a private table's players' room: seats only
+    _other, (stranger, _) = _table(client)
+    refused = client.get(f"/api/tables/{table_id}/chat", headers=_auth(stranger))
+    assert (refused.status_code, refused.json()["code"]) == (403, "bad_token")

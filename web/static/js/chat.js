@@ -180,6 +180,7 @@ export function update(doc) {
   state.seat = doc.you ? doc.you.seat : null;
   state.creator = state.seat === 0;
   state.isPublic = !!doc.table.public;
+  state.finished = doc.table.status === "finished";
   state.names = doc.table.seats.map(function (s) { return s.name; });
   if (state.seat === null && !state.isPublic) state.room = "spectators";
   // The panel lives beside the game (the waiting room has its own page).

@@ -2,7 +2,8 @@
 // first opened): the rooms, the messages with who wrote them and when, mute and (for the
 // creator) hide, older messages on request, and the form: Enter sends, Shift+Enter breaks the
 // line, quick phrases from a list. Every text a person wrote goes in as text, never markup.
-import { h, t } from "./i18n.js";
+import { api } from "./conn.js";
+import { errorText, h, t } from "./i18n.js";
 import { mark } from "./pieces.js";
 
 export var PHRASES = [
@@ -36,6 +37,7 @@ export function draw(chat) {
       h("h2", { id: "chat-title" }, t("chat.title")),
       h("button", { type: "button", class: "icon chat-close", "aria-label": t("chat.close"), onclick: function () { core.setOpen(false); } }, "×")),
     rooms(),
+    state.finished ? h("button", { type: "button", class: "icon chat-download", id: "chat-download", onclick: download }, t("chat.download")) : null,
     messageList(),
     mutedLine(),
     state.error ? h("p", { class: "error", role: "alert" }, state.error) : null,
@@ -103,6 +105,21 @@ function mutedLine() {
     var label = person.slice(0, 2) === "s:" ? (state.names[Number(person.slice(2))] || person) : person.slice(2) || t("chat.spectator");
     return h("button", { type: "button", class: "icon chat-act", "aria-label": t("chat.unmute", { name: label }), onclick: function () { core.setMuted(person, false); } }, label, " ✕");
   }));
+}
+
+// After the end the chat is saved beside the record, as a file of its own (with our seat
+// token: a private table's players' room is only for its seats).
+function download() {
+  var id = state.tableId;
+  api("GET", "/api/tables/" + encodeURIComponent(id) + "/chat", undefined, state.conn && state.conn.token).then(function (chat) {
+    var link = h("a", { href: URL.createObjectURL(new Blob([JSON.stringify(chat, null, 1)], { type: "application/json" })), download: "guildhall-" + id + "-chat.json" });
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+  }).catch(function (err) {
+    state.error = errorText(err);
+    core.draw();
+  });
 }
 
 function hide(seq) {
