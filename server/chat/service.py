@@ -234,6 +234,20 @@ class ChatService:
         ]
         return {"table_id": data.id, "game": data.game, "messages": messages}
 
+    async def newest_for(self, asked: list[tuple[str, int]]) -> dict[tuple[str, int], int]:
+        """For each (table, seat), the seq of the newest message someone else wrote there
+        (0: none): what the lobby's "your tables" compares with what the browser has read.
+        A seat's owner reads both rooms. One query for every table asked about."""
+        async with self._sessions() as session:
+            newest = await store.newest_by_author(session, sorted({t for t, _ in asked}))
+        return {
+            (table_id, seat): max(
+                (seq for author, seq in newest.get(table_id, {}).items() if author != seat),
+                default=0,
+            )
+            for table_id, seat in asked
+        }
+
     def forget(self, table_id: str) -> None:
         """Drop this process's copy (no reader of the table is left here)."""
         self._logs.pop(table_id, None)

@@ -108,6 +108,23 @@ async def hide(session: AsyncSession, table_id: str, seq: int) -> None:
     )
 
 
+async def newest_by_author(
+    session: AsyncSession, table_ids: list[str]
+) -> dict[str, dict[int | None, int]]:
+    """For each table, the newest message's seq of each author seat (None: spectators)."""
+    if not table_ids:
+        return {}
+    query = (
+        sa.select(ChatRow.table_id, ChatRow.seat, sa.func.max(ChatRow.seq))
+        .where(ChatRow.table_id.in_(table_ids), ChatRow.kind.in_(("text", "phrase")))
+        .group_by(ChatRow.table_id, ChatRow.seat)
+    )
+    found: dict[str, dict[int | None, int]] = {}
+    for table_id, seat, seq in (await session.execute(query)).all():
+        found.setdefault(table_id, {})[seat] = int(seq)
+    return found
+
+
 async def kind_of(session: AsyncSession, table_id: str, seq: int) -> str | None:
     """The kind of entry ``seq`` of the table (None: there is none)."""
     query = sa.select(ChatRow.kind).where(ChatRow.table_id == table_id, ChatRow.seq == seq)

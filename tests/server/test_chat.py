@@ -364,3 +364,21 @@ def test_a_finished_tables_chat_downloads_apart_from_its_record(
     _other, (stranger, _) = _table(client)
     refused = client.get(f"/api/tables/{table_id}/chat", headers=_auth(stranger))
     assert (refused.status_code, refused.json()["code"]) == (403, "bad_token")
+
+
+def test_your_tables_tell_the_newest_message_someone_else_wrote(client: TestClient) -> None:
+    table_id, (ada, bea) = _table(client)
+    ada_ws, bea_ws = _chatting(client, table_id, ada), _chatting(client, table_id, bea)
+
+    def newest() -> list[int]:
+        asked = {"seats": [{"table_id": table_id, "token": t} for t in (ada, bea)]}
+        answer = client.post("/api/tables/mine", json=asked).json()["tables"]
+        return [entry["chat"] for entry in answer]
+
+    assert newest() == [0, 0]
+    first = _say(ada_ws, "hello")["seq"]
+    assert newest() == [0, first]  # one's own message is never unread
+    second = _say(bea_ws, "hi!")["seq"]
+    watcher = _chatting(client, table_id)
+    third = _say(watcher, "hi all", room="spectators")["seq"]
+    assert newest() == [third, third] and second < third

@@ -174,3 +174,15 @@ def test_on_a_phone_the_chat_is_a_sheet_with_an_unread_badge_above_the_prompt(
     bea_page.keyboard.press("Escape")
     assert not bea_page.locator("#chat").is_visible()
     assert bea_page.evaluate("document.activeElement.id") == "chat-toggle"
+
+    # The lobby's "your tables" marks a table whose chat has what this browser has not shown.
+    bea_page.goto(f"{b.url}/")
+    entry = bea_page.locator(f".mine-item[data-table='{table_id}']")
+    entry.locator(".mine-status").wait_for()
+    bea_page.wait_for_function("document.querySelector('.mine-status').textContent.trim() !== ''")
+    assert entry.locator(".mine-chat").count() == 0
+    write(ada_page, "are you there?")
+    wait_text(ada_page, "are you there?")
+    bea_page.reload()
+    entry.locator(".mine-chat").wait_for()
+    bea_page.screenshot(path=str(ARTIFACTS / "chat-lobby-unread.png"))

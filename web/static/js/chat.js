@@ -240,9 +240,18 @@ function drawToggle() {
   );
 }
 
+// The newest message this browser has shown: the lobby's "your tables" marks a table whose
+// chat has a newer one (mine.js).
+function markRead() {
+  var last = state.messages[state.messages.length - 1];
+  var key = "gh_chat_read:" + state.tableId;
+  if (last && last.seq > Number(localStorage.getItem(key) || 0)) localStorage.setItem(key, String(last.seq));
+}
+
 function draw() {
   if (!state.started) return;
   if (state.open && seen(state.room)) state.unread = 0;
+  if (state.open && !document.hidden) markRead();
   drawToggle();
   var el = document.getElementById("chat");
   if (!state.open) {
