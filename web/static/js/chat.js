@@ -209,11 +209,26 @@ export function start(tableId) {
   // A phone opens the chat when asked (as a sheet it would cover the board), a wide window
   // shows it beside the game: crossing the width opens or closes it.
   var phone = window.matchMedia(PHONE);
-  phone.addEventListener("change", function () { state.open = !phone.matches; draw(); });
+  phone.addEventListener("change", function () {
+    state.open = !phone.matches;
+    placeToggle(toggle);
+    draw();
+  });
+  placeToggle(toggle);
   document.addEventListener("visibilitychange", function () {
     if (!document.hidden && state.open) { state.unread = 0; drawToggle(); }
   });
   draw();
+}
+
+// The button is in the top bar on a wide window; a phone's top bar has no room left, so there
+// it stands at the top of the page, above the banner, in the page's flow (fixed over the
+// page it would lie on the board's places).
+function placeToggle(toggle) {
+  var bar = document.getElementById("sound-toggle");
+  var banner = document.getElementById("banner");
+  if (isPhone() && banner && toggle.nextElementSibling !== banner) banner.parentNode.insertBefore(toggle, banner);
+  else if (!isPhone() && bar && toggle.nextElementSibling !== bar) bar.parentNode.insertBefore(toggle, bar);
 }
 
 function setOpen(open) {
