@@ -32,6 +32,8 @@ export function draw(chat) {
   var typed = document.getElementById("chat-input");
   var draft = typed ? typed.value : "";
   var focused = typed && document.activeElement === typed;
+  // A spectator typing their name keeps the focus there while messages arrive.
+  var naming = document.activeElement && document.activeElement.id === "chat-name" ? document.activeElement.value : null;
   core.fill(panel,
     h("div", { class: "chat-head" },
       h("h2", { id: "chat-title" }, t("chat.title")),
@@ -45,6 +47,11 @@ export function draw(chat) {
   );
   list = document.getElementById("chat-list");
   if (stick) list.scrollTop = list.scrollHeight;
+  var name = document.getElementById("chat-name");
+  if (naming !== null && name) {
+    name.value = naming;
+    name.focus();
+  }
   var input = document.getElementById("chat-input");
   if (input && (focused || state.focus) && !input.disabled) {
     input.focus();
