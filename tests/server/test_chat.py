@@ -382,3 +382,33 @@ def test_your_tables_tell_the_newest_message_someone_else_wrote(client: TestClie
     watcher = _chatting(client, table_id)
     third = _say(watcher, "hi all", room="spectators")["seq"]
     assert newest() == [third, third] and second < third
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("database_kind", ["postgres"], indirect=True)
+def test_the_chat_fan_out_sweep_announces_a_seq_whose_notify_was_lost(
+    client: TestClient,
+) -> None:
+    """A process killed between its commit and its NOTIFY: the other processes' sweep reads
+    the newest chat seq of the tables they follow and announces it (the game's fan-out does
+    the same with versions)."""
+    from server.chat.store import SEQS_SQL
+    from server.realtime.pg_fanout import PostgresFanOut
+
+    table_id, (ada, _bea) = _table(client)
+    assert _say(_chatting(client, table_id, ada), "lost in the post")["seq"] == 1
+    heard: list[tuple[str, int]] = []
+
+    async def sweep() -> int:
+        url = client.app.state.settings.database_url  # type: ignore[attr-defined]
+        fanout = PostgresFanOut(url, channel="guildhall_chat_test", versions_sql=SEQS_SQL)
+        fanout.subscribe(table_id, lambda t, seq: heard.append((t, seq)))
+        await fanout.start()
+        try:
+            return await fanout.sweep()
+        finally:
+            await fanout.stop()
+
+    assert client.portal is not None
+    client.portal.call(sweep)
+    assert heard == [(table_id, 1)]
