@@ -59,6 +59,7 @@ class ChatService:
         self._sessions = tables._sessions
         self._logs: dict[str, ChatLog] = {}
         self._locks: dict[str, asyncio.Lock] = {}
+        self._readers: dict[str, int] = {}  # connections here that follow a table's chat
         self.limiter = rules.Limiter()
         self.now: Callable[[], float] = time.time
         # Called after each committed message (not hides or room changes) with the table's
@@ -248,8 +249,18 @@ class ChatService:
             for table_id, seat in asked
         }
 
-    def forget(self, table_id: str) -> None:
-        """Drop this process's copy (no reader of the table is left here)."""
+    def follow(self, table_id: str) -> None:
+        """A connection here follows the table's chat (its copy is kept while one does)."""
+        self._readers[table_id] = self._readers.get(table_id, 0) + 1
+
+    def unfollow(self, table_id: str) -> None:
+        """A connection stopped following; the last one takes this process's copy with it
+        (the next reader reads it again), so a long-lived process holds only live chats."""
+        left = self._readers.get(table_id, 0) - 1
+        if left > 0:
+            self._readers[table_id] = left
+            return
+        self._readers.pop(table_id, None)
         self._logs.pop(table_id, None)
         self._locks.pop(table_id, None)
 

@@ -192,6 +192,7 @@ class Connection:
             self.service.fanout.unsubscribe(self.table_id, self._on_table_change)
             if self._chat_on and self.chat is not None:
                 self.chat.fanout.unsubscribe(self.table_id, self._on_chat_change)
+                self.chat.unfollow(self.table_id)
             self.hub.unwatch(self.table_id, self._on_presence_change)
             self.hub.seat_changed(self.table_id, self.seat, None)
             if self.seat is not None:
@@ -335,6 +336,7 @@ class Connection:
         if not self._chat_on:
             self._chat_on = True
             self.chat.fanout.subscribe(self.table_id, self._on_chat_change)
+            self.chat.follow(self.table_id)
         self._speaker = speaker
         self._table_public = (await self.service.get(self.table_id)).public
         log = await self.chat.log(self.table_id)

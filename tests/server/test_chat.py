@@ -412,3 +412,22 @@ def test_the_chat_fan_out_sweep_announces_a_seq_whose_notify_was_lost(
     assert client.portal is not None
     client.portal.call(sweep)
     assert heard == [(table_id, 1)]
+
+
+def test_a_process_keeps_a_chat_only_while_a_connection_follows_it(client: TestClient) -> None:
+    table_id, (ada, bea) = _table(client)
+    chat = client.app.state.chat  # type: ignore[attr-defined]
+    first, second = _chatting(client, table_id, ada), _chatting(client, table_id, bea)
+    assert _say(first, "hello")["type"] == "chat_ack"
+    first.close()
+    assert _say(second, "still here")["type"] == "chat_ack"
+    assert table_id in chat._logs
+    second.close()
+    client.get("/healthz")  # the closes are handled before the next request is answered
+    for _ in range(100):
+        if table_id not in chat._logs:
+            break
+        client.get("/healthz")
+    assert table_id not in chat._logs
+    again = _chatting(client, table_id, ada)
+    assert [m["text"] for m in _history(again)["messages"]] == ["hello", "still here"]
