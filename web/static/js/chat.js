@@ -11,6 +11,7 @@
 // phrases travel as ids and are shown in the reader's language. Muting a person is this
 // browser's own choice (localStorage), hiding a message is the creator's, for everyone.
 import { errorText, h, t } from "./i18n.js";
+import { isPhone } from "./sheet.js";
 
 var PHONE = "(max-width: 800px)";
 
@@ -34,13 +35,9 @@ var state = {
 };
 var ids = 0;
 
-function newId() {
+function chatId() {
   ids += 1;
   return "chat-" + Date.now().toString(36) + "-" + ids + "-" + Math.random().toString(36).slice(2, 8);
-}
-
-function isPhone() {
-  return window.matchMedia(PHONE).matches;
 }
 
 // ---- muted people (this browser only) -----------------------------------------------
@@ -70,7 +67,7 @@ function setMuted(person, on) {
   var list = muted().filter(function (p) { return p !== person; });
   if (on) list.push(person);
   localStorage.setItem(muteKey(), JSON.stringify(list));
-  draw();
+  drawChat();
 }
 
 // ---- who is who ----------------------------------------------------------------------
@@ -103,7 +100,7 @@ export function receive(msg) {
     state.messages = msg.messages.slice();
     state.more = msg.more;
     state.spectatorsOpen = msg.spectators;
-    Object.keys(state.pending).forEach(function (id) { send(state.pending[id]); });
+    Object.keys(state.pending).forEach(function (id) { sendChat(state.pending[id]); });
   } else if (msg.type === "chat_history") {
     var known = {};
     state.messages.forEach(function (m) { known[m.seq] = true; });
@@ -117,7 +114,7 @@ export function receive(msg) {
   } else {
     return;
   }
-  draw();
+  drawChat();
 }
 
 // An error about one of our chat messages (its id); true when it was one.
@@ -125,7 +122,7 @@ export function refused(err) {
   if (!err.id || !state.pending[err.id]) return false;
   delete state.pending[err.id];
   state.error = errorText(err);
-  draw();
+  drawChat();
   return true;
 }
 
@@ -136,7 +133,7 @@ function take(msg) {
     if (bySeq[m.seq] !== undefined) return;
     state.messages.push(m);
     if (!mine(m) && !isMuted(m)) {
-      announce(m);
+      readOut(m);
       if (!seen(m.room)) state.unread += 1;
     }
   });
@@ -152,22 +149,22 @@ function seen(room) {
   return state.open && state.room === room && !document.hidden;
 }
 
-function announce(m) {
+function readOut(m) {
   var el = document.getElementById("chat-announce");
   if (el) el.textContent = t("chat.said", { name: authorName(m), text: bodyText(m) });
 }
 
-function send(msg) {
+function sendChat(msg) {
   state.pending[msg.id] = msg;
   if (state.conn) state.conn.sendRaw(msg);
 }
 
 function post(fields) {
-  var msg = { type: "chat", id: newId(), room: state.room };
+  var msg = { type: "chat", id: chatId(), room: state.room };
   Object.keys(fields).forEach(function (k) { msg[k] = fields[k]; });
   if (state.seat === null && state.room === "spectators") msg.name = spectatorName();
   state.error = null;
-  send(msg);
+  sendChat(msg);
 }
 
 function spectatorName() {
@@ -186,7 +183,7 @@ export function update(doc) {
   // The panel lives beside the game (the waiting room has its own page).
   var toggle = document.getElementById("chat-toggle");
   if (toggle) toggle.hidden = doc.table.status === "open";
-  draw();
+  drawChat();
 }
 
 // ---- drawing -------------------------------------------------------------------------
@@ -212,13 +209,13 @@ export function start(tableId) {
   phone.addEventListener("change", function () {
     state.open = !phone.matches;
     placeToggle(toggle);
-    draw();
+    drawChat();
   });
   placeToggle(toggle);
   document.addEventListener("visibilitychange", function () {
     if (!document.hidden && state.open) { state.unread = 0; drawToggle(); }
   });
-  draw();
+  drawChat();
 }
 
 // The button is in the top bar on a wide window; a phone's top bar has no room left, so there
@@ -235,7 +232,7 @@ function setOpen(open) {
   state.open = open;
   state.focus = open; // the panel puts the focus in its text field once drawn
   if (open) state.unread = 0;
-  draw();
+  drawChat();
 }
 
 // replaceChildren with the parts that are there (it would write a null as "null").
@@ -263,7 +260,7 @@ function markRead() {
   if (last && last.seq > Number(localStorage.getItem(key) || 0)) localStorage.setItem(key, String(last.seq));
 }
 
-function draw() {
+function drawChat() {
   if (!state.started) return;
   if (state.open && seen(state.room)) state.unread = 0;
   if (state.open && !document.hidden) markRead();
@@ -273,7 +270,7 @@ function draw() {
     el.hidden = true;
     return;
   }
-  if (panel) return panel.draw(core);
+  if (panel) return panel.drawPanel(core);
   loadPanel();
 }
 
@@ -292,13 +289,13 @@ function loadPanel() {
   });
   Promise.all([import("./chat_panel.js"), sheet]).then(function (loaded) {
     panel = loaded[0];
-    draw();
+    drawChat();
   });
 }
 
 // What the panel needs of the chat.
 var core = {
-  state: state, draw: draw, setOpen: setOpen, send: send, post: post, newId: newId,
+  state: state, draw: drawChat, setOpen: setOpen, send: sendChat, post: post, newId: chatId,
   muted: muted, isMuted: isMuted, setMuted: setMuted, personOf: personOf, mine: mine,
   authorName: authorName, bodyText: bodyText, spectatorName: spectatorName, fill: fill,
 };

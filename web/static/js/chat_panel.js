@@ -19,7 +19,7 @@ function timeOf(at) {
   return d.toLocaleTimeString(document.documentElement.lang || undefined, { hour: "2-digit", minute: "2-digit" });
 }
 
-export function draw(chat) {
+export function drawPanel(chat) {
   core = chat;
   state = chat.state;
   var panel = document.getElementById("chat");
