@@ -21,10 +21,12 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from server import metrics
-from server.api import clock_acts, health, notify, push, replay, rights, tables, ws
+from server.api import chat, clock_acts, health, notify, push, replay, rights, tables, ws
 from server.api.body_limit import BodyLimit
 from server.api.compression import Compression
 from server.api.headers import SecurityHeaders
+from server.chat import ChatService
+from server.chat.store import SEQS_SQL
 from server.clocks.acts import ClockActs
 from server.clocks.keeper import ClockKeeper
 from server.engine import RuleError
@@ -67,7 +69,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     routers = (tables.router, clock_acts.router, notify.router, replay.router, health.router)
     # Who may use each route is the seat model's table, checked in front of all of them.
     seat_rights = [Depends(rights.authorize)]
-    for router in (*routers, ws.router, push.router, *_optional_routers()):
+    for router in (*routers, chat.router, ws.router, push.router, *_optional_routers()):
         app.include_router(router, dependencies=seat_rights)
     rights.check_every_route(app)
     _add_error_handlers(app)
@@ -89,12 +91,22 @@ def _optional_routers() -> list[Any]:
     return [pages.router]
 
 
-def make_fanout(settings: Settings) -> FanOut:
-    """The fan-out backend the settings ask for; Postgres only loaded when asked for."""
+def make_fanout(settings: Settings, chat: bool = False) -> FanOut:
+    """The fan-out backend the settings ask for; Postgres only loaded when asked for.
+
+    ``chat``: the table chat's own, on a channel of its own, which announces a table's
+    newest chat ``seq`` where the game's announces its version.
+    """
     if settings.fanout == "postgres":
         from server.realtime.pg_fanout import PostgresFanOut
 
-        backend: FanOut = PostgresFanOut(settings.database_url)
+        if chat:
+            channel, sql = "guildhall_chat", SEQS_SQL
+            backend: FanOut = PostgresFanOut(
+                settings.database_url, channel=channel, versions_sql=sql
+            )
+        else:
+            backend = PostgresFanOut(settings.database_url)
         return backend
     return MemoryFanOut()
 
@@ -113,6 +125,9 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     fanout = make_fanout(settings)
     await fanout.start()
     service = TableService(settings, sessions, fanout)
+    chat_fanout = make_fanout(settings, chat=True)
+    await chat_fanout.start()
+    app.state.chat = ChatService(service, chat_fanout)
     service.presence = app.state.hub.connected
     service.on_change.append(app.state.push.finished)
     heartbeat = asyncio.get_running_loop().create_task(_note_presence(service, app.state.hub))
@@ -136,6 +151,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.webhook_guard, app.state.outbox = guard, outbox
     app.state.contacts = ContactBook(service, guard)
     app.state.clock_acts.on_nudge.append(outbox.nudged)  # a nudged player away is told
+    app.state.chat.on_message.append(outbox.chat.wrote)  # ... and one someone wrote to
     try:
         # The VAPID key pair: made once, by whichever process on the database starts first.
         await app.state.push.start()
@@ -154,6 +170,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         await bots.stop()
         await app.state.push.close()
         await service.close()
+        await chat_fanout.stop()
         await fanout.stop()
         await engine.dispose()
 

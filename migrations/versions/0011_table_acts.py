@@ -1,7 +1,7 @@
 """The table acts of the last minute, which the act rate limit counts.
 
 Revision ID: 0011
-Revises: 0008
+Revises: 0010
 Create Date: 2026-12-06
 """
 

@@ -235,6 +235,11 @@ class MyTable(BaseModel):
     )
     result: MyTableResult | None = None
     rematch: str | None = None
+    chat: int | None = Field(
+        None,
+        description="the seq of the newest chat message someone else wrote (0: none): newer"
+        " than the one the browser last read means unread messages",
+    )
 
 
 class MyTables(BaseModel):

@@ -144,11 +144,17 @@ async def list_tables(request: Request, service: Service) -> TableList:
 
 
 @router.post("/mine")
-async def my_tables(body: MyTablesAsked, service: Service) -> MyTables:
+async def my_tables(body: MyTablesAsked, request: Request, service: Service) -> MyTables:
     """The tables of the seat links one browser keeps: for each, what its token may know
-    (round, whose turn, your move and its deadline, the result, the rematch)."""
+    (round, whose turn, your move and its deadline, the result, the rematch, the newest chat
+    message someone else wrote)."""
     asked = [(entry.table_id, entry.token) for entry in body.seats]
     answers = await service.list_mine(asked)
+    seats = [(a["table_id"], a["seat"]) for a in answers if "error" not in a]
+    newest = await request.app.state.chat.newest_for(seats)
+    for answer in answers:
+        if "error" not in answer:
+            answer["chat"] = newest[(answer["table_id"], answer["seat"])]
     return MyTables(
         tables=[MyTable.model_validate(answer) for answer in answers], server_time=time.time()
     )

@@ -81,6 +81,7 @@ async def _serve(ws: WebSocket, table_id: str, address: str) -> None:
         await send_quietly(ws, Error(code=exc.code, message=exc.message).to_json())
         await send_quietly(ws, None, close_code=UNKNOWN_TABLE_CLOSE, reason=exc.code)
         return
-    connection = Connection(ws, table_id, service, ws.app.state.hub, ws.app.state.settings)
+    state = ws.app.state
+    connection = Connection(ws, table_id, service, state.hub, state.settings, state.chat)
     connection.client = address
     await connection.run()

@@ -15,7 +15,9 @@ from typing import Any, Literal
 from server.clocks import model as clock_model
 
 Outcome = Literal["sent", "retry", "gone"]
-Kind = Literal["turn", "reminder", "nudge"]
+# "chat": somebody wrote in the table's chat (``server.notify.chat_notices``; its rows are
+# apart from the others and never replace them, so it is not among KINDS).
+Kind = Literal["turn", "reminder", "nudge", "chat"]
 # For one decision a later kind replaces an earlier one (a nudge only on an untimed table,
 # the reminder only on a timed one).
 KINDS: tuple[Kind, ...] = ("turn", "reminder", "nudge")
@@ -35,7 +37,8 @@ class Notice:
 
     ``seconds_left`` is None on an untimed table; ``url`` is the table page without any seat
     token (the player opens it with their own seat link, or their browser remembers it);
-    ``by_name`` is who nudged the player (a ``nudge``: the table log says so to everyone).
+    ``by_name`` is who nudged the player (a ``nudge``: the table log says so to everyone),
+    or who wrote in the chat (a ``chat`` notice, which never says what: only that).
     """
 
     table_id: str
@@ -56,6 +59,8 @@ class Notice:
         """
         if self.kind == "nudge":
             return f"{self.by_name or 'A player'} is waiting for your move at {self.table_name}"
+        if self.kind == "chat":
+            return f"{self.by_name or 'A player'} wrote at table {self.table_name}"
         lead = "Reminder: your move" if self.kind == "reminder" else "Your move"
         return f"{lead} at {self.table_name}"
 
@@ -67,6 +72,8 @@ class Notice:
         Bela, it is your move at Toy · t1. Time left: 1 h 30 min.
         http://x/t/t1
         """
+        if self.kind == "chat":
+            return f"{self.subject}. Open the table to read it.\n{self.url}"
         left = ""
         if self.seconds_left is not None:
             left = f" Time left: {duration(self.seconds_left)}."

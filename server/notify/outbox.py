@@ -61,6 +61,7 @@ from server.tables import seats as seat_model
 from . import mail, push_channel, webhook
 from . import notice as rules
 from .channel import Channel, ChannelContext, ChannelFactory
+from .chat_notices import ChatNotices
 from .notice import Notice, Outcome
 
 log = logging.getLogger(__name__)
@@ -106,6 +107,7 @@ class Outbox:
         self._task: asyncio.Task[None] | None = None
         self.sent = 0  # notices this process delivered on at least one channel
         self.dropped = 0
+        self.chat = ChatNotices(self)  # "Anna wrote at table …", swept with the rest
 
     # ---------------------------------------------------------------- running
 
@@ -132,7 +134,7 @@ class Outbox:
         if not self.channels:
             return 0
         await self.derive()
-        return await self.deliver_due()
+        return await self.deliver_due() + await self.chat.deliver_due()
 
     # ---------------------------------------------------------------- what is owed
 

@@ -116,6 +116,8 @@ class YourMove:
     seat_name: str
     seconds_left: float | None
     reminder: bool = False
+    # A chat notice: who wrote (never what).
+    chat_by: str | None = None
 
 
 # ------------------------------------------------------------------------------ text
@@ -158,6 +160,16 @@ def time_left(seconds: float, words: dict[str, str]) -> str:
 def message(move: YourMove, lang: str, secret_key: str) -> PushMessage | None:
     """The notice for ``move`` in ``lang``; None once the decision's time is up."""
     words = strings(lang)
+    if move.chat_by is not None:
+        # Its own topic: it must not replace a "your move" the phone has not fetched yet.
+        return PushMessage(
+            title=_t(words, "push.chat", name=move.chat_by, table=move.table_name),
+            body=_t(words, "push.chat_body"),
+            url=f"/t/{move.table_id}",
+            topic=topic(move.table_id + "\0chat", secret_key),
+            ttl=UNTIMED_TTL,
+            urgency="normal",
+        )
     left = move.seconds_left
     if left is not None and left < 1:
         return None
@@ -363,6 +375,8 @@ class PushNotices:
             seat_name=notice.seat_name,
             seconds_left=notice.seconds_left,
             reminder=notice.kind == "reminder",
+            # A chat notice names who wrote (``by_name``, which a notice may lack).
+            chat_by=(getattr(notice, "by_name", None) or "") if notice.kind == "chat" else None,
         )
         outcome = await self.notify(move)
         return "gone" if outcome == "failed" else outcome

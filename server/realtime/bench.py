@@ -5,7 +5,8 @@ after every command, builds each seat's and one spectator's document and the JSO
 against the previous one exactly as a websocket connection does
 (``server.realtime.views.deliver``). Prints CPU time per delivered message (document build +
 diff + serialization; this thread's CPU time, not wall time, which a busy machine inflates),
-how often a snapshot replaced a patch, and the average message size.
+how often a snapshot replaced a patch, and the average message size. Then the table chat's
+cost per delivered message, next to a command's.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import random
 import time
 from dataclasses import replace
 
+from server.chat.log import ChatLog, Entry
 from server.engine import get_game
 from server.metrics import VIEW_STATS
 from server.tables.data import SeatInfo, TableData, seed_hash
@@ -78,12 +80,44 @@ def play_and_deliver(
 
 def bench() -> None:
     """Print the figures (never asserted)."""
-    _bench_game("norenberc", GAMES, detailed=True)
+    command_ms = _bench_game("norenberc", GAMES, detailed=True)
     for game_name, games in OTHER_GAMES.items():
         _bench_game(game_name, games, detailed=False)
+    _bench_chat(command_ms)
 
 
-def _bench_game(game_name: str, games: tuple[tuple[int, str], ...], detailed: bool) -> None:
+CHAT_MESSAGES = 2000
+CHAT_READERS = 5  # four seats and a spectator
+
+
+def _bench_chat(command_ms: float) -> None:
+    """A chat message per delivered socket, next to a command's: what a process does once
+    per message (add it to its copy of the log) and per connection (the ``chat`` message
+    for that reader, ``ChatLog.since``), without the database read and the socket."""
+    log = ChatLog()
+    readers = [(True, True)] * (CHAT_READERS - 1) + [(False, True)]
+    held = [0] * CHAT_READERS
+    size, delivered = 0, 0
+    started = time.thread_time()
+    for seq in range(1, CHAT_MESSAGES + 1):
+        text = f"message {seq}: back tonight, sorry for the slow week!"
+        log.apply([Entry(seq, "text", "players", seq % 4, f"P{seq % 4}", text, None, 1.0)], set())
+        for i, (seated, public) in enumerate(readers):
+            message = log.since(held[i], seated, public)
+            held[i] = log.newest
+            if message is not None:
+                size += len(message)
+                delivered += 1
+    chat_ms = 1000 * (time.thread_time() - started) / max(1, delivered)
+    print(
+        f"Table chat ({CHAT_MESSAGES} messages, {CHAT_READERS} readers): "
+        f"{chat_ms:.4f} ms CPU per delivered message, {size / max(1, delivered):.0f} bytes "
+        f"on average (a Norenberc command: {command_ms:.3f} ms per delivered message)"
+    )
+
+
+def _bench_game(game_name: str, games: tuple[tuple[int, str], ...], detailed: bool) -> float:
+    """Print the game's figures; returns its CPU milliseconds per delivered message."""
     VIEW_STATS.reset()
     clear_caches()
     commands, deliver_cpu, build_cpu = 0, 0.0, 0.0
@@ -104,7 +138,7 @@ def _bench_game(game_name: str, games: tuple[tuple[int, str], ...], detailed: bo
             f"{per_message_ms:.3f} ms CPU per delivered message, "
             f"{VIEW_STATS.bytes_sent / max(1, messages):.0f} bytes on average"
         )
-        return
+        return per_message_ms
     print(f"games: {len(games)} random {title} games ({low}-{high} seats), {commands} commands")
     print(f"messages delivered (seats + 1 spectator): {messages}")
     print(f"CPU per delivered message (build + diff + JSON): {per_message_ms:.3f} ms")
@@ -113,6 +147,7 @@ def _bench_game(game_name: str, games: tuple[tuple[int, str], ...], detailed: bo
     share = VIEW_STATS.snapshots / max(1, messages)
     print(f"snapshots instead of patches: {VIEW_STATS.snapshots} ({share:.1%})")
     print(f"average message size: {VIEW_STATS.bytes_sent / max(1, messages):.0f} bytes")
+    return per_message_ms
 
 
 if __name__ == "__main__":

@@ -85,6 +85,7 @@ class PostgresFanOut:
         channel: str = CHANNEL,
         max_backoff: float = 5.0,
         sweep_interval: float = 2.0,
+        versions_sql: str = VERSIONS_SQL,
     ) -> None:
         self._dsn = asyncpg_dsn(database_url)
         self._channel = channel
@@ -96,6 +97,9 @@ class PostgresFanOut:
         self._own_pid: int | None = None
         self._reconnect_task: asyncio.Task[None] | None = None
         self._sweep_interval = sweep_interval
+        # ``(id, version)`` of the subscribed tables (``$1``): what a reconnect and the sweep
+        # announce. Another log fanned out this way (the chat's ``seq``) brings its own.
+        self._versions_sql = versions_sql
         self._sweeper: asyncio.Task[None] | None = None
         self._latest: dict[str, int] = {}  # newest version announced here, by table
         self._stopped = True
@@ -239,7 +243,7 @@ class PostgresFanOut:
         if not tables or self._listen_conn is None:
             return
         try:
-            rows = await self._listen_conn.fetch(VERSIONS_SQL, tables)
+            rows = await self._listen_conn.fetch(self._versions_sql, tables)
         except CONNECTION_ERRORS as exc:
             log.warning("could not read table versions after reconnecting: %s", exc)
             return
@@ -270,7 +274,7 @@ class PostgresFanOut:
             if self._notify_conn is None or self._notify_conn.is_closed():
                 await self._open_notifier()
             assert self._notify_conn is not None
-            rows = await self._notify_conn.fetch(VERSIONS_SQL, tables)
+            rows = await self._notify_conn.fetch(self._versions_sql, tables)
         missed = 0
         for row in rows:
             known = self._latest.get(row["id"])

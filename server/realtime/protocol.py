@@ -22,6 +22,9 @@ class Hello(_Message):
     type: Literal["hello"]
     token: str | None = Field(default=None, max_length=200)
     since: int | None = Field(default=None, ge=0)
+    # The table chat is sent only to connections that ask for it (older clients never see
+    # its messages).
+    chat: bool = False
 
 
 class CommandMessage(_Message):
@@ -41,13 +44,75 @@ class SnapshotRequest(_Message):
     type: Literal["snapshot_request"]
 
 
+class ChatPost(_Message):
+    """A chat message: ``text`` (what a person typed) or ``phrase`` (a quick phrase's id),
+    in ``room``; ``name`` is a spectator's. ``id`` makes a resent message one."""
+
+    type: Literal["chat"]
+    id: str = Field(min_length=1, max_length=64)
+    room: Literal["players", "spectators"] = "players"
+    # Longer than the limit, so that the service answers 'too_long' rather than a schema
+    # error; the frame cap bounds it anyway.
+    text: str | None = Field(default=None, max_length=4000)
+    phrase: str | None = Field(default=None, max_length=64)
+    name: str | None = Field(default=None, max_length=200)
+
+
+class ChatHide(_Message):
+    """The creator hides message ``seq`` for everyone."""
+
+    type: Literal["chat_hide"]
+    id: str = Field(min_length=1, max_length=64)
+    seq: int = Field(ge=1)
+
+
+class ChatRoom(_Message):
+    """The creator opens (true) or closes (false) the spectators' room."""
+
+    type: Literal["chat_room"]
+    id: str = Field(min_length=1, max_length=64)
+    spectators: bool
+
+
+class ChatHistoryRequest(_Message):
+    """Older messages: those before ``before`` (a message's ``seq``)."""
+
+    type: Literal["chat_history"]
+    before: int = Field(ge=1)
+
+
 ClientMessage = Annotated[
-    Hello | CommandMessage | Ping | SnapshotRequest, Field(discriminator="type")
+    Hello
+    | CommandMessage
+    | Ping
+    | SnapshotRequest
+    | ChatPost
+    | ChatHide
+    | ChatRoom
+    | ChatHistoryRequest,
+    Field(discriminator="type"),
 ]
-CLIENT_MESSAGE: TypeAdapter[Hello | CommandMessage | Ping | SnapshotRequest] = TypeAdapter(
-    ClientMessage
+CLIENT_MESSAGE: TypeAdapter[
+    Hello
+    | CommandMessage
+    | Ping
+    | SnapshotRequest
+    | ChatPost
+    | ChatHide
+    | ChatRoom
+    | ChatHistoryRequest
+] = TypeAdapter(ClientMessage)
+CLIENT_TYPES = (
+    "hello",
+    "command",
+    "ping",
+    "snapshot_request",
+    "chat",
+    "chat_hide",
+    "chat_room",
+    "chat_history",
 )
-CLIENT_TYPES = ("hello", "command", "ping", "snapshot_request")
+CHAT_WRITES = (ChatPost, ChatHide, ChatRoom)
 
 
 MAX_DEPTH = 32  # no message of the protocol nests deeper than a handful of levels
@@ -154,4 +219,24 @@ class Pong(_Message):
     type: Literal["pong"] = "pong"
 
 
-ServerMessage = Snapshot | Patch | Ack | Error | Presence | Pong
+class ChatAck(_Message):
+    """Chat message (hide, room change) ``id`` is committed as entry ``seq`` of the log."""
+
+    type: Literal["chat_ack"] = "chat_ack"
+    id: str
+    seq: int
+
+
+class ChatOlder(_Message):
+    """The answer to a ``chat_history`` request: ``messages`` before ``before``, oldest
+    first, and whether there are ``more``. (The ``chat_history`` sent after a hello, which
+    replaces what the client holds, and the ``chat`` messages are built as text by
+    ``server.chat.log``.)"""
+
+    type: Literal["chat_history"] = "chat_history"
+    before: int
+    messages: list[dict[str, Any]]
+    more: bool
+
+
+ServerMessage = Snapshot | Patch | Ack | Error | Presence | Pong | ChatAck | ChatOlder

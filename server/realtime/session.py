@@ -8,6 +8,10 @@ between the last document queued here and the newest one: versions that came whi
 was slow coalesce into one patch. Documents are built under one lock, in the order they are
 queued, so the document a patch is diffed against is always the one the client will hold.
 
+The table chat rides on the same socket for a client that asks for it in its ``hello``: the
+history first, then each new entry of the log, sent by the same writer once the chat's own
+fan-out says the log grew (``server.chat``). It never touches the document or its version.
+
 Before anything of a new version is queued, the connection checks that its token still plays
 its seat in that version (``server.tables.seats``). When it does not (a bot stands in now),
 the client gets ``error{code:"seat_lost"}`` and the socket is closed with code 4403; the
@@ -20,6 +24,7 @@ import asyncio
 import json
 import logging
 import math
+import secrets
 import time
 from typing import Any, NoReturn
 
@@ -27,6 +32,7 @@ from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from server import metrics
+from server.chat import ChatService, Speaker
 from server.engine import RuleError
 from server.settings import Settings
 from server.tables import ServiceError, TableData, TableService
@@ -35,10 +41,17 @@ from server.tables import seats as seat_model
 from .hub import Hub
 from .outbox import SEND_FAILURES, TOO_SLOW, Outbox
 from .protocol import (
+    CHAT_WRITES,
     CLIENT_MESSAGE,
     CLIENT_TYPES,
     MAX_DEPTH,
     Ack,
+    ChatAck,
+    ChatHide,
+    ChatHistoryRequest,
+    ChatOlder,
+    ChatPost,
+    ChatRoom,
     CommandMessage,
     Error,
     Hello,
@@ -100,7 +113,13 @@ class Connection:
     """The server side of one websocket on ``/ws/tables/{table_id}``."""
 
     def __init__(
-        self, ws: WebSocket, table_id: str, service: TableService, hub: Hub, settings: Settings
+        self,
+        ws: WebSocket,
+        table_id: str,
+        service: TableService,
+        hub: Hub,
+        settings: Settings,
+        chat: ChatService | None = None,
     ) -> None:
         self.ws, self.table_id, self.service, self.hub = ws, table_id, service, hub
         self.settings = settings
@@ -117,6 +136,15 @@ class Connection:
         self._limiter = RateLimiter(settings.rate_limit)
         self.client = "unknown"
         self._close_reason = "client left"
+        # The chat (for a client that asked for it): who this connection chats as, whether
+        # it reads the players' room, and the newest log entry it holds and has heard of.
+        self.chat = chat
+        self._chat_on = False
+        self._speaker: Speaker | None = None
+        self._table_public = False
+        self._chat_seq = 0
+        self._chat_wanted = 0
+        self._spectator_key = "s:" + secrets.token_hex(8)  # a spectator's messages' author
 
     # ------------------------------------------------------------ lifecycle
 
@@ -167,6 +195,9 @@ class Connection:
     async def _close(self, reader: asyncio.Task[None], writer: asyncio.Task[None]) -> None:
         if self.greeted:
             self.service.fanout.unsubscribe(self.table_id, self._on_table_change)
+            if self._chat_on and self.chat is not None:
+                self.chat.fanout.unsubscribe(self.table_id, self._on_chat_change)
+                self.chat.unfollow(self.table_id)
             self.hub.unwatch(self.table_id, self._on_presence_change)
             self.hub.seat_changed(self.table_id, self.seat, None)
             if self.seat is not None:
@@ -223,24 +254,40 @@ class Connection:
         if isinstance(message, Hello):
             return await self._hello(message)
         if not self.greeted:
-            reply_id = message.id if isinstance(message, CommandMessage) else None
+            reply_id = getattr(message, "id", None)  # a command's or a chat message's
             return self._error("hello_required", "send hello first", reply_id)
         if isinstance(message, CommandMessage):
             return await self._command(message)
+        if isinstance(message, CHAT_WRITES):
+            return await self._chat_write(message)
+        if isinstance(message, ChatHistoryRequest):
+            return await self._chat_older(message)
         await self._push(snapshot=True)
 
     async def _hello(self, hello: Hello) -> None:
         seat: int | None = None
         token_hash: str | None = None
+        speaker = Speaker(None, self._spectator_key, "a:" + self.client)
         if hello.token:
             try:
                 data = await self.service.get_stored(self.table_id)
                 access = seat_model.known_access(data, self.settings.secret_key, hello.token)
+            except ServiceError as exc:
+                return self._error(exc.code, exc.message)
+            owner = self.service.token_hash(hello.token)
+            try:
                 # The seat model's "WS hello": a token reads its seat only while it plays it.
                 seat_model.check_right(seat_model.Right.PLAYER, data, access, None)
             except ServiceError as exc:
-                return self._error(exc.code, exc.message)
-            seat, token_hash = access.seat, self.service.token_hash(hello.token)
+                self._error(exc.code, exc.message)
+                if not (hello.chat and exc.code == "seat_lost"):
+                    return
+                # Chatting is not playing: a client that asked for the chat follows the
+                # table as a spectator and chats as the seat's owner.
+                speaker = Speaker(access.seat, owner, owner)
+            else:
+                seat, token_hash = access.seat, owner
+                speaker = Speaker(seat, owner, owner)
         first = not self.greeted
         old, self.seat, self._token_hash = self.seat, seat, token_hash
         if first:
@@ -255,6 +302,8 @@ class Connection:
         await self._push(snapshot=True, since=hello.since if first else None)
         if seat is not None:
             self.service.note_seen(self.table_id, seat)
+        if hello.chat and self.chat is not None:
+            await self._chat_hello(speaker)
 
     async def _command(self, message: CommandMessage) -> None:
         # The seat model's "WS command": a token that plays its seat, which the hello
@@ -290,6 +339,74 @@ class Connection:
         # ack, so an ack never outruns its patch; alone only when the client already held it.
         if not await self._push(ack=message.id):
             self._outbox.put(Ack(id=message.id, version=version).model_dump_json())
+
+    # ------------------------------------------------------------ the chat
+
+    async def _chat_hello(self, speaker: Speaker) -> None:
+        """Start (or, with a new identity, restart) the chat: its history, then its news."""
+        assert self.chat is not None
+        if not self._chat_on:
+            self._chat_on = True
+            self.chat.fanout.subscribe(self.table_id, self._on_chat_change)
+            self.chat.follow(self.table_id)
+        self._speaker = speaker
+        self._table_public = (await self.service.get(self.table_id)).public
+        log = await self.chat.log(self.table_id)
+        self._chat_seq = log.newest
+        self._outbox.put(log.history(speaker.seated, self._table_public))
+
+    async def _chat_write(self, message: ChatPost | ChatHide | ChatRoom) -> None:
+        """A message, a hide or a room change: acknowledged once committed; every reader,
+        this one too, gets it through the chat's fan-out."""
+        chat, speaker = self.chat, self._speaker
+        if chat is None or speaker is None:
+            return self._error("chat_off", "say hello with chat: true first", message.id)
+        try:
+            if isinstance(message, ChatPost):
+                seq = await chat.post(
+                    self.table_id,
+                    speaker,
+                    message.room,
+                    message.id,
+                    text=message.text,
+                    phrase=message.phrase,
+                    name=message.name,
+                )
+            elif isinstance(message, ChatHide):
+                seq = await chat.hide(self.table_id, speaker, message.seq, message.id)
+            else:
+                seq = await chat.set_room(self.table_id, speaker, message.spectators, message.id)
+        except ServiceError as exc:
+            log.info("chat refused", extra=self._fields(code=exc.code))
+            return self._error(exc.code, exc.message, message.id)
+        self._outbox.put(ChatAck(id=message.id, seq=seq).model_dump_json())
+
+    async def _chat_older(self, message: ChatHistoryRequest) -> None:
+        if self.chat is None or self._speaker is None:
+            return self._error("chat_off", "say hello with chat: true first")
+        messages, more = await self.chat.older(
+            self.table_id, message.before, self._speaker.seated, self._table_public
+        )
+        reply = ChatOlder(before=message.before, messages=messages, more=more)
+        self._outbox.put(reply.model_dump_json())
+
+    def _on_chat_change(self, _table_id: str, seq: int) -> None:
+        self._chat_wanted = max(self._chat_wanted, seq)
+        self._outbox.wake.set()
+
+    async def _push_chat(self) -> None:
+        """Queue what the chat's log gained since this client's last entry, if any of it is
+        for this reader (the whole history again if this process no longer holds it)."""
+        assert self.chat is not None and self._speaker is not None
+        log = await self.chat.log(self.table_id, self._chat_wanted)
+        seated, public = self._speaker.seated, self._table_public
+        try:
+            text = log.since(self._chat_seq, seated, public)
+        except LookupError:
+            text = log.history(seated, public)
+        self._chat_seq = log.newest
+        if text is not None:
+            self._outbox.put(text)
 
     # ------------------------------------------------------------ outgoing
 
@@ -337,6 +454,8 @@ class Connection:
             await self._push()
         elif self._wanted_version > self._version:
             await self._push()
+        if self._chat_on and self._chat_wanted > self._chat_seq and not self._outbox.closing:
+            await self._push_chat()
 
     async def _push(
         self, snapshot: bool = False, since: int | None = None, ack: str | None = None

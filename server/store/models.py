@@ -250,3 +250,72 @@ class TableActRow(Base):
     seat: Mapped[int] = mapped_column(sa.Integer)
     # Seconds since the epoch, by the service's clock (which tests replace).
     at: Mapped[float] = mapped_column(sa.Float)
+
+
+class ChatRow(Base):
+    """One entry of a table's chat log (``server.chat``), beside the game and never in it.
+
+    The log only grows: ``seq`` numbers a table's entries from 1 (unique per table, so two
+    processes cannot both write entry N), and every reader catches up by ``seq``. ``kind`` is
+    ``text`` (``text`` holds what a person typed), ``phrase`` (``text`` holds a quick
+    phrase's id), ``hide`` (the creator hid entry ``target``, whose ``hidden`` is set in the
+    same transaction) or ``room`` (the creator opened or closed the spectators' room:
+    ``text`` is ``open`` or ``closed``). ``room`` of a message is ``players`` or
+    ``spectators``; ``seat`` is the author's seat (null for a spectator), ``name`` the name
+    shown. ``author`` and ``client_id`` make a resent message idempotent: ``author`` is the
+    author's token hash, or a spectator connection's own random key.
+    """
+
+    __tablename__ = "chat"
+    __table_args__ = (
+        sa.UniqueConstraint("table_id", "seq", name="uq_chat_table_seq"),
+        sa.UniqueConstraint("table_id", "author", "client_id", name="uq_chat_client_id"),
+    )
+
+    id: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(
+        sa.String(32), sa.ForeignKey("tables.id", ondelete="CASCADE")
+    )
+    seq: Mapped[int] = mapped_column(sa.Integer)
+    kind: Mapped[str] = mapped_column(sa.String(8))
+    room: Mapped[str] = mapped_column(sa.String(16))
+    seat: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
+    name: Mapped[str] = mapped_column(sa.String(40))
+    text: Mapped[str] = mapped_column(sa.String(2000))
+    target: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
+    hidden: Mapped[bool] = mapped_column(sa.Boolean, default=False, server_default=sa.false())
+    author: Mapped[str] = mapped_column(sa.String(64))
+    client_id: Mapped[str] = mapped_column(sa.String(64))
+    at: Mapped[float] = mapped_column(sa.Float)
+
+
+class ChatNoticeRow(Base):
+    """The outbox of "Anna wrote at table …" notices (``server.notify.chat_notices``): one
+    row per seat of a table, the newest such notice owed to that seat's person and how far
+    its delivery got, beside the "your move" rows (``notices``), which it never replaces.
+
+    ``wrote_at`` is when the first message the person has not been told of was written (a
+    person seen at the table since has read it: the notice expires); ``by_name`` who wrote
+    it; ``sent_at`` when the last one went out, so that the next one waits an hour after it.
+    ``status``, ``channels``, ``attempts`` and ``rev`` work as in ``notices``.
+    """
+
+    __tablename__ = "chat_notices"
+    __table_args__ = (
+        sa.UniqueConstraint("table_id", "seat", name="uq_chat_notices_table_seat"),
+        sa.Index("ix_chat_notices_status_due", "status", "due_at"),
+    )
+
+    id: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(
+        sa.String(32), sa.ForeignKey("tables.id", ondelete="CASCADE")
+    )
+    seat: Mapped[int] = mapped_column(sa.Integer)
+    by_name: Mapped[str] = mapped_column(sa.String(40))
+    wrote_at: Mapped[float] = mapped_column(sa.Float)
+    status: Mapped[str] = mapped_column(sa.String(16))
+    due_at: Mapped[float] = mapped_column(sa.Float)
+    sent_at: Mapped[float | None] = mapped_column(sa.Float, nullable=True)
+    attempts: Mapped[int] = mapped_column(sa.Integer, default=0, server_default="0")
+    channels: Mapped[list[str] | None] = mapped_column(sa.JSON, nullable=True)
+    rev: Mapped[int] = mapped_column(sa.Integer, default=0, server_default="0")

@@ -111,6 +111,9 @@ RIGHTS: Final[dict[str, Right]] = {
     "POST /api/tables/{table_id}/join": Right.ANYONE,  # the invite decides (seat_to_join)
     "GET /api/tables/{table_id}/record": Right.ANYONE,  # once the game is over
     "GET /api/tables/{table_id}/replay/{step}": Right.ANYONE,  # once the game is over
+    # The chat's file, once the game is over (the players' room of a private table only with
+    # a seat token: server.chat.service).
+    "GET /api/tables/{table_id}/chat": Right.ANYONE,
     # The link mailed to confirm an address: its own secret decides (server.notify.contacts).
     "GET /email/confirm/{token}": Right.ANYONE,
     "POST /email/confirm/{token}": Right.ANYONE,
@@ -148,6 +151,13 @@ RIGHTS: Final[dict[str, Right]] = {
     "WS command": Right.PLAYER,
     "WS ping": Right.ANYONE,
     "WS snapshot_request": Right.ANYONE,
+    # The table chat (docs/protocol.md, "Table chat"): the room one writes in is the chat's own
+    # rule (a seat's owner, covered or not, in the players' room; anyone else in the
+    # spectators'); hiding a message and closing the spectators' room are seat 0's owner's.
+    "WS chat": Right.ANYONE,
+    "WS chat_history": Right.ANYONE,
+    "WS chat_hide": Right.HOST,
+    "WS chat_room": Right.HOST,
 }
 
 

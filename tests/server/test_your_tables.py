@@ -134,7 +134,7 @@ def test_your_tables_hold_nothing_another_seat_may_not_know(client: TestClient) 
     entry = reply.json()["tables"][0]
     assert set(_given(entry)) == {
         "table_id", "game", "title", "status", "seat", "plays", "creator", "seats",
-        "round", "to_act", "your_move", "clock",
+        "round", "to_act", "your_move", "clock", "chat",
     }  # fmt: skip
     assert entry["seats"] == [
         {"seat": 0, "name": "Ada", "bot": None, "stand_in": False},

@@ -343,6 +343,7 @@ async def test_a_table_page_loads_only_its_own_games_module_style_and_strings() 
     # every module the page imports is preloaded at once, and no module of the other game
     preloaded = set(re.findall(r'rel="modulepreload" href="([^"]+)"', stras))
     wanted = {
+        "chat",
         "clocks",
         "conn",
         "follow",

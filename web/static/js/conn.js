@@ -12,7 +12,8 @@ function newId() {
 }
 
 // handlers: onDoc(doc), onStatus("connecting"|"online"|"offline"), onAck(id),
-// onError({id, code, message}), onPresence(msg)
+// onError({id, code, message}), onPresence(msg), onChat(msg) (every chat_* message; given,
+// the hello asks for the chat)
 export function TableConnection(tableId, token, handlers) {
   this.tableId = tableId;
   this.token = token || null;
@@ -40,6 +41,7 @@ TableConnection.prototype.connect = function () {
     var hello = { type: "hello" };
     if (self.token) hello.token = self.token;
     if (self.version !== null) hello.since = self.version;
+    if (self.handlers.onChat) hello.chat = true; // the table chat (chat.js) rides along
     ws.send(JSON.stringify(hello));
   };
   ws.onmessage = function (ev) {
@@ -110,6 +112,7 @@ TableConnection.prototype.receive = function (msg) {
       if (this.handlers.onPresence) this.handlers.onPresence(msg);
       break;
     default:
+      if (this.handlers.onChat && msg.type.slice(0, 4) === "chat") this.handlers.onChat(msg);
       break; // pong and anything newer than this client
   }
   if (carried && this.handlers.onAck) this.handlers.onAck(msg.ack);

@@ -87,6 +87,12 @@ function item(entry, answer) {
     h("div", { class: "mine-actions" }, actions(entry, answer, yours)));
 }
 
+// Messages someone else wrote since this browser last showed the table's chat (chat.js).
+function unread(answer) {
+  var read = Number(localStorage.getItem("gh_chat_read:" + answer.table_id) || 0);
+  return answer.chat > read ? h("span", { class: "mine-chat" }, t("mine.chat_unread")) : null;
+}
+
 function status(answer) {
   if (!answer) return "\u00a0";
   if (answer.error) return t(answer.error === "bad_token" ? "mine.bad_token" : "mine.unknown");
@@ -94,7 +100,7 @@ function status(answer) {
     var taken = answer.seats.filter(function (s) { return s.name || s.bot; }).length;
     return t("mine.open_table", { n: taken, of: answer.seats.length });
   }
-  if (answer.status === "finished") return finished(answer);
+  if (answer.status === "finished") return [finished(answer), unread(answer) ? " · " : null, unread(answer)];
   var round = answer.round === null || answer.round === undefined ? null
     : answer.rounds ? t("mine.round_of", { n: answer.round, of: answer.rounds }) : t("mine.round", { n: answer.round });
   var parts = [round ? h("span", null, round) : null];
@@ -106,6 +112,7 @@ function status(answer) {
   } else if (answer.to_act.length) {
     parts.push(h("span", null, t("mine.waiting_for", { names: namesIn(answer, answer.to_act) })));
   }
+  parts.push(unread(answer));
   return parts.filter(Boolean).reduce(function (all, part) {
     return all.length ? all.concat([" · ", part]) : [part];
   }, []);

@@ -13,6 +13,7 @@ import { mark, ruleLink, seatNames } from "./pieces.js";
 import { $, setRedraw } from "./page.js";
 import * as sheet from "./sheet.js";
 import * as push from "./push.js";
+import * as chat from "./chat.js";
 
 var tableId = null;
 var token = null;
@@ -984,6 +985,7 @@ function onStatus(state) {
 }
 
 function onError(err) {
+  if (chat.refused(err)) return; // shown in the chat, beside what was refused
   if (err.code === "bad_token" && token) return dropToken();
   if (err.code === "seat_lost" && token) return loseSeat();
   notice = { kind: "error", text: t("error.prefix") + " " + errorText(err), code: err && err.code, rule: err && err.clause };
@@ -1034,11 +1036,13 @@ function loadMine() {
 function reconnect() {
   if (conn) conn.close();
   conn = new TableConnection(tableId, token, {
-    onDoc: function (d) { doc = d; rememberOnce(); renderSoon(); },
+    onDoc: function (d) { doc = d; rememberOnce(); chat.update(d); renderSoon(); },
     onStatus: onStatus,
     onAck: renderSoon,
     onError: onError,
+    onChat: chat.receive,
   });
+  chat.connect(conn);
   conn.connect();
 }
 
@@ -1063,6 +1067,7 @@ function init() {
   translatePage();
   setRedraw(render);
   tableId = $("app").dataset.tableId;
+  chat.start(tableId);
   token = readToken();
   if (token && !/seat=/.test(location.hash)) history.replaceState(null, "", "#seat=" + encodeURIComponent(token));
   loadMine();

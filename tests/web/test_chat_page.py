@@ -1,0 +1,188 @@
+"""The table chat in real Chromium, across two ``guildhall serve`` processes on one Postgres
+database (the NOTIFY fan-out joins them): two seats and a spectator talk; a message written
+on process A's page appears on process B's; what people typed is shown as text; history
+after a reload; muting, hiding, the unread badge and the phone's sheet that leaves the
+prompt in view. Screenshots: ``artifacts/chat-*.png``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from server.load.servers import ServerProcess, running_servers
+from tests.scale.pg import fresh_database
+
+from .conftest import ARTIFACTS
+
+pytestmark = [pytest.mark.browser, pytest.mark.postgres, pytest.mark.slow]
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+XSS = '<img src=x onerror="window.pwned=1"><script>window.pwned=2</script> <b>bold</b>'
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[ServerProcess]]:
+    with (
+        fresh_database("gh_chat") as url,
+        running_servers(
+            url, 2, tmp_path_factory.mktemp("chat"), GUILDHALL_BOT_DELAY="0"
+        ) as servers,
+    ):
+        yield servers
+
+
+def started_table(server: ServerProcess, public: bool = True) -> tuple[str, str, str]:
+    """A started two-seat Norenberc table of Ada (the creator) and Bea: (id, tokens)."""
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        body = {"game": "norenberc", "seats": 2, "name": "Ada", "public": public}
+        created = client.post("/api/tables", json=body).json()
+        table_id, ada = created["table_id"], created["token"]
+        join = {"name": "Bea", "invite": created["invite"]}
+        bea = client.post(f"/api/tables/{table_id}/join", json=join).json()["token"]
+        started = client.post(
+            f"/api/tables/{table_id}/start", headers={"Authorization": f"Bearer {ada}"}
+        )
+        assert started.status_code == 200, started.text
+    return table_id, ada, bea
+
+
+def open_table(
+    new_page: Any, server: ServerProcess, table_id: str, token: str | None, **options: Any
+) -> Any:
+    page = new_page(**options)
+    suffix = f"#seat={token}" if token else ""
+    page.goto(f"{server.url}/t/{table_id}{suffix}")
+    page.wait_for_selector("#conn[data-state=online]")
+    page.wait_for_selector("#chat-toggle:not([hidden])")
+    return page
+
+
+def write(page: Any, text: str) -> None:
+    page.fill("#chat-input", text)
+    page.press("#chat-input", "Enter")
+
+
+def texts(page: Any) -> list[str]:
+    return list(page.locator("#chat-list .chat-msg:not(.sending) .chat-text").all_inner_texts())
+
+
+def wait_text(page: Any, text: str) -> None:
+    page.locator("#chat-list .chat-msg:not(.sending) .chat-text", has_text=text).first.wait_for()
+
+
+def test_two_seats_and_a_spectator_talk_across_two_processes(
+    cluster: list[ServerProcess], new_page: Any
+) -> None:
+    a, b = cluster
+    table_id, ada, bea = started_table(a)
+    ada_page = open_table(new_page, a, table_id, ada, viewport=DESKTOP)
+    bea_page = open_table(new_page, b, table_id, bea, viewport=DESKTOP, locale="de-DE")
+    watcher = open_table(new_page, b, table_id, None, viewport=DESKTOP)
+    for page in (ada_page, bea_page, watcher):
+        assert page.locator("#chat").is_visible()  # a wide window shows the panel
+
+    # Written on process A, read on process B: as the text it is, never as markup.
+    write(ada_page, XSS)
+    wait_text(bea_page, "<b>bold</b>")
+    wait_text(watcher, "<b>bold</b>")
+    for page in (bea_page, watcher):
+        assert XSS in texts(page)
+        assert page.locator("#chat-list img, #chat-list script, #chat-list b").count() == 0
+        assert page.evaluate("window.pwned") is None
+    author = bea_page.locator("#chat-list .chat-author").first
+    assert "Ada" in author.inner_text() and "p0" in (author.get_attribute("class") or "")
+
+    # A quick phrase travels as its id and reads in each reader's language.
+    bea_page.select_option("#chat-phrases", "good_game")
+    wait_text(ada_page, "Good game!")
+    wait_text(bea_page, "Gutes Spiel!")
+
+    # The spectator writes in the spectators' room, which the players may open.
+    watcher.click("#chat-room-spectators")
+    watcher.fill("#chat-name", "Cleo")
+    watcher.dispatch_event("#chat-name", "change")
+    write(watcher, "go Ada!")
+    ada_page.click("#chat-room-spectators")
+    wait_text(ada_page, "go Ada!")
+    cleo = ada_page.locator("#chat-list .chat-author").last.inner_text()
+    assert "Cleo" in cleo and "watching" in cleo
+    # ... and cannot write in the players' room.
+    watcher.click("#chat-room-players")
+    assert watcher.locator("#chat-input").count() == 0
+
+    # The creator hides the spectator's message for everyone; it stays as "hidden".
+    ada_page.locator("#chat-list .chat-msg", has_text="go Ada!").locator(
+        ".chat-act", has_text="Hide"
+    ).click()
+    watcher.click("#chat-room-spectators")
+    watcher.locator("#chat-list .hidden-msg").wait_for()
+    assert "go Ada!" not in " ".join(texts(watcher))
+    ada_page.click("#chat-room-players")
+    ada_page.screenshot(path=str(ARTIFACTS / "chat-desktop.png"), full_page=False)
+
+    # Muting is one's own: Bea mutes Ada, and a reload keeps it (and the history).
+    bea_page.locator("#chat-list .chat-msg", has_text="bold").locator(".chat-act").first.click()
+    assert bea_page.locator("#chat-list .chat-msg", has_text="bold").count() == 0
+    bea_page.reload()
+    bea_page.wait_for_selector("#conn[data-state=online]")
+    wait_text(bea_page, "Gutes Spiel!")
+    assert bea_page.locator("#chat-list .chat-msg", has_text="bold").count() == 0
+    bea_page.locator(".chat-muted button").click()  # unmute
+    wait_text(bea_page, "<b>bold</b>")
+    # Nothing of the chat is in the game: the table's version is what the start made.
+    with httpx.Client(base_url=b.url, timeout=30) as client:
+        assert client.get(f"/api/tables/{table_id}").json()["version"] == 3
+
+
+def test_on_a_phone_the_chat_is_a_sheet_with_an_unread_badge_above_the_prompt(
+    cluster: list[ServerProcess], new_page: Any
+) -> None:
+    a, b = cluster
+    table_id, ada, bea = started_table(a)
+    ada_page = open_table(new_page, a, table_id, ada, viewport=DESKTOP)
+    bea_page = open_table(new_page, b, table_id, bea, viewport=PHONE)
+    assert not bea_page.locator("#chat").is_visible()  # a phone opens it when asked
+
+    write(ada_page, "back tonight, your move")
+    badge = bea_page.locator("#chat-unread")
+    badge.wait_for()
+    assert badge.inner_text() == "1"
+    bea_page.screenshot(path=str(ARTIFACTS / "chat-phone-unread.png"))
+    bea_page.wait_for_function(
+        "document.getElementById('chat-announce').textContent.includes('back tonight')"
+    )
+    bea_page.click("#chat-toggle")
+    assert bea_page.locator("#chat-unread").count() == 0
+    wait_text(bea_page, "back tonight")
+    # Both must plan now: the prompt's sheet stays in view, under the chat's.
+    prompt = bea_page.locator("#prompt")
+    assert prompt.is_visible()
+    chat_box = bea_page.locator("#chat").bounding_box()
+    prompt_box = prompt.bounding_box()
+    assert chat_box["y"] + chat_box["height"] <= prompt_box["y"] + 1
+    write(bea_page, "sorry, slow week")
+    wait_text(ada_page, "sorry, slow week")
+    bea_page.screenshot(path=str(ARTIFACTS / "chat-phone.png"))
+    assert bea_page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    # Escape closes it, and the focus goes back to its button.
+    bea_page.focus("#chat-input")
+    bea_page.keyboard.press("Escape")
+    assert not bea_page.locator("#chat").is_visible()
+    assert bea_page.evaluate("document.activeElement.id") == "chat-toggle"
+
+    # The lobby's "your tables" marks a table whose chat has what this browser has not shown.
+    bea_page.goto(f"{b.url}/")
+    entry = bea_page.locator(f".mine-item[data-table='{table_id}']")
+    entry.locator(".mine-status").wait_for()
+    bea_page.wait_for_function("document.querySelector('.mine-status').textContent.trim() !== ''")
+    assert entry.locator(".mine-chat").count() == 0
+    write(ada_page, "are you there?")
+    wait_text(ada_page, "are you there?")
+    bea_page.reload()
+    entry.locator(".mine-chat").wait_for()
+    bea_page.screenshot(path=str(ARTIFACTS / "chat-lobby-unread.png"))

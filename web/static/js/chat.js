@@ -1,0 +1,301 @@
+// The table chat (docs/protocol.md, "Table chat"): a panel beside the game on a wide window,
+// a sheet between the top bar and the prompt on a phone (it never covers the prompt). It
+// rides on the table's websocket: the connection says hello with chat: true and hands every
+// chat message here; what this module sends goes out on the same socket and is resent with
+// the same id after a reconnect until it is acknowledged.
+//
+// This module keeps the chat (messages, unread count, what is still unacknowledged) and
+// announces new messages to screen readers; the panel itself (chat_panel.js) and its style
+// sheet load when the chat is first opened, so a phone that never opens it loads neither.
+// Every text a person wrote is put in the page as text (textContent), never as markup. Quick
+// phrases travel as ids and are shown in the reader's language. Muting a person is this
+// browser's own choice (localStorage), hiding a message is the creator's, for everyone.
+import { errorText, h, t } from "./i18n.js";
+import { isPhone } from "./sheet.js";
+
+var PHONE = "(max-width: 800px)";
+
+var state = {
+  tableId: null,
+  conn: null,
+  messages: [], // as the server sent them, in seq order
+  more: false,
+  spectatorsOpen: true,
+  room: "players",
+  open: null, // the panel shown (null: not decided yet; a wide window opens it)
+  unread: 0,
+  pending: {}, // id -> the chat message sent and not yet acknowledged
+  seat: null, // our seat (null: a spectator)
+  creator: false,
+  isPublic: false,
+  names: [],
+  error: null,
+  started: false,
+  fetching: false,
+};
+var ids = 0;
+
+function chatId() {
+  ids += 1;
+  return "chat-" + Date.now().toString(36) + "-" + ids + "-" + Math.random().toString(36).slice(2, 8);
+}
+
+// ---- muted people (this browser only) -----------------------------------------------
+
+function muteKey() {
+  return "gh_chat_muted:" + state.tableId;
+}
+
+function muted() {
+  try {
+    return JSON.parse(localStorage.getItem(muteKey()) || "[]");
+  } catch (err) {
+    return [];
+  }
+}
+
+// A seat's person is known by their seat; a spectator only by the name they gave.
+function personOf(m) {
+  return m.seat === null ? "n:" + m.name : "s:" + m.seat;
+}
+
+function isMuted(m) {
+  return muted().indexOf(personOf(m)) >= 0;
+}
+
+function setMuted(person, on) {
+  var list = muted().filter(function (p) { return p !== person; });
+  if (on) list.push(person);
+  localStorage.setItem(muteKey(), JSON.stringify(list));
+  drawChat();
+}
+
+// ---- who is who ----------------------------------------------------------------------
+
+function authorName(m) {
+  if (m.seat === null) return (m.name || t("chat.spectator")) + " (" + t("chat.spectator_short") + ")";
+  return m.name || state.names[m.seat] || t("seat.n", { n: m.seat + 1 });
+}
+
+function mine(m) {
+  return state.seat !== null && m.seat === state.seat;
+}
+
+function bodyText(m) {
+  if (m.hidden) return t("chat.hidden");
+  if (m.phrase) return t("chat.phrase." + m.phrase);
+  return m.text;
+}
+
+// ---- the connection ------------------------------------------------------------------
+
+// A new connection (a reconnect, or another token): what was not acknowledged goes again
+// once the history has come (the server stores a repeated id once).
+export function connect(conn) {
+  state.conn = conn;
+}
+
+export function receive(msg) {
+  if (msg.type === "chat_history" && msg.before === undefined) {
+    state.messages = msg.messages.slice();
+    state.more = msg.more;
+    state.spectatorsOpen = msg.spectators;
+    Object.keys(state.pending).forEach(function (id) { sendChat(state.pending[id]); });
+  } else if (msg.type === "chat_history") {
+    var known = {};
+    state.messages.forEach(function (m) { known[m.seq] = true; });
+    state.messages = msg.messages.filter(function (m) { return !known[m.seq]; }).concat(state.messages);
+    state.more = msg.more;
+    state.fetching = false;
+  } else if (msg.type === "chat") {
+    take(msg);
+  } else if (msg.type === "chat_ack") {
+    delete state.pending[msg.id];
+  } else {
+    return;
+  }
+  drawChat();
+}
+
+// An error about one of our chat messages (its id); true when it was one.
+export function refused(err) {
+  if (!err.id || !state.pending[err.id]) return false;
+  delete state.pending[err.id];
+  state.error = errorText(err);
+  drawChat();
+  return true;
+}
+
+function take(msg) {
+  var bySeq = {};
+  state.messages.forEach(function (m, i) { bySeq[m.seq] = i; });
+  msg.messages.forEach(function (m) {
+    if (bySeq[m.seq] !== undefined) return;
+    state.messages.push(m);
+    if (!mine(m) && !isMuted(m)) {
+      readOut(m);
+      if (!seen(m.room)) state.unread += 1;
+    }
+  });
+  (msg.hidden || []).forEach(function (seq) {
+    var i = bySeq[seq];
+    if (i !== undefined) state.messages[i] = { seq: seq, room: state.messages[i].room, seat: state.messages[i].seat, name: state.messages[i].name, at: state.messages[i].at, hidden: true };
+  });
+  if (msg.spectators !== undefined) state.spectatorsOpen = msg.spectators;
+}
+
+// Whether a new message of ``room`` is in view: the panel open on that room, the page shown.
+function seen(room) {
+  return state.open && state.room === room && !document.hidden;
+}
+
+function readOut(m) {
+  var el = document.getElementById("chat-announce");
+  if (el) el.textContent = t("chat.said", { name: authorName(m), text: bodyText(m) });
+}
+
+function sendChat(msg) {
+  state.pending[msg.id] = msg;
+  if (state.conn) state.conn.sendRaw(msg);
+}
+
+function post(fields) {
+  var msg = { type: "chat", id: chatId(), room: state.room };
+  Object.keys(fields).forEach(function (k) { msg[k] = fields[k]; });
+  if (state.seat === null && state.room === "spectators") msg.name = spectatorName();
+  state.error = null;
+  sendChat(msg);
+}
+
+function spectatorName() {
+  return localStorage.getItem("gh_chat_name") || "";
+}
+
+// ---- the document --------------------------------------------------------------------
+
+export function update(doc) {
+  state.seat = doc.you ? doc.you.seat : null;
+  state.creator = state.seat === 0;
+  state.isPublic = !!doc.table.public;
+  state.finished = doc.table.status === "finished";
+  state.names = doc.table.seats.map(function (s) { return s.name; });
+  if (state.seat === null && !state.isPublic) state.room = "spectators";
+  // The panel lives beside the game (the waiting room has its own page).
+  var toggle = document.getElementById("chat-toggle");
+  if (toggle) toggle.hidden = doc.table.status === "open";
+  drawChat();
+}
+
+// ---- drawing -------------------------------------------------------------------------
+
+export function start(tableId) {
+  state.tableId = tableId;
+  var toggle = document.getElementById("chat-toggle");
+  var panel = document.getElementById("chat");
+  if (!toggle || !panel) return;
+  state.started = true;
+  state.open = !isPhone();
+  toggle.addEventListener("click", function () { setOpen(!state.open); });
+  panel.addEventListener("keydown", function (ev) {
+    if (ev.key === "Escape") {
+      ev.stopPropagation();
+      setOpen(false);
+      toggle.focus();
+    }
+  });
+  // A phone opens the chat when asked (as a sheet it would cover the board), a wide window
+  // shows it beside the game: crossing the width opens or closes it.
+  var phone = window.matchMedia(PHONE);
+  phone.addEventListener("change", function () {
+    state.open = !phone.matches;
+    placeToggle(toggle);
+    drawChat();
+  });
+  placeToggle(toggle);
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden && state.open) { state.unread = 0; drawToggle(); }
+  });
+  drawChat();
+}
+
+// The button is in the top bar on a wide window; a phone's top bar has no room left, so there
+// it stands at the top of the page, above the banner, in the page's flow (fixed over the
+// page it would lie on the board's places).
+function placeToggle(toggle) {
+  var bar = document.getElementById("sound-toggle");
+  var banner = document.getElementById("banner");
+  if (isPhone() && banner && toggle.nextElementSibling !== banner) banner.parentNode.insertBefore(toggle, banner);
+  else if (!isPhone() && bar && toggle.nextElementSibling !== bar) bar.parentNode.insertBefore(toggle, bar);
+}
+
+function setOpen(open) {
+  state.open = open;
+  state.focus = open; // the panel puts the focus in its text field once drawn
+  if (open) state.unread = 0;
+  drawChat();
+}
+
+// replaceChildren with the parts that are there (it would write a null as "null").
+function fill(el) {
+  var parts = Array.prototype.slice.call(arguments, 1).filter(function (part) { return part; });
+  el.replaceChildren.apply(el, parts);
+}
+
+function drawToggle() {
+  var toggle = document.getElementById("chat-toggle");
+  if (!toggle) return;
+  toggle.setAttribute("aria-expanded", state.open ? "true" : "false");
+  fill(toggle,
+    h("span", { class: "chat-toggle-label" }, t("chat.title")),
+    state.unread ? h("span", { class: "chat-badge", id: "chat-unread", "aria-hidden": "true" }, String(state.unread)) : null,
+    state.unread ? h("span", { class: "sr-only" }, t("chat.unread", { n: state.unread })) : null
+  );
+}
+
+// The newest message this browser has shown: the lobby's "your tables" marks a table whose
+// chat has a newer one (mine.js).
+function markRead() {
+  var last = state.messages[state.messages.length - 1];
+  var key = "gh_chat_read:" + state.tableId;
+  if (last && last.seq > Number(localStorage.getItem(key) || 0)) localStorage.setItem(key, String(last.seq));
+}
+
+function drawChat() {
+  if (!state.started) return;
+  if (state.open && seen(state.room)) state.unread = 0;
+  if (state.open && !document.hidden) markRead();
+  drawToggle();
+  var el = document.getElementById("chat");
+  if (!state.open) {
+    el.hidden = true;
+    return;
+  }
+  if (panel) return panel.drawPanel(core);
+  loadPanel();
+}
+
+// The panel's module and style sheet, once, the first time the chat is opened; it is drawn
+// when both are here (unstyled, it would jump).
+var panel = null;
+var loading = false;
+function loadPanel() {
+  if (loading) return;
+  loading = true;
+  var sheet = new Promise(function (resolve) {
+    var link = h("link", { rel: "stylesheet", href: new URL("../css/chat.css", import.meta.url).href });
+    link.addEventListener("load", resolve);
+    link.addEventListener("error", resolve);
+    document.head.appendChild(link);
+  });
+  Promise.all([import("./chat_panel.js"), sheet]).then(function (loaded) {
+    panel = loaded[0];
+    drawChat();
+  });
+}
+
+// What the panel needs of the chat.
+var core = {
+  state: state, draw: drawChat, setOpen: setOpen, send: sendChat, post: post, newId: chatId,
+  muted: muted, isMuted: isMuted, setMuted: setMuted, personOf: personOf, mine: mine,
+  authorName: authorName, bodyText: bodyText, spectatorName: spectatorName, fill: fill,
+};
