@@ -136,8 +136,8 @@ def _keys_named(module: str) -> set[str]:
     ("game", "entries"),
     [
         (None, ("lobby.js",)),
-        ("norenberc", ("table.js", "norenberc.js", "notify.js")),
-        ("strasbourg", ("table.js", "strasbourg.js", "notify.js")),
+        ("norenberc", ("table.js", "norenberc.js", "notify.js", "push.js")),
+        ("strasbourg", ("table.js", "strasbourg.js", "notify.js", "push.js")),
     ],
 )
 def test_each_page_carries_the_keys_its_modules_name(
@@ -350,7 +350,6 @@ async def test_a_table_page_loads_only_its_own_games_module_style_and_strings() 
         "page",
         "patch",
         "pieces",
-        "push",
         "sheet",
         "strasbourg",
         "summary",

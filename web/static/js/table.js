@@ -12,7 +12,6 @@ import * as pieces from "./pieces.js";
 import { mark, ruleLink, seatNames } from "./pieces.js";
 import { $, setRedraw } from "./page.js";
 import * as sheet from "./sheet.js";
-import * as push from "./push.js";
 
 var tableId = null;
 var token = null;
@@ -401,7 +400,6 @@ function draw() {
   if (!replay) announce(renderer.status(showing, ctx), opened ? panel.openTitle(sums) : null, since);
   replaceChildren($("board"), renderer.board(showing, ctx));
   replaceChildren($("players"), renderer.players(showing, ctx));
-  if (!replay && table.status === "playing") push.place($("players").querySelector(".player.me"), tableId, mySeat(), token);
   markChanges();
   panel.draw($("summary"), sums, ctx);
   var held = mine && panel.holdsPrompt();
@@ -1020,13 +1018,16 @@ function loadMine() {
   api("GET", "/api/tables/" + tableId + "/me", undefined, token).then(function (res) {
     invite = res.invite;
     render();
-    // The notifications card is a seat's own, folded: its module and settings are loaded
-    // only when a player opens it.
+    // The notifications card is a seat's own, folded: its modules (this device's push
+    // notices, the seat's e-mail and webhook) and settings are loaded only when a player
+    // opens it, which few pages ever do.
     var card = $("notify");
     if (!card.hidden) return;
     card.hidden = false;
     card.addEventListener("toggle", function () {
-      if (card.open) import("./notify.js").then(function (m) { m.showNotifications(tableId, token); });
+      if (!card.open) return;
+      import("./push.js").then(function (m) { m.place($("push-body"), tableId, res.seat, token); });
+      import("./notify.js").then(function (m) { m.showNotifications(tableId, token); });
     });
   }).catch(function () { /* a seat link that no longer works is handled on hello */ });
 }
