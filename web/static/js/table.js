@@ -6,7 +6,6 @@ import { errorText, h, has, t, translatePage } from "./i18n.js";
 import { TableConnection, api, askRematch, forgetTable, keptSeat, rememberTable } from "./conn.js";
 import { fetchServerTime, learnClockRules, learnServerTime, renderClocks, serverNow } from "./clocks.js";
 import * as acts from "./table_acts.js";
-import * as panel from "./summary.js";
 import * as follow from "./follow.js";
 import * as pieces from "./pieces.js";
 import { mark, ruleLink, seatNames } from "./pieces.js";
@@ -388,10 +387,11 @@ function draw() {
   if (!renderer) return loadRenderer(table.game);
   var showing = replay ? replay.view : doc.game;
   var ctx = context(showing, !!replay);
-  var sums = summariesOf(renderer);
+  var known = summariesOf(renderer);
+  var sums = known || [];
   // Only a document from the socket counts: the table row polled before it (no game, an
   // empty log) would make every summary already in the log look as if it had just arrived.
-  var opened = !replay && !!doc.game && panel.follow(sums);
+  var opened = !replay && !!doc.game && follows(known);
   var mine = !replay && renderer.isMyTurn(showing, mySeat());
   var since = mine ? sinceMyMove() : [];
   if (!replay) noticeNudges(table);
@@ -401,8 +401,8 @@ function draw() {
   replaceChildren($("board"), renderer.board(showing, ctx));
   replaceChildren($("players"), renderer.players(showing, ctx));
   markChanges();
-  panel.draw($("summary"), sums, ctx);
-  var held = mine && panel.holdsPrompt();
+  if (panel) panel.draw($("summary"), sums, ctx);
+  var held = mine && !!panel && panel.holdsPrompt();
   replaceChildren($("digest"), held ? null : follow.digestCard(since, logText));
   replaceChildren($("prompt"), replay ? null : held ? panel.holdCard(panel.openTitle(sums)) : renderer.prompt(showing, ctx));
   holdWhilePaused();
@@ -589,10 +589,35 @@ function markChanges() {
   follow.mark($("layout"), others);
 }
 
-// The round-end (or council) summaries of the log shown: the live one or the replay's.
+// The round-end (or council) summaries of the log shown: the live one or the replay's. The
+// panel that shows them (summary.js) is loaded with the first one a log holds: a page opened
+// in the first round has no use for it yet. null while that is not known: the panel, or the
+// renderer's own summaries (a renderer answers null while they load), is on its way.
+var panel = null;
+var panelLoading = false;
+var sawNone = false; // the live log held no summary once: the next one arrives (and opens)
 function summariesOf(renderer) {
   if (!renderer.summaries) return [];
-  return renderer.summaries((replay && replay.log) || doc.log || [], replay ? replay.view : doc.game);
+  var sums = renderer.summaries((replay && replay.log) || doc.log || [], replay ? replay.view : doc.game);
+  if (!sums || !sums.length || panel) return sums;
+  if (!panelLoading) {
+    panelLoading = true;
+    import("./summary.js").then(function (m) {
+      if (sawNone) m.follow([]);
+      panel = m;
+      render();
+    });
+  }
+  return null;
+}
+
+// panel.follow, or what it would say before the panel is here: that nothing opened, and an
+// empty list is remembered, so that the first summary still opens by itself when it comes.
+function follows(sums) {
+  if (!sums) return false;
+  if (panel) return panel.follow(sums);
+  if (!sums.length) sawNone = true;
+  return false;
 }
 
 // The table's seat changes (a bot standing in, a player back) placed among the game's lines.
