@@ -133,7 +133,7 @@ def _keys_named(module: str) -> set[str]:
 
 
 # What a table page imports only when it is needed (``import(...)``): its keys are the page's too.
-LAZY = ("notify.js", "push.js", "summary.js")
+LAZY = ("notify.js", "push.js", "summary.js", "clock_chips.js")
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,7 @@
 // module is ever loaded.
 import { errorText, h, has, t, translatePage } from "./i18n.js";
 import { TableConnection, api, askRematch, forgetTable, keptSeat, rememberTable } from "./conn.js";
-import { fetchServerTime, learnClockRules, learnServerTime, renderClocks, serverNow } from "./clocks.js";
+import { fetchServerTime, learnClockRules, learnServerTime, serverNow } from "./clocks.js";
 import * as acts from "./table_acts.js";
 import * as follow from "./follow.js";
 import * as pieces from "./pieces.js";
@@ -381,7 +381,7 @@ function draw() {
   else stopAwayPoll();
   $("waiting-room").hidden = true;
   $("layout").hidden = false;
-  renderClocks($("clocks"), replay ? {} : table);
+  drawClocks($("clocks"), replay ? {} : table);
   acts.renderPause($("pause"), replay ? {} : table, mySeat(), tableAct, seatName);
   var renderer = renderers[table.game];
   if (!renderer) return loadRenderer(table.game);
@@ -587,6 +587,20 @@ function markChanges() {
   var others = drawnLog !== null && log.slice(drawnLog).some(function (e) { return !(e.params && e.params.seat === me); });
   drawnLog = log.length;
   follow.mark($("layout"), others);
+}
+
+// The running clocks' chips (clock_chips.js) come with the first timed table drawn: most
+// tables have no clock, and their section stays hidden as the page was served.
+var chips = null;
+var chipsLoading = false;
+function drawClocks(el, table) {
+  if (chips) return chips.renderClocks(el, table);
+  if (!table.clock || table.clock.mode === "untimed" || chipsLoading) return;
+  chipsLoading = true;
+  import("./clock_chips.js").then(function (m) {
+    chips = m;
+    render();
+  });
 }
 
 // The round-end (or council) summaries of the log shown: the live one or the replay's. The
