@@ -2,7 +2,7 @@
 // The game's own board and prompts come from its renderer, the module web/static/js/<game>.js
 // (norenberc.js, strasbourg.js), loaded when the table's game is known; only that game's
 // module is ever loaded.
-import { errorText, h, has, t, translatePage } from "./i18n.js";
+import { errorText, h, has, loadStrings, t, translatePage } from "./i18n.js";
 import { TableConnection, api, askRematch, forgetTable, keptSeat, rememberTable } from "./conn.js";
 import { fetchServerTime, learnClockRules, learnServerTime, serverNow } from "./clocks.js";
 import * as acts from "./table_acts.js";
@@ -1065,8 +1065,9 @@ function loadMine() {
     card.hidden = false;
     card.addEventListener("toggle", function () {
       if (!card.open) return;
-      import("./push.js").then(function (m) { m.place($("push-body"), tableId, res.seat, token); });
-      import("./notify.js").then(function (m) { m.showNotifications(tableId, token); });
+      var words = loadStrings("notices");
+      Promise.all([import("./push.js"), words]).then(function (got) { got[0].place($("push-body"), tableId, res.seat, token); });
+      Promise.all([import("./notify.js"), words]).then(function (got) { got[0].showNotifications(tableId, token); });
     });
   }).catch(function () { /* a seat link that no longer works is handled on hello */ });
 }
