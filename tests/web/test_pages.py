@@ -145,7 +145,7 @@ def _keys_named(module: str) -> set[str]:
 
 
 # What a table page imports only when it is needed (``import(...)``): its keys are the page's too.
-LAZY = ("notify.js", "push.js", "summary.js", "clock_chips.js")
+LAZY = ("notify.js", "push.js", "summary.js", "clock_chips.js", "pause_bar.js")
 
 
 @pytest.mark.parametrize(

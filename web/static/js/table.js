@@ -382,7 +382,7 @@ function draw() {
   $("waiting-room").hidden = true;
   $("layout").hidden = false;
   drawClocks($("clocks"), replay ? {} : table);
-  acts.renderPause($("pause"), replay ? {} : table, mySeat(), tableAct, seatName);
+  drawPause($("pause"), replay ? {} : table);
   var renderer = renderers[table.game];
   if (!renderer) return loadRenderer(table.game);
   var showing = replay ? replay.view : doc.game;
@@ -599,6 +599,21 @@ function drawClocks(el, table) {
   chipsLoading = true;
   import("./clock_chips.js").then(function (m) {
     chips = m;
+    render();
+  });
+}
+
+// The pause bar (pause_bar.js) comes with the first table drawn that has a pause proposed
+// or running: most games never pause, and the bar stays hidden as the page was served.
+var pauseBar = null;
+var pauseBarLoading = false;
+function drawPause(el, table) {
+  if (pauseBar) return pauseBar.renderPause(el, table, mySeat(), tableAct, seatName);
+  var clock = acts.live(table) ? table.clock : null;
+  if (!clock || !(clock.paused || clock.proposal) || pauseBarLoading) return;
+  pauseBarLoading = true;
+  import("./pause_bar.js").then(function (m) {
+    pauseBar = m;
     render();
   });
 }
