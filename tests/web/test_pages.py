@@ -153,7 +153,7 @@ LAZY = ("notify.js", "push.js", "summary.js", "clock_chips.js", "pause_bar.js")
     [
         (None, ("lobby.js",)),
         ("norenberc", ("table.js", "norenberc.js", *LAZY, "norenberc_summary.js")),
-        ("strasbourg", ("table.js", "strasbourg.js", *LAZY)),
+        ("strasbourg", ("table.js", "strasbourg.js", *LAZY, "strasbourg_summary.js")),
     ],
 )
 def test_each_page_carries_the_keys_its_modules_name(
