@@ -145,7 +145,7 @@ def _keys_named(module: str) -> set[str]:
 
 
 # What a table page imports only when it is needed (``import(...)``): its keys are the page's too.
-LAZY = ("notify.js", "push.js", "summary.js", "clock_chips.js", "pause_bar.js")
+LAZY = ("notify.js", "push.js", "summary.js", "clock_chips.js", "pause_bar.js", "patch.js")
 
 
 @pytest.mark.parametrize(
@@ -366,7 +366,6 @@ async def test_a_table_page_loads_only_its_own_games_module_style_and_strings() 
         "follow",
         "i18n",
         "page",
-        "patch",
         "pieces",
         "sheet",
         "strasbourg",
