@@ -122,6 +122,9 @@ def _read_strings(path: Path) -> dict[str, str]:
 # The lobby's own strings (creating a table, the open tables, "your tables") live in a folder
 # of their own, as a game's do, so that no table page carries them.
 LOBBY_STRINGS = "lobby"
+# Folders of strings a table page loads later, with the part that shows them (the seat's
+# notifications card: push notices, e-mail, webhook), on top of the dictionary it has.
+LATER_STRINGS = frozenset({"notices"})
 
 
 @lru_cache(maxsize=1)
@@ -187,7 +190,12 @@ def strings_url(lang: str, game: str | None) -> str:
 @lru_cache(maxsize=64)
 def strings_script(lang: str, scope: str) -> Asset:
     """A classic script that leaves the dictionary on ``globalThis.ghStrings`` for i18n.js
-    (a data block would need the page itself; the policy allows no inline script)."""
+    (a data block would need the page itself; the policy allows no inline script); for a
+    folder loaded later, one that adds that folder's strings to it."""
+    if scope in LATER_STRINGS:
+        later = {key: languages()[lang][key] for key in _game_keys()[scope]}
+        text = json.dumps(later, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+        return Asset.of(f"Object.assign(globalThis.ghStrings,{text});\n".encode(), JAVASCRIPT)
     strings = page_strings(lang, None if scope == SITE_SCOPE else scope)
     text = json.dumps(strings, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
     return Asset.of(f"globalThis.ghStrings={text};\n".encode(), JAVASCRIPT)
@@ -374,9 +382,11 @@ def minified() -> dict[str, Asset]:
 
 @router.get("/strings/{version}/{lang}/{scope}.js", include_in_schema=False)
 async def strings_file(version: str, lang: str, scope: str, request: Request) -> Response:
-    """One language's dictionary for the lobby (``site``) or one game's tables; 404 for a
-    language or game that is not shipped. Versioned like ``/static``: the current version
-    is kept a year, any other is served fresh and revalidated."""
-    if lang not in languages() or not (scope == SITE_SCOPE or scope in game_names()):
+    """One language's dictionary for the lobby (``site``) or one game's tables, or the
+    strings a table loads later (``notices``); 404 for a language or scope that is not
+    shipped. Versioned like ``/static``: the current version is kept a year, any other is
+    served fresh and revalidated."""
+    known = scope == SITE_SCOPE or scope in game_names() or scope in LATER_STRINGS
+    if lang not in languages() or not known:
         raise HTTPException(status_code=404, detail="Not Found")
     return strings_script(lang, scope).response(request, current=version == STRINGS_VERSION)

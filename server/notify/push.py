@@ -125,11 +125,13 @@ class YourMove:
 
 @lru_cache(maxsize=8)
 def strings(lang: str) -> dict[str, str]:
-    """The shared dictionary of ``lang`` (English for a language not shipped)."""
+    """The shared dictionary of ``lang`` (English for a language not shipped) with the
+    notices' own strings (``web/i18n/notices/``, which the table page loads with its card)."""
     path = I18N / f"{lang}.json"
     if not lang.isalpha() or not path.is_file():
         path = I18N / f"{DEFAULT_LANG}.json"
     found: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))
+    found.update(json.loads((I18N / "notices" / path.name).read_text(encoding="utf-8")))
     return found
 
 

@@ -50,7 +50,7 @@ DIFFERENT_THINGS = {
     "mark": {"follow", "pieces"},  # mark changed places; a seat's shape
     "place": {"push", "sheet"},  # put the push control in a card; the prompt on a phone
     "status": {"mine", "norenberc", "strasbourg"},  # a table in the lobby; a game's status line
-    "tick": {"clocks", "mine"},  # each one's own countdowns
+    "tick": {"clock_chips", "mine"},  # each one's own countdowns
 }
 
 

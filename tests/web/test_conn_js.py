@@ -10,9 +10,11 @@ import pytest
 pytestmark = pytest.mark.browser
 
 # Feeds ``messages`` to a TableConnection that has command c1 pending, with no socket: what it
-# would send is recorded instead.
-RECEIVE = """async (messages) => {
-  const { TableConnection } = await import("/static/js/conn.js");
+# would send is recorded instead. ``take`` is how the socket hands them over (a patch waits
+# for patch.js, and what comes after it waits behind it); ``receive`` once patch.js is here.
+RECEIVE = """async ([messages, how]) => {
+  const { TableConnection, loadPatch } = await import("/static/js/conn.js");
+  if (how === "receive") await loadPatch();
   const acks = [], sent = [], pending = [], pendingAtDoc = [];
   const conn = new TableConnection("t", "token", {
     onAck: (id) => acks.push(id),
@@ -21,17 +23,19 @@ RECEIVE = """async (messages) => {
   conn.sendRaw = (message) => sent.push(message);
   conn.pending = { id: "c1", cmd: { type: "pass" } };
   for (const message of messages) {
-    conn.receive(message);
+    conn[how](message);
     pending.push(conn.pending && conn.pending.id);
   }
+  await loadPatch();
+  await new Promise((resolve) => setTimeout(resolve, 0));
   clearInterval(conn.pinger);
   return { acks, sent, pending, pendingAtDoc, version: conn.version, doc: conn.doc };
 }"""
 SNAPSHOT = {"type": "snapshot", "version": 3, "doc": {"n": 1}}
 
 
-def receive(script_page: Any, *messages: dict[str, Any]) -> dict[str, Any]:
-    result: dict[str, Any] = script_page.evaluate(RECEIVE, list(messages))
+def receive(script_page: Any, *messages: dict[str, Any], how: str = "receive") -> dict[str, Any]:
+    result: dict[str, Any] = script_page.evaluate(RECEIVE, [list(messages), how])
     return result
 
 
@@ -64,3 +68,13 @@ def test_an_ack_alone_ends_the_command_and_another_ids_ack_does_not(script_page:
     other = {"type": "patch", "base": 3, "version": 4, "ops": [], "ack": "c0"}
     seen = receive(script_page, SNAPSHOT, other, {"type": "ack", "id": "c1", "version": 4})
     assert seen["pending"] == ["c1", "c1", None] and seen["acks"] == ["c0", "c1"]
+
+
+def test_messages_after_a_patch_wait_for_patch_js_and_keep_their_order(script_page: Any) -> None:
+    """The page loads patch.js with the first patch; an ack right behind that patch is not
+    counted before the patch that carries the document to the command's version."""
+    ops = [{"op": "replace", "path": "/n", "value": 2}]
+    patch = {"type": "patch", "base": 3, "version": 4, "ops": ops}
+    seen = receive(script_page, SNAPSHOT, patch, {"type": "ack", "id": "c1"}, how="take")
+    assert seen["doc"] == {"n": 2} and seen["version"] == 4
+    assert seen["acks"] == ["c1"] and seen["pendingAtDoc"] == ["c1", "c1"]

@@ -60,6 +60,18 @@ async def test_the_strings_of_an_unknown_language_or_game_are_not_found(
     assert again.status_code == 304
 
 
+async def test_the_notices_strings_come_later_and_alone(client: httpx.AsyncClient) -> None:
+    """The notifications card's strings are a script of their own, added to the page's
+    dictionary when the card is opened: only its keys, in the page's language."""
+    later = await client.get(f"/strings/{pages.STRINGS_VERSION}/de/notices.js")
+    assert later.status_code == 200 and later.headers["cache-control"] == pages.IMMUTABLE
+    prefix, text = "Object.assign(globalThis.ghStrings,", later.text.strip()
+    assert text.startswith(prefix) and text.endswith(");")
+    found = json.loads(text[len(prefix) : -2])
+    assert set(found) == set(pages._game_keys()["notices"]) and "push.enable" in found
+    assert found["push.enable"] == pages.languages()["de"]["push.enable"]
+
+
 async def test_table_page_carries_its_table_id_and_no_token(client: httpx.AsyncClient) -> None:
     res = await client.get("/t/abc123")
     assert res.status_code == 200
@@ -132,12 +144,16 @@ def _keys_named(module: str) -> set[str]:
     return {key for key in named if key.split(".")[0] in prefixes}
 
 
+# What a table page imports only when it is needed (``import(...)``): its keys are the page's too.
+LAZY = ("notify.js", "push.js", "summary.js", "clock_chips.js", "pause_bar.js", "patch.js")
+
+
 @pytest.mark.parametrize(
     ("game", "entries"),
     [
         (None, ("lobby.js",)),
-        ("norenberc", ("table.js", "norenberc.js", "notify.js")),
-        ("strasbourg", ("table.js", "strasbourg.js", "notify.js")),
+        ("norenberc", ("table.js", "norenberc.js", *LAZY, "norenberc_summary.js")),
+        ("strasbourg", ("table.js", "strasbourg.js", *LAZY, "strasbourg_summary.js")),
     ],
 )
 def test_each_page_carries_the_keys_its_modules_name(
@@ -146,13 +162,15 @@ def test_each_page_carries_the_keys_its_modules_name(
     """A game's strings reach only its own tables, the lobby's only the lobby (each page
     loads less), and each page's dictionary still holds every key its modules name."""
     english = pages.languages()["en"]
-    carried = set(pages.page_strings("en", game))
+    served = set(pages.page_strings("en", game))
+    later = {key for name in pages.LATER_STRINGS for key in pages._game_keys()[name]}
+    carried = served | later if game else served  # a table adds its notifications card's
     for module in pages.module_closure(*entries):
         missing = sorted(key for key in _keys_named(module) - carried if key in english)
         assert missing == [], (game, module)
     others = {"norenberc", "strasbourg", pages.LOBBY_STRINGS} - {game or pages.LOBBY_STRINGS}
-    for other in others:
-        assert not carried & set(pages._game_keys()[other]), (game, other)
+    for other in others | pages.LATER_STRINGS:
+        assert not served & set(pages._game_keys()[other]), (game, other)
 
 
 PLACEHOLDER = r"\{(\w+(?::\w+)?)\}"  # {name} or, in log templates, {name:format}
@@ -349,12 +367,9 @@ async def test_a_table_page_loads_only_its_own_games_module_style_and_strings() 
         "follow",
         "i18n",
         "page",
-        "patch",
         "pieces",
-        "push",
         "sheet",
         "strasbourg",
-        "summary",
         "table_acts",
     }
     assert preloaded == {f"{js}/{name}.js" for name in wanted}

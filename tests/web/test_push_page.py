@@ -1,4 +1,5 @@
-"""The table page's "notify me" button in real Chromium against a real server.
+"""The table page's "notify me" button (in the seat's notifications card) in real Chromium
+against a real server.
 
 Headless Chromium reaches no push service, so ``PushManager`` is replaced in these pages only
 (an init script) by one that answers ``subscribe`` with a subscription whose keys the test
@@ -87,6 +88,11 @@ def devices(server: ServerThread, made: dict[str, Any]) -> list[dict[str, Any]]:
     return found
 
 
+def open_card(page: Any) -> None:
+    """Unfold the seat's notifications card: the push control (and its module) come with it."""
+    page.locator("#notify-title").click(timeout=10_000)
+
+
 def push_page(new_page: Any, viewport: dict[str, int], script: str, **options: Any) -> Any:
     # Its init script and service worker stay with the context.
     page = new_page(viewport=viewport, permissions=["notifications"], fresh=True, **options)
@@ -102,12 +108,13 @@ def test_the_button_subscribes_this_device_for_the_seat_and_turns_it_off(
     device = Device(endpoint=f"https://push.example.net/wpush/{made['table_id']}")
     page = push_page(new_page, viewport, STUB % json.dumps(device.subscription()))
     page.goto(f"{server.url}/t/{made['table_id']}#seat={made['token']}")
-    button = page.locator(".player.me #push-enable")
+    open_card(page)
+    button = page.locator("#notify #push-enable")
     button.wait_for(timeout=10_000)
     page.wait_for_function("!document.querySelector('#push-enable').disabled", timeout=10_000)
     page.screenshot(path=str(ARTIFACTS / f"push-offer-{viewport['width']}.png"), full_page=True)
     button.click()
-    page.locator(".player.me #push-on").wait_for(timeout=10_000)
+    page.locator("#notify #push-on").wait_for(timeout=10_000)
     page.screenshot(path=str(ARTIFACTS / f"push-on-{viewport['width']}.png"), full_page=True)
     # The browser was asked with the server's own key, for notifications the player sees.
     asked = page.evaluate("window.__subscribeOptions")
@@ -119,9 +126,10 @@ def test_the_button_subscribes_this_device_for_the_seat_and_turns_it_off(
     assert (held["service"], held["lang"]) == ("push.example.net", "en")
     # A reload finds the device on the seat's list; "turn off" removes it from the server.
     page.reload()
-    page.locator(".player.me #push-off").click(timeout=10_000)
+    open_card(page)
+    page.locator("#notify #push-off").click(timeout=10_000)
     # While the removal is under way the same button shows, disabled ("working").
-    page.locator(".player.me #push-enable:not([disabled])").wait_for(timeout=10_000)
+    page.locator("#notify #push-enable:not([disabled])").wait_for(timeout=10_000)
     assert devices(server, made) == []
 
 
@@ -133,6 +141,7 @@ def test_the_service_worker_controls_the_whole_site_and_the_manifest_is_valid(
         new_page, DESKTOP, STUB % json.dumps(Device(endpoint="https://x.example/1").subscription())
     )
     page.goto(f"{server.url}/t/{made['table_id']}#seat={made['token']}")
+    open_card(page)
     page.locator("#push-enable:not([disabled])").wait_for(timeout=10_000)
     # Nothing is installed before the player asks for notices.
     assert page.evaluate("navigator.serviceWorker.getRegistration('/').then(r => !!r)") is False
@@ -166,7 +175,8 @@ def test_a_browser_without_push_is_told_why(
     options = {"user_agent": user_agent} if user_agent else {}
     page = push_page(new_page, PHONE, NO_PUSH, **options)
     page.goto(f"{server.url}/t/{made['table_id']}#seat={made['token']}")
-    why = page.locator(".player.me #push-why")
+    open_card(page)
+    why = page.locator("#notify #push-why")
     why.wait_for(timeout=10_000)
     assert said in (why.text_content() or "")
     assert page.locator("#push-enable").count() == 0
@@ -198,8 +208,9 @@ def test_the_page_with_its_worker_keeps_to_its_policy(browser: Any, server: Serv
     page = errors.watch(context.new_page())
     try:
         page.goto(f"{server.url}/t/{made['table_id']}#seat={made['token']}")
-        page.locator(".player.me #push-enable:not([disabled])").click(timeout=10_000)
-        page.locator(".player.me #push-on").wait_for(timeout=10_000)
+        open_card(page)
+        page.locator("#notify #push-enable:not([disabled])").click(timeout=10_000)
+        page.locator("#notify #push-on").wait_for(timeout=10_000)
         scope = page.evaluate("navigator.serviceWorker.ready.then(r => r.scope)")
         assert scope == f"{server.url}/"
         assert page.evaluate("window.__violations") == []
@@ -251,6 +262,7 @@ def test_the_worker_shows_the_notice_and_opens_only_this_site(
         new_page, DESKTOP, STUB % json.dumps(Device(endpoint="https://x.example/4").subscription())
     )
     page.goto(f"{server.url}/t/{made['table_id']}#seat={made['token']}")
+    open_card(page)
     page.locator("#push-enable:not([disabled])").click(timeout=10_000)
     page.locator("#push-on").wait_for(timeout=10_000)
     notice = {

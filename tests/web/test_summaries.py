@@ -128,6 +128,21 @@ def test_a_round_end_opens_its_summary_holds_the_prompt_and_comes_back_from_the_
     assert page.locator("#summary").is_hidden()
 
 
+def test_a_page_opened_after_a_round_end_offers_it_from_the_log_only(
+    new_page: Any, pages_server: ServerThread
+) -> None:
+    """The summary modules come with the first summary a log holds; one already there when
+    the page opens is not news: it stays in the log, as on a reload."""
+    fake, seat, cmd = table_before("norenberc", "RoundEnded", "summary-later")
+    fake.play(seat, cmd)
+    page = open_page(new_page, pages_server, fake, viewport=DESKTOP)
+    page.wait_for_selector("#log button[data-summary=round-1]")
+    assert page.locator("#summary").is_hidden()
+    assert page.locator("#summary-continue").count() == 0
+    page.click("#log button[data-summary=round-1]")
+    page.wait_for_selector("#summary:not([hidden])")
+
+
 def test_a_summary_closes_by_itself_unless_the_player_is_reading_it(
     new_page: Any, pages_server: ServerThread
 ) -> None:

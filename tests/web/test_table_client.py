@@ -70,7 +70,9 @@ def test_planning_offers_exactly_the_legal_guilds_and_sends_only_on_confirm(
     page.click("#confirm")
     page.wait_for_function(IDLE)
     assert [m["cmd"] for m in commands_sent(fake)] == [{"type": "plan", "guilds": [1]}]
-    assert "Ada played 1 card" in page.inner_text("#log")
+    # The fake acks before its patch (the server carries the ack in it), and the first patch
+    # a page gets waits for patch.js.
+    page.locator("#log", has_text="Ada played 1 card").wait_for(timeout=5000)
 
 
 def test_a_seat_sees_its_own_talers_only(open_table: Any) -> None:

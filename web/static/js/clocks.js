@@ -1,28 +1,7 @@
-// Turn clocks: the lobby's clock choice and its one-line label (docs/clocks.md).
-import { h, t } from "./i18n.js";
-import { mark, seatName } from "./pieces.js";
-
-// What the lobby offers; each preset is the body of the clock settings it sends.
-export var PRESETS = [
-  { id: "untimed", clock: { mode: "untimed" } },
-  { id: "live_fast", clock: { mode: "live", plan: 30, action: 10, bank: 120, increment: 5 } },
-  { id: "live", clock: { mode: "live", plan: 60, action: 20, bank: 300, increment: 5 } },
-  { id: "live_slow", clock: { mode: "live", plan: 120, action: 40, bank: 600, increment: 10 } },
-].concat([12, 24, 48, 72, 120, 168].map(function (hours) {
-  return { id: "days_" + hours, clock: { mode: "days", per_decision: hours * 3600 } };
-}));
-
-export function presetClock(id) {
-  var found = PRESETS.filter(function (p) { return p.id === id; })[0] || PRESETS[0];
-  return found.clock;
-}
-
-export function clockSelect(id, selected) {
-  return h("select", { id: id, name: "clock" }, PRESETS.map(function (p) {
-    return h("option", { value: p.id, selected: p.id === (selected || "untimed") ? true : null },
-      clockLabel(p.clock));
-  }));
-}
+// Turn clocks (docs/clocks.md): a clock's one-line label, and the server's time and clock
+// rules that every table page counts with (the lobby's choice is clock_choice.js, the
+// running clocks' chips clock_chips.js).
+import { t } from "./i18n.js";
 
 // "12 h", "3 days", "5 min", "45 s": a span of time for people.
 export function span(seconds) {
@@ -45,23 +24,12 @@ export function clockLabel(clock) {
   return t("clock.untimed");
 }
 
-// Which preset a stored clock is (the created table's select shows it).
-export function presetOf(clock) {
-  var c = (clock && (clock.config || clock)) || { mode: "untimed" };
-  var found = PRESETS.filter(function (p) {
-    return Object.keys(p.clock).every(function (k) { return p.clock[k] === c[k]; });
-  })[0];
-  return found ? found.id : "untimed";
-}
-
 // ---- the table page: every running clock, counting down ------------------------------
 // Deadlines are absolute (the server's seconds since the epoch); the page counts from the
 // server's own time, learnt from the table summary's server_time, so a client clock that is
 // minutes off shows the same countdown as everybody else's.
 
 var offset = 0; // the server's time minus this browser's, in seconds
-var ticker = null;
-var shown = null; // {clock, seats, el}
 
 export function learnServerTime(serverTime, sentAt, receivedAt) {
   if (typeof serverTime !== "number" || !serverTime) return;
@@ -102,48 +70,4 @@ export function countdown(seconds) {
   var hours = Math.floor(seconds / 3600), minutes = Math.floor(seconds % 3600 / 60), secs = seconds % 60;
   var two = function (n) { return (n < 10 ? "0" : "") + n; };
   return hours ? hours + ":" + two(minutes) + ":" + two(secs) : minutes + ":" + two(secs);
-}
-
-function chips() {
-  var clock = shown.clock, seats = shown.seats, now = serverNow();
-  return clock.seats.map(function (entry, seat) {
-    if (!entry.running) return null;
-    // Named as the seat cards name it (a bot by its kind), beside the seat's shape.
-    var name = seatName(seats[seat], seat);
-    var left = entry.deadline - now;
-    var low = clock.mode === "live" ? left <= 10 : left <= 3600;
-    return h("li", { class: "clock-chip" + (low ? " low" : "") + (entry.covered ? " covered" : ""),
-      "data-seat": seat },
-      mark(seat), h("span", { class: "clock-name" }, name), " ",
-      h("span", { class: "clock-time", "data-deadline": entry.deadline },
-        entry.covered ? t("clock.bot_playing") : countdown(left)));
-  }).filter(Boolean);
-}
-
-function tick() {
-  if (!shown || !shown.el.isConnected) return;
-  var list = shown.el.querySelector("ol");
-  if (!list) return;
-  list.innerHTML = "";
-  chips().forEach(function (chip) { list.appendChild(chip); });
-}
-
-// Draw the clocks of ``table`` (the document's table part) into ``el``; the countdown
-// then ticks by itself until the next call.
-export function renderClocks(el, table) {
-  var clock = table && table.clock;
-  // While paused nothing runs: the pause bar (table_acts.js) shows what each clock keeps.
-  if (!clock || clock.mode === "untimed" || table.status !== "playing" || clock.paused) {
-    el.hidden = true;
-    el.innerHTML = "";
-    shown = null;
-    return;
-  }
-  el.hidden = false;
-  shown = { clock: clock, seats: table.seats || [], el: el };
-  el.innerHTML = "";
-  el.appendChild(h("span", { class: "clock-mode" }, clockLabel(clock)));
-  el.appendChild(h("ol", { class: "clock-list", "aria-label": t("clock.running") }));
-  tick();
-  if (!ticker) ticker = setInterval(tick, 250);
 }

@@ -1,7 +1,19 @@
 // One websocket per tab to /ws/tables/{id}. Keeps the document current (snapshot, then
 // patches), reconnects by itself with backoff, asks for a snapshot on a version gap,
 // and resends an unacknowledged command with the same id after a reconnect.
-import { applyPatch } from "./patch.js";
+
+// JSON Patch (patch.js) comes with the first patch: a page opened on a table where nothing
+// moves draws its snapshot without it. A patch that finds it missing waits for it, and every
+// message after it waits behind it, so they are still taken in the order they came.
+var patching = null; // patch.js, once here
+var patchLoading = null;
+export function loadPatch() {
+  if (!patchLoading) {
+    patchLoading = import("./patch.js").then(function (m) { patching = m; });
+    patchLoading.catch(function () { patchLoading = null; });
+  }
+  return patchLoading;
+}
 
 var MAX_BACKOFF_MS = 15000;
 var PING_MS = 20000;
@@ -45,7 +57,7 @@ TableConnection.prototype.connect = function () {
     ws.send(JSON.stringify(hello));
   };
   ws.onmessage = function (ev) {
-    self.receive(JSON.parse(ev.data));
+    self.take(JSON.parse(ev.data));
   };
   ws.onclose = function (ev) {
     if (self.ws !== ws) return;
@@ -84,6 +96,24 @@ TableConnection.prototype.online = function () {
   clearInterval(this.pinger);
   this.pinger = setInterval(function () { self.sendRaw({ type: "ping" }); }, PING_MS);
   if (this.pending) this.sendRaw({ type: "command", id: this.pending.id, cmd: this.pending.cmd });
+};
+
+TableConnection.prototype.take = function (msg) {
+  var self = this;
+  if (this.inbox) return this.inbox.push(msg);
+  if (msg.type !== "patch" || patching) return this.receive(msg);
+  this.inbox = [msg];
+  loadPatch().then(function () {
+    var waiting = self.inbox;
+    self.inbox = null;
+    waiting.forEach(function (m) { self.take(m); });
+  }, function () {
+    // No patch.js (the network went): each patch then fails as a gap does, and asks for a
+    // snapshot; the other messages (an ack, an error) count as ever.
+    var waiting = self.inbox;
+    self.inbox = null;
+    waiting.forEach(function (m) { self.receive(m); });
+  });
 };
 
 TableConnection.prototype.receive = function (msg) {
@@ -125,10 +155,11 @@ TableConnection.prototype.acked = function (id) {
 
 // Apply a patch only onto the version it was made from (several quick changes may come
 // as one patch, version - base > 1); anything else means we missed one: ask for a snapshot.
+// (Without patch.js, see take, applying throws and asks for one too.)
 TableConnection.prototype.patch = function (msg) {
   if (this.version === null || msg.base !== this.version) return this.resync();
   try {
-    this.setDoc(applyPatch(this.doc, msg.ops), msg.version);
+    this.setDoc(patching.applyPatch(this.doc, msg.ops), msg.version);
   } catch (err) {
     return this.resync();
   }
@@ -154,6 +185,7 @@ TableConnection.prototype.sendRaw = function (msg) {
 
 // Send a game command; returns its id. Only one command is in flight at a time.
 TableConnection.prototype.send = function (cmd) {
+  loadPatch(); // its answer is a patch: fetched meanwhile, it need not wait for this module
   this.pending = { id: newId(), cmd: cmd };
   this.sendRaw({ type: "command", id: this.pending.id, cmd: cmd });
   return this.pending.id;

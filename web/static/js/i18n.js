@@ -19,6 +19,24 @@ export function t(key, params) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => (own.call(params, name) ? String(params[name]) : whole));
 }
 
+// Add the strings of a folder a page loads later (web/i18n/<scope>/, e.g. "notices") to the
+// dictionary: a script beside the page's own, same version and language. Resolves once
+// they are there (or could not come: a missing key then shows itself, as ever).
+var later = {};
+export function loadStrings(scope) {
+  if (!later[scope]) {
+    later[scope] = new Promise(function (resolve) {
+      var own = document.querySelector("script[src*='/strings/']");
+      if (!own) return resolve();
+      var script = document.createElement("script");
+      script.src = new URL(scope + ".js", own.src).pathname;
+      script.onload = script.onerror = function () { resolve(); };
+      document.head.appendChild(script);
+    });
+  }
+  return later[scope];
+}
+
 // True when the dictionary has the key (for optional, data-driven labels).
 export function has(key) {
   return own.call(STRINGS, key);

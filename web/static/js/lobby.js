@@ -2,7 +2,8 @@
 // tables ("your tables", mine.js) and public tables to join or watch.
 import { errorText, h, t, translatePage } from "./i18n.js";
 import { api, rememberTable } from "./conn.js";
-import { clockLabel, clockSelect, presetClock, presetOf } from "./clocks.js";
+import { clockLabel } from "./clocks.js";
+import { clockSelect, presetClock, presetOf } from "./clock_choice.js";
 import { refreshMine, startMine } from "./mine.js";
 import { $ } from "./page.js";
 

@@ -1,6 +1,7 @@
 // Norenberc: the board, the players' areas and the status line; the prompts are in
 // norenberc_prompts.js and the shared pieces in norenberc_parts.js.
 import { h, t } from "./i18n.js";
+import { redraw } from "./page.js";
 import {
 SEAT_MARK, badge, boardPick, botOffer, isMyTurn, mark, offline, planningTag as tag, result, seatNames,
 } from "./pieces.js";
@@ -9,7 +10,6 @@ import {
 bailiffTiles, buyOne, canBuyOne, choiceListed, choose, draft, isFirstTile, listed, pickHouse, pickTile, pickVictim, prompt,
 sellOneMore,
 } from "./norenberc_prompts.js";
-import { summaries } from "./norenberc_summary.js";
 
 // ---- board ------------------------------------------------------------------------
 
@@ -292,6 +292,24 @@ function reveal(view, seatViews) {
   return out;
 }
 
+// The round ends' summaries (norenberc_summary.js) are loaded with the first round end a log
+// holds; until they are here the answer is null (not known yet), and the page is drawn again
+// when they come.
+var summaryModule = null;
+var summaryLoading = false;
+function roundEnds(log) {
+  if (summaryModule) return summaryModule.summaries(log);
+  if (!log.some(function (e) { return e.type === "RoundEnded"; })) return [];
+  if (!summaryLoading) {
+    summaryLoading = true;
+    import("./norenberc_summary.js").then(function (m) {
+      summaryModule = m;
+      redraw();
+    });
+  }
+  return null;
+}
+
 // The renderer table.js draws a Norenberc table with (docs/ui.md).
 export default {
   board: board,
@@ -304,7 +322,7 @@ export default {
   describe: describe,
   logPrefix: "log.",
   logFormats: LOG_FORMATS,
-  summaries: summaries,
+  summaries: roundEnds,
   reveal: reveal,
   footnote: function (game) { return { text: t("table.reconstruction"), title: game.data_note || "" }; },
 };

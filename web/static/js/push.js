@@ -1,4 +1,5 @@
-// "Notify me when it is my move": the own seat's card offers Web Push notices (docs/push.md).
+// "Notify me when it is my move": the seat's notifications card offers Web Push notices
+// (docs/push.md); table.js loads this module when the player opens that card.
 // The browser's push subscription belongs to the site (one service worker, scope "/"); the
 // server keeps one row per seat and device, added and removed with the seat's own token, so
 // turning notices off here stops them for this seat only.
@@ -123,8 +124,8 @@ function draw() {
   box.append.apply(box, parts);
 }
 
-// The control for the own seat, put into ``card`` (the seat card the game drew); the same
-// element moves into each redraw's new card, so its state survives redraws.
+// The control for the own seat, put into ``card`` (the notifications card's place for it,
+// each time the card is opened); the same element, so its state survives a fold.
 export function place(card, tableId, seat, token) {
   if (!card || seat === null || !token) return;
   var key = tableId + "/" + seat + "/" + token;

@@ -2,17 +2,15 @@
 // The game's own board and prompts come from its renderer, the module web/static/js/<game>.js
 // (norenberc.js, strasbourg.js), loaded when the table's game is known; only that game's
 // module is ever loaded.
-import { errorText, h, has, t, translatePage } from "./i18n.js";
+import { errorText, h, has, loadStrings, t, translatePage } from "./i18n.js";
 import { TableConnection, api, askRematch, forgetTable, keptSeat, rememberTable } from "./conn.js";
-import { fetchServerTime, learnClockRules, learnServerTime, renderClocks, serverNow } from "./clocks.js";
+import { fetchServerTime, learnClockRules, learnServerTime, serverNow } from "./clocks.js";
 import * as acts from "./table_acts.js";
-import * as panel from "./summary.js";
 import * as follow from "./follow.js";
 import * as pieces from "./pieces.js";
 import { mark, ruleLink, seatNames } from "./pieces.js";
 import { $, setRedraw } from "./page.js";
 import * as sheet from "./sheet.js";
-import * as push from "./push.js";
 import * as chat from "./chat.js";
 
 var tableId = null;
@@ -384,16 +382,17 @@ function draw() {
   else stopAwayPoll();
   $("waiting-room").hidden = true;
   $("layout").hidden = false;
-  renderClocks($("clocks"), replay ? {} : table);
-  acts.renderPause($("pause"), replay ? {} : table, mySeat(), tableAct, seatName);
+  drawClocks($("clocks"), replay ? {} : table);
+  drawPause($("pause"), replay ? {} : table);
   var renderer = renderers[table.game];
   if (!renderer) return loadRenderer(table.game);
   var showing = replay ? replay.view : doc.game;
   var ctx = context(showing, !!replay);
-  var sums = summariesOf(renderer);
+  var known = summariesOf(renderer);
+  var sums = known || [];
   // Only a document from the socket counts: the table row polled before it (no game, an
   // empty log) would make every summary already in the log look as if it had just arrived.
-  var opened = !replay && !!doc.game && panel.follow(sums);
+  var opened = !replay && !!doc.game && follows(known);
   var mine = !replay && renderer.isMyTurn(showing, mySeat());
   var since = mine ? sinceMyMove() : [];
   if (!replay) noticeNudges(table);
@@ -402,10 +401,9 @@ function draw() {
   if (!replay) announce(renderer.status(showing, ctx), opened ? panel.openTitle(sums) : null, since);
   replaceChildren($("board"), renderer.board(showing, ctx));
   replaceChildren($("players"), renderer.players(showing, ctx));
-  if (!replay && table.status === "playing") push.place($("players").querySelector(".player.me"), tableId, mySeat(), token);
   markChanges();
-  panel.draw($("summary"), sums, ctx);
-  var held = mine && panel.holdsPrompt();
+  if (panel) panel.draw($("summary"), sums, ctx);
+  var held = mine && !!panel && panel.holdsPrompt();
   replaceChildren($("digest"), held ? null : follow.digestCard(since, logText));
   replaceChildren($("prompt"), replay ? null : held ? panel.holdCard(panel.openTitle(sums)) : renderer.prompt(showing, ctx));
   holdWhilePaused();
@@ -592,10 +590,64 @@ function markChanges() {
   follow.mark($("layout"), others);
 }
 
-// The round-end (or council) summaries of the log shown: the live one or the replay's.
+// The running clocks' chips (clock_chips.js) come with the first timed table drawn: most
+// tables have no clock, and their section stays hidden as the page was served.
+var chips = null;
+var chipsLoading = false;
+function drawClocks(el, table) {
+  if (chips) return chips.renderClocks(el, table);
+  if (!table.clock || table.clock.mode === "untimed" || chipsLoading) return;
+  chipsLoading = true;
+  import("./clock_chips.js").then(function (m) {
+    chips = m;
+    render();
+  });
+}
+
+// The pause bar (pause_bar.js) comes with the first table drawn that has a pause proposed
+// or running: most games never pause, and the bar stays hidden as the page was served.
+var pauseBar = null;
+var pauseBarLoading = false;
+function drawPause(el, table) {
+  if (pauseBar) return pauseBar.renderPause(el, table, mySeat(), tableAct, seatName);
+  var clock = acts.live(table) ? table.clock : null;
+  if (!clock || !(clock.paused || clock.proposal) || pauseBarLoading) return;
+  pauseBarLoading = true;
+  import("./pause_bar.js").then(function (m) {
+    pauseBar = m;
+    render();
+  });
+}
+
+// The round-end (or council) summaries of the log shown: the live one or the replay's. The
+// panel that shows them (summary.js) is loaded with the first one a log holds: a page opened
+// in the first round has no use for it yet. null while that is not known: the panel, or the
+// renderer's own summaries (a renderer answers null while they load), is on its way.
+var panel = null;
+var panelLoading = false;
+var sawNone = false; // the live log held no summary once: the next one arrives (and opens)
 function summariesOf(renderer) {
   if (!renderer.summaries) return [];
-  return renderer.summaries((replay && replay.log) || doc.log || [], replay ? replay.view : doc.game);
+  var sums = renderer.summaries((replay && replay.log) || doc.log || [], replay ? replay.view : doc.game);
+  if (!sums || !sums.length || panel) return sums;
+  if (!panelLoading) {
+    panelLoading = true;
+    import("./summary.js").then(function (m) {
+      if (sawNone) m.follow([]);
+      panel = m;
+      render();
+    });
+  }
+  return null;
+}
+
+// panel.follow, or what it would say before the panel is here: that nothing opened, and an
+// empty list is remembered, so that the first summary still opens by itself when it comes.
+function follows(sums) {
+  if (!sums) return false;
+  if (panel) return panel.follow(sums);
+  if (!sums.length) sawNone = true;
+  return false;
 }
 
 // The table's seat changes (a bot standing in, a player back) placed among the game's lines.
@@ -1022,13 +1074,17 @@ function loadMine() {
   api("GET", "/api/tables/" + tableId + "/me", undefined, token).then(function (res) {
     invite = res.invite;
     render();
-    // The notifications card is a seat's own, folded: its module and settings are loaded
-    // only when a player opens it.
+    // The notifications card is a seat's own, folded: its modules (this device's push
+    // notices, the seat's e-mail and webhook) and settings are loaded only when a player
+    // opens it, which few pages ever do.
     var card = $("notify");
     if (!card.hidden) return;
     card.hidden = false;
     card.addEventListener("toggle", function () {
-      if (card.open) import("./notify.js").then(function (m) { m.showNotifications(tableId, token); });
+      if (!card.open) return;
+      var words = loadStrings("notices");
+      Promise.all([import("./push.js"), words]).then(function (got) { got[0].place($("push-body"), tableId, res.seat, token); });
+      Promise.all([import("./notify.js"), words]).then(function (got) { got[0].showNotifications(tableId, token); });
     });
   }).catch(function () { /* a seat link that no longer works is handled on hello */ });
 }
