@@ -123,7 +123,8 @@ BODIES: dict[str, Any] = {
     },
 }
 PLACES = {"seat": "1", "step": "0", "subscription_id": "1", "path:path": "js/table.js"}
-PLACES |= {"version": "1", "lang": "en", "scope": "table", "token": "no-such-link", "game": "norenberc"}
+PLACES |= {"version": "1", "lang": "en", "scope": "table"}
+PLACES |= {"token": "no-such-link", "game": "norenberc"}
 
 
 @pytest.fixture(scope="module")
