@@ -1,6 +1,8 @@
 // Every piece explains itself (docs/ui.md): an element of the board marked data-explain="<kind>"
 // shows what it is and what it does, in the page's language, with a link to its clause:
-// - the mouse resting on it (HOVER_MS), as a BoardGameArena player expects a tooltip;
+// - the mouse resting on it (HOVER_MS), as a BoardGameArena player expects a tooltip: one
+//   that lets the pointer through and goes when the pointer leaves, never in the way of the
+//   next click (a click on a piece that is not a choice opens one that stays, link and all);
 // - keyboard focus (only :focus-visible, so a click does not open one); Enter on a piece
 //   that is not itself a choice opens its clause in the rules panel;
 // - a long press (PRESS_MS) on a phone, whose click is then swallowed so that it never
@@ -23,7 +25,6 @@ const CHOICE = "button, a, input, select, label, [role=button]";
 let words = null; // {kind: {name, text, clause}}, asked for once
 let shownOn = null; // the element the tip explains now
 let hoverTimer = 0;
-let hideTimer = 0;
 let press = null; // {id, x, y, el, timer, fired, up}: a touch that may become a long press
 
 function pieceWords() {
@@ -41,8 +42,6 @@ function tipElement() {
   let tip = document.getElementById(TIP);
   if (!tip) {
     tip = h("div", { id: TIP, class: "explain-tip", role: "tooltip", hidden: true });
-    tip.addEventListener("pointerenter", () => clearTimeout(hideTimer));
-    tip.addEventListener("pointerleave", (ev) => { if (ev.pointerType === "mouse") hideSoon(); });
     document.body.appendChild(tip);
   }
   return tip;
@@ -71,7 +70,8 @@ function placeTip(tip, el) {
   tip.style.top = Math.round(Math.max(8, top)) + "px";
 }
 
-export function show(el) {
+// Shows what ``el`` is; a ``passive`` tip (the mouse's hover) lets the pointer through.
+export function show(el, passive) {
   const kind = el.dataset.explain;
   return Promise.all([pieceWords(), styleSheet()]).then(([all]) => {
     const piece = all[kind];
@@ -81,6 +81,7 @@ export function show(el) {
     const own = specific(el, piece.name);
     tip.innerHTML = "";
     tip.dataset.kind = kind;
+    tip.classList.toggle("passive", !!passive);
     tip.appendChild(h("b", { class: "explain-name" }, piece.name));
     if (own) tip.appendChild(h("span", { class: "explain-own" }, own));
     tip.appendChild(h("span", { class: "explain-text" }, piece.text));
@@ -93,16 +94,10 @@ export function show(el) {
 }
 
 export function hide() {
-  clearTimeout(hideTimer);
   const tip = document.getElementById(TIP);
   if (tip) tip.hidden = true;
   if (shownOn) shownOn.removeAttribute("aria-describedby");
   shownOn = null;
-}
-
-function hideSoon() {
-  clearTimeout(hideTimer);
-  hideTimer = setTimeout(hide, 250);
 }
 
 function pieceOf(target) {
@@ -118,16 +113,16 @@ const handlers = {
   pointerover(ev) {
     if (ev.pointerType !== "mouse") return;
     const el = pieceOf(ev.target);
-    if (el === shownOn && el) return clearTimeout(hideTimer);
     clearTimeout(hoverTimer);
-    if (el) hoverTimer = setTimeout(() => show(el), HOVER_MS);
+    if (el && el !== shownOn) hoverTimer = setTimeout(() => show(el, true), HOVER_MS);
   },
   pointerout(ev) {
     if (ev.pointerType !== "mouse") return;
     const el = pieceOf(ev.target);
     if (!el || pieceOf(ev.relatedTarget) === el) return;
     clearTimeout(hoverTimer);
-    if (el === shownOn && !inTip(ev.relatedTarget)) hideSoon();
+    const tip = document.getElementById(TIP);
+    if (el === shownOn && tip.classList.contains("passive")) hide();
   },
   pointerdown(ev) {
     clearTimeout(hoverTimer);
@@ -201,6 +196,9 @@ export function explainEvent(ev) {
   if (!listening) {
     listening = true;
     Object.keys(handlers).forEach((type) => document.addEventListener(type, handlers[type], true));
+    // A redraw replaces the piece: its tip goes with it rather than stand beside nothing.
+    new MutationObserver(() => { if (shownOn && !shownOn.isConnected) hide(); })
+      .observe(document.getElementById("app"), { childList: true, subtree: true });
     // The tip stays beside its piece when the page scrolls under it (focus scrolls too).
     window.addEventListener("scroll", () => { if (shownOn) placeTip(document.getElementById(TIP), shownOn); }, true);
   }
