@@ -174,3 +174,29 @@ def norenberc_house() -> dict[str, Any]:
     game = get_game("norenberc")
     house: dict[str, Any] = game.view(game.new(3, "rules page", {}), None)["guilds"][0]
     return house
+
+
+@lru_cache(maxsize=32)
+def pieces(game: str, lang: str) -> dict[str, dict[str, str]]:
+    """What each component of ``game``'s board is and does, in ``lang``: ``{kind: {name,
+    text, clause}}``, what the table shows when a piece is hovered, focused or long-pressed
+    (``web/static/js/explain.js``). ``web/rules/<game>/pieces/clauses.json`` names each kind's
+    clause once, ``<lang>.json`` its words; they are served apart from the page's dictionary,
+    which every table page loads whole, and asked for at the first explanation only.
+    Raises KeyError for a game or language without them and ValueError naming the file when
+    a language's kinds differ from the clauses'."""
+    folder = RULES_DIR / game / "pieces"
+    if game not in rules_games() or not (folder / f"{lang}.json").is_file():
+        raise KeyError((game, lang))
+    clauses, text = _read(folder / "clauses.json"), _read(folder / f"{lang}.json")
+    if set(clauses) != set(text):
+        odd = sorted(set(clauses) ^ set(text))
+        raise ValueError(f"{folder / lang}.json: kinds differ from clauses.json: {odd}")
+    return {
+        kind: {
+            "name": str(text[kind]["name"]),
+            "text": str(text[kind]["text"]),
+            "clause": str(clause),
+        }
+        for kind, clause in clauses.items()
+    }

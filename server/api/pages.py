@@ -28,7 +28,7 @@ from server.engine.registry import game_names
 from server.resources import ROOT
 from server.tables import ServiceError
 
-from .howto import how_to_play, norenberc_house, rules_games, strasbourg_city, words
+from .howto import how_to_play, norenberc_house, pieces, rules_games, strasbourg_city, words
 
 WEB_DIR = ROOT / "web"
 STATIC_DIR = WEB_DIR / "static"
@@ -285,6 +285,17 @@ async def rules_data(request: Request, game: str) -> dict[str, Any]:
     if game not in rules_games():
         raise HTTPException(status_code=404, detail=f"no rules for a game called {game!r}")
     return how_to_play(game, pick_language(request)).as_json()
+
+
+@router.get("/api/rules/{game}/pieces", tags=["games"])
+async def rules_pieces(request: Request, game: str) -> dict[str, Any]:
+    """What each component of ``game``'s board is and does (``?lang=``, else the page's
+    language), with the clause it follows: what the table shows on a piece's hover, focus or
+    long press. 404 ``not_found`` for a game without rules pages."""
+    if game not in rules_games():
+        raise HTTPException(status_code=404, detail=f"no rules for a game called {game!r}")
+    lang = pick_language(request)
+    return {"game": game, "lang": lang, "pieces": pieces(game, lang)}
 
 
 @router.get("/t/{table_id}", response_class=HTMLResponse, include_in_schema=False)

@@ -103,6 +103,7 @@ RIGHTS: Final[dict[str, Right]] = {
     "GET /api/games": Right.ANYONE,
     "GET /rules/{game}": Right.ANYONE,
     "GET /api/rules/{game}": Right.ANYONE,
+    "GET /api/rules/{game}/pieces": Right.ANYONE,
     "GET /api/push/key": Right.ANYONE,
     "POST /api/tables": Right.ANYONE,
     "GET /api/tables": Right.ANYONE,

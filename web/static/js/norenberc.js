@@ -33,12 +33,12 @@ function summary(game, ctx) {
   return h("div", { class: "summary" },
     h("span", { class: "round" }, t("round.label", { round: game.round, turn: game.turn })),
     h("span", { class: "track", role: "group", "aria-label": t("track.label") },
-      h("span", { class: "muted" }, t("track.label") + ": "),
+      h("span", { class: "muted", "data-explain": "track", tabindex: "0" }, t("track.label") + ": "),
       h("ol", { class: "track-list" }, game.play_order.map(function (s) {
         return h("li", null, badge(s, game, ctx));
       }))),
-    h("span", { class: "muted" }, t("deck.count", { n: game.guest_deck })),
-    h("span", { class: "muted" }, t("prestige.left", { n: game.prestige_crests_left })));
+    h("span", { class: "muted", "data-explain": "deck", tabindex: "0" }, t("deck.count", { n: game.guest_deck })),
+    h("span", { class: "muted", "data-explain": "prestige", tabindex: "0" }, t("prestige.left", { n: game.prestige_crests_left })));
 }
 
 function house(g, game, ctx) {
@@ -50,27 +50,27 @@ function house(g, game, ctx) {
   // page brings the name into view with them (sheet.js, data-pick-named).
   return h("article", { class: "house gh-" + g.guild + (called ? " called" : "") + (houseCmd ? " can" : ""), id: "house-" + g.guild,
     "aria-label": guildName(g.guild), "data-pick-named": "" },
-    houseCmd ? boardPick("button", { class: "house-pick", id: "board-house-" + g.guild, "aria-hidden": "true",
+    houseCmd ? boardPick("button", { class: "house-pick", id: "board-house-" + g.guild, "aria-hidden": "true", "data-explain": "house",
       title: describe(houseCmd, ctx, game) }, draft.type === "choice" && draft.picks.guild === g.guild,
     function () { pickHouse(ctx, g.guild); }) : null,
     h("header", null,
       h("span", { class: "gnum", "aria-hidden": "true" }, guildLetter(g.guild)), " ",
-      h("span", { class: "gname" }, guildName(g.guild)),
-      prestige ? h("span", { class: "prestige", title: t("prestige.here") }, "♛") : null,
+      h("span", { class: "gname", "data-explain": "house", tabindex: "0" }, guildName(g.guild)),
+      prestige ? h("span", { class: "prestige", title: t("prestige.here"), "data-explain": "prestige", tabindex: "0" }, "♛") : null,
       called ? h("span", { class: "called-tag" }, t("house.called")) : null),
     called ? actorsHere(game.action, ctx) : null,
     h("div", { class: "roof", title: t("house.roof"), "data-watch": "roof-" + g.guild },
-      h("span", { class: "label" }, t("house.roof")),
+      h("span", { class: "label", "data-explain": "roof", tabindex: "0" }, t("house.roof")),
       g.roof.map(function (n, seat) {
         return n ? h("span", { class: "roof-agents p" + seat, title: ctx.seatName(seat) + ": " + n },
           SEAT_MARK[seat] + "×" + n) : null;
       })),
     h("div", { class: "master-row", "data-watch": "master-" + g.guild },
-      h("span", { class: "label" }, t("house.master")),
+      h("span", { class: "label", "data-explain": "master", tabindex: "0" }, t("house.master")),
       g.master.length ? g.master.map(function (tl) { return tileEl(tl, "master"); }) : h("span", { class: "muted" }, t("none")),
-      h("span", { class: "price", title: t("house.price_hint") }, g.price === null ? "—" : t("house.price", { p: g.price }))),
+      h("span", { class: "price", title: t("house.price_hint"), "data-explain": "price", tabindex: "0" }, g.price === null ? "—" : t("house.price", { p: g.price }))),
     h("div", { class: "queue", "data-watch": "queue-" + g.guild },
-      h("span", { class: "label" }, t("house.queue")),
+      h("span", { class: "label", "data-explain": "queue", tabindex: "0" }, t("house.queue")),
       g.queue.map(function (stack) {
         return h("span", { class: "stack" + (stack.length > 1 ? " double" : ""), title: stack.length > 1 ? t("house.stack") : null }, stack.map(function (tl) { return boardTile(tl, "small", swapTiles, game, ctx); }));
       })),
@@ -78,13 +78,13 @@ function house(g, game, ctx) {
       g.guests.map(function (tl, i) {
         var pickable = !!hireShortcut(g, i + 1, game, ctx);
         return h("li", { class: "window" + (isDraftWindow(g, i + 1, game) ? " picked" : "") + (pickable ? " can" : ""), "data-watch": "window-" + g.guild + "-" + i },
-          h("span", { class: "wcost" }, windowCost(i + 1)), boardTile(tl, "", swapTiles, game, ctx),
+          h("span", { class: "wcost", "data-explain": "window", tabindex: "0" }, windowCost(i + 1)), boardTile(tl, "", swapTiles, game, ctx),
           hireShortcut(g, i + 1, game, ctx));
       })),
     h("div", { class: "store", "data-watch": "store-" + g.guild },
-      h("span", { class: "label" }, t("house.storehouse")), storeChips(g, game, ctx)),
+      h("span", { class: "label", "data-explain": "store", tabindex: "0" }, t("house.storehouse")), storeChips(g, game, ctx)),
     h("div", { class: "crests", "data-watch": "crests-" + g.guild },
-      h("span", { title: t("house.crests_left") }, t("house.crests", { n: g.crests_left })),
+      h("span", { title: t("house.crests_left"), "data-explain": "crest", tabindex: "0" }, t("house.crests", { n: g.crests_left })),
       g.judges ? h("span", { class: "judge", title: t("power.chief_judge") }, t("house.judges", { n: g.judges })) : null));
 }
 
@@ -97,7 +97,7 @@ function hireShortcut(g, w, game, ctx) {
   var can = (game.legal || []).some(function (c) { return c.type === "hire" && c.window === w; });
   if (!can) return null;
   return boardPick("button", { class: "window-pick", id: "board-win-" + g.guild + "-" + w, "data-focus": "board-win-" + w,
-    "aria-hidden": "true", title: t("hire.here") + " — " + t("hire.window_n", { n: w }) },
+    "aria-hidden": "true", title: t("hire.here") + " — " + t("hire.window_n", { n: w }), "data-explain": "window" },
   isDraftWindow(g, w, game), function () { choose(ctx, "hire", { window: w }); });
 }
 
@@ -230,21 +230,21 @@ function playerCard(p, game, ctx) {
       planningTag(p, game)),
     ctx.seatActs && game.phase !== "over" ? ctx.seatActs(p.seat) : null, // docs/clocks.md
     h("dl", null,
-      h("dt", null, t("player.talers")),
+      h("dt", { "data-explain": "talers", tabindex: "0" }, t("player.talers")),
       h("dd", { class: "talers", id: me ? "my-talers" : null, "data-watch": "talers-" + p.seat },
         p.talers === null ? h("span", { class: "muted", title: t("player.hidden") }, t("player.hidden")) : p.talers),
-      h("dt", null, t("player.agents")),
+      h("dt", { "data-explain": "agents", tabindex: "0" }, t("player.agents")),
       h("dd", null, t("player.agents_detail", { hand: p.agents.hand, roof: p.agents.roof, supply: p.agents.supply }),
-        " ", h("span", { class: "disc disc-" + p.disc, title: t("disc." + p.disc) }, p.disc === "moon" ? "☾ " + t("disc.moon") : "♟ " + t("disc.agent"))),
-      h("dt", null, t("player.goods")),
+        " ", h("span", { class: "disc disc-" + p.disc, title: t("disc." + p.disc), "data-explain": "disc", tabindex: "0" }, p.disc === "moon" ? "☾ " + t("disc.moon") : "♟ " + t("disc.agent"))),
+      h("dt", { "data-explain": "goods", tabindex: "0" }, t("player.goods")),
       h("dd", { class: "pgoods", "data-watch": "goods-" + p.seat }, ownGoods(p, game, ctx)),
       // Empty holdings take no room: five players' areas must fit beside the board.
-      p.craftsmen.length ? [h("dt", null, t("player.craftsmen")), h("dd", { "data-watch": "craftsmen-" + p.seat }, craftsmenByGuild(p, game))] : null,
-      p.citizens.length ? [h("dt", null, t("player.citizens")),
+      p.craftsmen.length ? [h("dt", { "data-explain": "craftsman", tabindex: "0" }, t("player.craftsmen")), h("dd", { "data-watch": "craftsmen-" + p.seat }, craftsmenByGuild(p, game))] : null,
+      p.citizens.length ? [h("dt", { "data-explain": "citizen", tabindex: "0" }, t("player.citizens")),
         h("dd", { "data-watch": "citizens-" + p.seat }, p.citizens.map(function (c) { return tileEl(c, "small"); }))] : null,
-      hasCrests(p) ? [h("dt", null, t("player.crests")), h("dd", { "data-watch": "pcrests-" + p.seat }, crestsText(p))] : null,
-      game.phase === "action" && p.cards !== null ? [h("dt", null, t("player.cards")), h("dd", null, cardsText(p))] : null,
-      p.plan && p.plan.length ? [h("dt", null, t("player.plan")), h("dd", { class: "plan" }, p.plan.map(guildName).join(", "))] : null));
+      hasCrests(p) ? [h("dt", { "data-explain": "player_crests", tabindex: "0" }, t("player.crests")), h("dd", { "data-watch": "pcrests-" + p.seat }, crestsText(p))] : null,
+      game.phase === "action" && p.cards !== null ? [h("dt", { "data-explain": "card", tabindex: "0" }, t("player.cards")), h("dd", null, cardsText(p))] : null,
+      p.plan && p.plan.length ? [h("dt", { "data-explain": "card", tabindex: "0" }, t("player.plan")), h("dd", { class: "plan" }, p.plan.map(guildName).join(", "))] : null));
 }
 
 function cardsText(p) {

@@ -57,14 +57,16 @@ export function tileEl(tile, extraClass) {
     // The guild is said by its number on the tile too (not by colour alone), and in full in
     // the tile's accessible name.
     var label = tileLabel(tile);
+    // It explains itself (explain.js); the master is the one the keyboard stops at.
+    var master = / master/.test(" " + (extraClass || ""));
     return h("span", { class: "tile craftsman gb-" + tile.guild + " " + (extraClass || ""),
-      role: "img", "aria-label": label, title: label, "data-tile": tile.id },
+      role: "img", "aria-label": label, title: label, "data-tile": tile.id, "data-explain": "craftsman", tabindex: master ? "0" : null },
       h("b", null, tile.value), tile.agent ? h("span", { class: "agent-sym" }, "♟") : null,
       h("small", { class: "tguild", "aria-hidden": "true" }, guildLetter(tile.guild)));
   }
   // The power shows on hover and on keyboard focus (a title attribute would not).
   return h("span", { class: "tile citizen sym-" + tile.symbol + " " + (extraClass || ""),
-    role: "img", "aria-label": citizenTitle(tile), "data-tip": citizenTitle(tile), tabindex: "0", "data-tile": tile.id },
+    role: "img", "aria-label": citizenTitle(tile), "data-tip": citizenTitle(tile), tabindex: "0", "data-tile": tile.id, "data-explain": "citizen" },
     h("span", { class: "sym", "aria-hidden": "true" }, SYMBOL[tile.symbol]),
     h("span", { class: "cname" }, t("citizen_short." + tile.citizen, { v: tile.value })),
     tile.good ? h("span", { class: "good g-" + tile.good }, goodName(tile.good, 1)) : null);

@@ -190,6 +190,7 @@ function planningPrompt(game, legal, ctx) {
         var on = picked.indexOf(g) >= 0;
         var el = option(h("span", null, h("span", { class: "gnum gb-" + g, "aria-hidden": "true" }, guildLetter(g)), " ", guildName(g)),
           on, toggle(g), "plan-" + g);
+        el.dataset.explain = "card"; // what an action card is: on hover, focus or a long press
         // A card that no listed plan adds to the picked ones (no agent left for it) is off.
         if (!on && !extendsTo(plans, picked.concat([g]))) el.disabled = true;
         return el;

@@ -223,3 +223,19 @@ document.addEventListener("click", (ev) => {
   ev.preventDefault();
   import("./rules_panel.js").then((panel) => panel.openRule(link.dataset.rule));
 });
+
+// Every piece explains itself (explain.js, docs/ui.md): the first hover, focus, touch or click
+// on an element marked data-explain loads the module that shows what it is; until then the
+// events are handed on to it in order (a press's release too, so that a tap is not taken for
+// a long press), and from then on it hears them itself.
+const EXPLAIN_ON = ["pointerover", "focusin", "pointerdown", "pointerup", "pointercancel", "click"];
+let explaining = null;
+function firstExplain(ev) {
+  if (!explaining && !(ev.target.closest && ev.target.closest("[data-explain]"))) return;
+  explaining = explaining || import("./explain.js");
+  explaining.then((explain) => {
+    EXPLAIN_ON.forEach((type) => document.removeEventListener(type, firstExplain, true));
+    explain.explainEvent(ev);
+  });
+}
+EXPLAIN_ON.forEach((type) => document.addEventListener(type, firstExplain, true));

@@ -24,10 +24,10 @@ function rules() {
   return loaded;
 }
 
-// The panel's style sheet, beside this module under the same version; resolved once loaded
-// (or failed), so the panel is never seen without it.
+// The panel's style sheet (and the pieces' explanations', explain.js), beside this module
+// under the same version; resolved once loaded (or failed), so neither is seen without it.
 let styled = null;
-function styleSheet() {
+export function styleSheet() {
   if (!styled) {
     styled = new Promise((done) => {
       const link = h("link", { rel: "stylesheet", href: new URL("../css/rules.css", import.meta.url).pathname });

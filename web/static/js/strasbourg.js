@@ -65,7 +65,7 @@ function guildTag(g, game) {
   return h("span", { class: "sb-gtag sb-g-" + g }, h("b", { class: "sb-mark", "aria-hidden": "true" }, guildLetter(g)), " ", guildName(g));
 }
 function cardChip(v, extra) {
-  return h("span", { class: "sb-card" + (extra ? " " + extra : ""), title: t("sb.card_value", { v: v }) }, v);
+  return h("span", { class: "sb-card" + (extra ? " " + extra : ""), title: t("sb.card_value", { v: v }), "data-explain": "influence" }, v);
 }
 // Edifices are named by the dictionary when it knows the key, else by the data file's
 // name (the view sends it; the last game shown remembers the names for the log).
@@ -135,8 +135,8 @@ function summary(game, ctx) {
   return h("div", { class: "summary sb-summary" },
     h("span", { class: "round" }, t("sb.round", { round: game.round, rounds: game.rounds })),
     h("span", { class: "sb-stepname", id: "sb-step" }, stepText(game)),
-    h("span", null, h("span", { class: "muted" }, t("sb.start_player") + ": "), badge(game.start_player, game, ctx)),
-    h("ol", { class: "sb-steps", "aria-label": t("sb.steps") }, STEP_LETTERS.split("").map(function (l) {
+    h("span", null, h("span", { class: "muted", "data-explain": "order", tabindex: "0" }, t("sb.start_player") + ": "), badge(game.start_player, game, ctx)),
+    h("ol", { class: "sb-steps", "aria-label": t("sb.steps"), "data-explain": "steps", tabindex: "0" }, STEP_LETTERS.split("").map(function (l) {
       var now = game.step && game.step.letter === l && game.phase !== "planning";
       return h("li", { class: now ? "now" : null, title: t("sb.step_title." + l) }, l);
     })));
@@ -144,14 +144,14 @@ function summary(game, ctx) {
 
 function roundCards(game) {
   // A focusable, labelled scroller: on a phone the row scrolls sideways inside itself.
-  return h("ol", { class: "sb-rounds", "aria-label": t("sb.round_cards"), tabindex: "0" }, game.round_cards.map(function (rc, i) {
+  return h("ol", { class: "sb-rounds", "aria-label": t("sb.round_cards"), tabindex: "0", "data-explain": "round_card" }, game.round_cards.map(function (rc, i) {
     return h("li", { class: "sb-roundcard" + (rc.current ? " current" : "") + (i + 1 < game.round || game.phase === "over" ? " past" : ""),
       "aria-current": rc.current ? "true" : null },
       h("div", { class: "sb-rc-head" }, t("sb.round_n", { n: i + 1 }), rc.current ? h("span", { class: "called-tag" }, t("sb.now")) : null),
       h("ol", { class: "sb-rc-guilds" }, rc.guilds.map(function (g, k) {
         return h("li", null, h("span", { class: "muted" }, "BDF"[k] + " "), guildTag(g, game));
       })),
-      h("div", { class: "sb-rc-edifice" }, "⌂ ", edificeName(rc.edifice), " ", h("span", { class: "muted" }, t("sb.points", { n: rc.edifice.value }))));
+      h("div", { class: "sb-rc-edifice", "data-explain": "edifice", tabindex: "0" }, "⌂ ", edificeName(rc.edifice), " ", h("span", { class: "muted" }, t("sb.points", { n: rc.edifice.value }))));
   }));
 }
 
@@ -191,14 +191,17 @@ function city(game, ctx) {
         ed ? h("span", { class: "sb-edifice", "aria-hidden": "true" },
           h("span", { class: "sb-ed-name" }, edificeName(ed)), h("span", { class: "sb-ed-mark" }, edificeMark(ed, game))) : null,
       ];
+      // Each space explains itself on hover or a long press (explain.js); the keyboard
+      // reaches the same words at the legend, not at every one of the 54 cells.
+      var kind = ed ? "edifice" : g ? "space" : "building_space";
       var cls = "sb-cell " + (g ? "sb-g-" + g : "sb-space") + (cmd ? " can" : "") +
         (sited[(r - 1) + "," + (c - 1)] ? " sb-site-tl" : "") + (sited[key] ? " sb-site-br" : "");
       // A legal place is a button out of the tab order: the prompt's options are the
       // keyboard's way to the same commands, so Tab does not pass every cell twice.
       cells.push(cmd
         ? pieces.boardPick("button", { class: cls, id: "cell-" + r + "-" + c, "aria-label": label + " — " + describe(cmd, ctx, game),
-            title: describe(cmd, ctx, game), "data-watch": "cell-" + key }, chosen, function () { pick(ctx, cmd); }, body)
-        : h("div", { class: cls, id: "cell-" + r + "-" + c, role: "img", "aria-label": label, title: label, "data-watch": "cell-" + key }, body));
+            title: describe(cmd, ctx, game), "data-watch": "cell-" + key, "data-explain": kind }, chosen, function () { pick(ctx, cmd); }, body)
+        : h("div", { class: cls, id: "cell-" + r + "-" + c, role: "img", "aria-label": label, title: label, "data-watch": "cell-" + key, "data-explain": kind }, body));
     });
   });
   var rows = grid.length, cols = grid[0].length;
@@ -211,8 +214,8 @@ function city(game, ctx) {
     var cls = "sb-chapel" + (built ? " built" : "") + (cmd ? " can" : "");
     return cmd
       ? pieces.boardPick("button", { class: cls, style: style, id: "chapel-" + i, "aria-label": label + " — " + describe(cmd, ctx, game),
-          title: describe(cmd, ctx, game), "data-watch": "chapel-" + i }, chosen, function () { pick(ctx, cmd); }, "✝")
-      : h("span", { class: cls, style: style, title: label, role: "img", "aria-label": label, "data-watch": "chapel-" + i }, built ? "✝" : "");
+          title: describe(cmd, ctx, game), "data-watch": "chapel-" + i, "data-explain": "chapel" }, chosen, function () { pick(ctx, cmd); }, "✝")
+      : h("span", { class: cls, style: style, title: label, role: "img", "aria-label": label, "data-watch": "chapel-" + i, "data-explain": "chapel" }, built ? "✝" : "");
   });
   return h("figure", { class: "sb-city card" },
     h("figcaption", null, t("sb.city"), h("span", { class: "muted" }, " · " + t("sb.city_hint"))),
@@ -244,21 +247,21 @@ function numbers(n) {
 function legend(game) {
   return h("ul", { class: "sb-legend" }, GUILDS.map(function (g) {
     var info = game.board.guilds[g];
-    return h("li", null, guildTag(g, game), " ", h("span", { class: "muted" }, t("sb.good_worth", { good: goodName(g, 1), v: info.good_value })));
-  }), h("li", null, h("span", { class: "sb-gtag sb-space" }, "⌂"), " ", t("sb.building_space")),
-    h("li", null, h("span", { class: "sb-chapel built inline" }, "✝"), " ", t("sb.chapel_legend")),
+    return h("li", { "data-explain": "space", tabindex: "0" }, guildTag(g, game), " ", h("span", { class: "muted" }, t("sb.good_worth", { good: goodName(g, 1), v: info.good_value })));
+  }), h("li", { "data-explain": "building_space", tabindex: "0" }, h("span", { class: "sb-gtag sb-space" }, "⌂"), " ", t("sb.building_space")),
+    h("li", { "data-explain": "chapel", tabindex: "0" }, h("span", { class: "sb-chapel built inline" }, "✝"), " ", t("sb.chapel_legend")),
     game.city.edifices.map(function (ed) {
-      return h("li", { class: "sb-ed-legend" }, h("b", { class: "sb-ed-key" }, edificeMark(ed, game)), " ", edificeName(ed),
+      return h("li", { class: "sb-ed-legend", "data-explain": "edifice", tabindex: "0" }, h("b", { class: "sb-ed-key" }, edificeMark(ed, game)), " ", edificeName(ed),
         " ", h("span", { class: "muted" }, cellName(ed.cell)));
     }));
 }
 
 function council(game, ctx) {
   return h("section", { class: "sb-council card", "aria-label": t("sb.council") },
-    h("h2", null, t("sb.council")),
+    h("h2", { "data-explain": "council", tabindex: "0" }, t("sb.council")),
     h("ul", null, COUNCIL.map(function (key) {
       var who = game.council[key];
-      return h("li", { class: "sb-seat" + (GUILDS.indexOf(key) >= 0 ? " sb-g-" + key : " sb-seat-" + key), id: "council-" + key, "data-watch": "council-" + key },
+      return h("li", { class: "sb-seat" + (GUILDS.indexOf(key) >= 0 ? " sb-g-" + key : " sb-seat-" + key), id: "council-" + key, "data-watch": "council-" + key, "data-explain": "council" },
         h("span", { class: "sb-seat-name" }, t("sb.council." + key)),
         who === null ? h("span", { class: "muted" }, t("sb.empty")) : badge(who, game, ctx));
     })));
@@ -311,15 +314,15 @@ function stacksText(p, mine, game, ctx) {
       // which without them read "22=4" (WCAG 2.5.3, axe's label-content-name-mismatch).
       var body = [st.map(function (v) { return [cardChip(v), " "]; }), h("small", null, "=" + sum(st))];
       var cmd = reveals.filter(function (c) { return c.stack === i; })[0];
-      if (!cmd) return h("span", { class: "sb-stack mine", title: t("sb.stack_n", { n: i + 1 }) }, body);
+      if (!cmd) return h("span", { class: "sb-stack mine", title: t("sb.stack_n", { n: i + 1 }), "data-explain": "stack" }, body);
       return pieces.boardPick("span", { class: "sb-stack mine can", id: "board-stack-" + i, title: describe(cmd, ctx, game),
-        "aria-label": st.join(" ") + " =" + sum(st) + " — " + describe(cmd, ctx, game) }, !!draft.cmd && same(draft.cmd, cmd),
+        "aria-label": st.join(" ") + " =" + sum(st) + " — " + describe(cmd, ctx, game), "data-explain": "stack" }, !!draft.cmd && same(draft.cmd, cmd),
       function () { pick(ctx, cmd); }, body);
     });
   }
   if (!p.stacks.length) return h("span", { class: "muted" }, t("none"));
   return p.stacks.map(function (n, i) {
-    return h("span", { class: "sb-stack", title: t("sb.stack_n", { n: i + 1 }) }, t("sb.cards_n", { n: n }));
+    return h("span", { class: "sb-stack", title: t("sb.stack_n", { n: i + 1 }), "data-explain": "stack" }, t("sb.cards_n", { n: n }));
   });
 }
 
@@ -340,19 +343,19 @@ function playerCard(p, game, ctx) {
       planningTag(p, game)),
     ctx.seatActs && game.phase !== "over" ? ctx.seatActs(p.seat) : null, // docs/clocks.md
     h("dl", null,
-      h("dt", null, t("sb.prestige")), h("dd", { class: "sb-prestige", "data-watch": "prestige-" + p.seat }, p.prestige),
-      h("dt", null, t("sb.coins")), h("dd", { id: meSeat ? "my-coins" : null }, me ? me.coins : hidden()),
-      h("dt", null, t("sb.goods")), h("dd", null, me ? goodsChips(me.goods) : hidden()),
-      h("dt", null, t("sb.privileges")), h("dd", null, me ? me.privileges : hidden()),
-      h("dt", null, t("sb.members")), h("dd", { "data-watch": "members-" + p.seat }, t("sb.members_detail", { city: p.city_members, council: p.council_members })),
-      h("dt", null, t("sb.influence")), h("dd", null, t("sb.cards_left", { n: p.cards_left }),
+      h("dt", { "data-explain": "prestige", tabindex: "0" }, t("sb.prestige")), h("dd", { class: "sb-prestige", "data-watch": "prestige-" + p.seat }, p.prestige),
+      h("dt", { "data-explain": "coins", tabindex: "0" }, t("sb.coins")), h("dd", { id: meSeat ? "my-coins" : null }, me ? me.coins : hidden()),
+      h("dt", { "data-explain": "goods", tabindex: "0" }, t("sb.goods")), h("dd", null, me ? goodsChips(me.goods) : hidden()),
+      h("dt", { "data-explain": "privilege", tabindex: "0" }, t("sb.privileges")), h("dd", null, me ? me.privileges : hidden()),
+      h("dt", { "data-explain": "members", tabindex: "0" }, t("sb.members")), h("dd", { "data-watch": "members-" + p.seat }, t("sb.members_detail", { city: p.city_members, council: p.council_members })),
+      h("dt", { "data-explain": "influence", tabindex: "0" }, t("sb.influence")), h("dd", null, t("sb.cards_left", { n: p.cards_left }),
         me ? " · " + t("sb.deck_n", { n: me.deck }) : null,
         p.spent.length ? h("span", { class: "muted", title: t("sb.spent_hint") }, " · " + t("sb.spent", { cards: p.spent.join(" ") })) : null),
-      h("dt", null, t("sb.stacks")), h("dd", { class: "sb-stacks", "data-watch": "stacks-" + p.seat }, stacksText(p, me, game, ctx)),
+      h("dt", { "data-explain": "stack", tabindex: "0" }, t("sb.stacks")), h("dd", { class: "sb-stacks", "data-watch": "stacks-" + p.seat }, stacksText(p, me, game, ctx)),
       p.revealed ? [h("dt", null, t("sb.revealed")), h("dd", { class: "sb-revealed", "data-watch": "revealed-" + p.seat }, p.revealed.map(function (v) { return cardChip(v, "up"); }), " = " + sum(p.revealed))] : null,
       p.passed ? [h("dt", null, t("sb.this_step")), h("dd", null, t("sb.passed"))] : null,
-      me ? [h("dt", null, t("sb.tasks")), h("dd", null, me.tasks.length ? h("ul", { class: "sb-tasks" }, me.tasks.map(taskItem)) : h("span", { class: "muted" }, t("none")))]
-        : [h("dt", null, t("sb.tasks")), h("dd", null, hidden())]));
+      me ? [h("dt", { "data-explain": "task", tabindex: "0" }, t("sb.tasks")), h("dd", null, me.tasks.length ? h("ul", { class: "sb-tasks" }, me.tasks.map(taskItem)) : h("span", { class: "muted" }, t("none")))]
+        : [h("dt", { "data-explain": "task", tabindex: "0" }, t("sb.tasks")), h("dd", null, hidden())]));
 }
 
 // A task card in the page's language: "sb.task.<kind>" with the edifice or guild it
@@ -365,7 +368,7 @@ function taskText(task) {
 }
 
 function taskItem(task) {
-  return h("li", { title: task.kind }, h("b", null, "+" + task.value), " ", taskText(task));
+  return h("li", { title: task.kind, "data-explain": "task" }, h("b", null, "+" + task.value), " ", taskText(task));
 }
 
 function goodsChips(goods) {
@@ -447,7 +450,7 @@ function hand(cards, selectable, ctx) {
     if (!selectable) return cardChip(v, "up");
     var on = draft.picks.indexOf(i) >= 0;
     return h("button", { type: "button", class: "sb-card up pickable" + (on ? " selected" : ""), id: "hand-" + i,
-      "aria-pressed": String(on), "aria-label": t("sb.card_value", { v: v }), "data-focus": "hand-" + i,
+      "aria-pressed": String(on), "aria-label": t("sb.card_value", { v: v }), "data-focus": "hand-" + i, "data-explain": "influence",
       onclick: function () {
         if (on) draft.picks.splice(draft.picks.indexOf(i), 1); else draft.picks.push(i);
         ctx.rerender();
