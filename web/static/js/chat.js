@@ -236,7 +236,7 @@ function setOpen(open) {
 }
 
 // replaceChildren with the parts that are there (it would write a null as "null").
-function fill(el) {
+function fillPresent(el) {
   var parts = Array.prototype.slice.call(arguments, 1).filter(function (part) { return part; });
   el.replaceChildren.apply(el, parts);
 }
@@ -245,7 +245,7 @@ function drawToggle() {
   var toggle = document.getElementById("chat-toggle");
   if (!toggle) return;
   toggle.setAttribute("aria-expanded", state.open ? "true" : "false");
-  fill(toggle,
+  fillPresent(toggle,
     h("span", { class: "chat-toggle-label" }, t("chat.title")),
     state.unread ? h("span", { class: "chat-badge", id: "chat-unread", "aria-hidden": "true" }, String(state.unread)) : null,
     state.unread ? h("span", { class: "sr-only" }, t("chat.unread", { n: state.unread })) : null
@@ -297,5 +297,5 @@ function loadPanel() {
 var core = {
   state: state, draw: drawChat, setOpen: setOpen, send: sendChat, post: post, newId: chatId,
   muted: muted, isMuted: isMuted, setMuted: setMuted, personOf: personOf, mine: mine,
-  authorName: authorName, bodyText: bodyText, spectatorName: spectatorName, fill: fill,
+  authorName: authorName, bodyText: bodyText, spectatorName: spectatorName, fill: fillPresent,
 };

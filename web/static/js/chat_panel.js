@@ -84,7 +84,7 @@ function messageList() {
   var items = shown.map(function (m) {
     var actions = [];
     if (!core.mine(m)) actions.push(h("button", { type: "button", class: "icon chat-act", "aria-label": t("chat.mute", { name: core.authorName(m) }), title: t("chat.mute", { name: core.authorName(m) }), onclick: function () { core.setMuted(core.personOf(m), true); } }, t("chat.mute_short")));
-    if (state.creator && !m.hidden) actions.push(h("button", { type: "button", class: "icon chat-act", "aria-label": t("chat.hide"), title: t("chat.hide"), onclick: function () { hide(m.seq); } }, t("chat.hide_short")));
+    if (state.creator && !m.hidden) actions.push(h("button", { type: "button", class: "icon chat-act", "aria-label": t("chat.hide"), title: t("chat.hide"), onclick: function () { hideForEveryone(m.seq); } }, t("chat.hide_short")));
     return h("li", { class: "chat-msg" + (m.hidden ? " hidden-msg" : "") + (core.mine(m) ? " own" : ""), "data-seq": m.seq },
       h("div", { class: "chat-meta" },
         h("span", { class: "chat-author" + (m.seat === null ? " spectator" : " p" + m.seat) },
@@ -129,7 +129,7 @@ function download() {
   });
 }
 
-function hide(seq) {
+function hideForEveryone(seq) {
   core.send({ type: "chat_hide", id: core.newId(), seq: seq });
 }
 
