@@ -186,3 +186,47 @@ def test_on_a_phone_the_chat_is_a_sheet_with_an_unread_badge_above_the_prompt(
     bea_page.reload()
     entry.locator(".mine-chat").wait_for()
     bea_page.screenshot(path=str(ARTIFACTS / "chat-lobby-unread.png"))
+
+
+def test_the_owner_of_a_seat_a_bot_plays_chats_under_their_name_until_taking_it_back(
+    cluster: list[ServerProcess], new_page: Any
+) -> None:
+    a, b = cluster
+    table_id, ada, bea = started_table(a, public=False)
+    ada_page = open_table(new_page, a, table_id, ada, viewport=DESKTOP)
+    bea_page = open_table(new_page, b, table_id, bea, viewport=DESKTOP)
+    with httpx.Client(base_url=b.url, timeout=30) as client:
+        handed = client.post(
+            f"/api/tables/{table_id}/seats/1/bot",
+            json={"kind": "random"},
+            headers={"Authorization": f"Bearer {bea}"},
+        )
+        assert handed.status_code == 200, handed.text
+    # Bea now watches (her page offers the seat back) and still talks in the players' room.
+    bea_page.locator("#reclaim-seat").wait_for()
+    bea_page.wait_for_selector("#conn[data-state=online]")
+    assert bea_page.evaluate("document.querySelector('#chat-room-players') !== null")
+    write(bea_page, "a bot plays for me a while")
+    wait_text(ada_page, "a bot plays for me a while")
+    author = ada_page.locator("#chat-list .chat-msg", has_text="a bot plays").locator(
+        ".chat-author"
+    )
+    assert "Bea" in author.inner_text() and "p1" in (author.get_attribute("class") or "")
+    assert "watching" not in author.inner_text()
+
+    # A page opened afresh on the covered seat's link does the same, and reads the room.
+    bea_page.reload()
+    bea_page.locator("#reclaim-seat").wait_for()
+    wait_text(bea_page, "a bot plays for me a while")
+    write(ada_page, "see you soon")
+    wait_text(bea_page, "see you soon")
+    write(bea_page, "back in a minute")
+    wait_text(ada_page, "back in a minute")
+
+    # Taken back, she plays and chats as before.
+    bea_page.locator("#reclaim-seat").click()
+    bea_page.wait_for_function("document.getElementById('reclaim-seat') === null")
+    bea_page.wait_for_selector("#conn[data-state=online]")
+    write(bea_page, "I am back")
+    wait_text(ada_page, "I am back")
+    assert "Bea" in ada_page.locator("#chat-list .chat-author").last.inner_text()

@@ -26,6 +26,7 @@ var state = {
   unread: 0,
   pending: {}, // id -> the chat message sent and not yet acknowledged
   seat: null, // our seat (null: a spectator)
+  covered: null, // the seat we own while a bot plays it: we watch, and chat as its owner
   creator: false,
   isPublic: false,
   names: [],
@@ -174,7 +175,8 @@ function spectatorName() {
 // ---- the document --------------------------------------------------------------------
 
 export function update(doc) {
-  state.seat = doc.you ? doc.you.seat : null;
+  var seat = doc.you ? doc.you.seat : null;
+  state.seat = seat === null ? state.covered : seat;
   state.creator = state.seat === 0;
   state.isPublic = !!doc.table.public;
   state.finished = doc.table.status === "finished";
@@ -183,6 +185,18 @@ export function update(doc) {
   // The panel lives beside the game (the waiting room has its own page).
   var toggle = document.getElementById("chat-toggle");
   if (toggle) toggle.hidden = doc.table.status === "open";
+  drawChat();
+}
+
+// The seat whose owner we are while a bot plays it (null: none, or taken back): the page
+// watches the game, and its chat speaks as the seat's owner in the players' room.
+export function cover(seat) {
+  state.covered = seat;
+  if (seat !== null) {
+    state.seat = seat;
+    state.creator = seat === 0;
+    state.room = "players";
+  }
   drawChat();
 }
 
