@@ -182,10 +182,21 @@ export function update(doc) {
   state.finished = doc.table.status === "finished";
   state.names = doc.table.seats.map(function (s) { return s.name; });
   if (state.seat === null && !state.isPublic) state.room = "spectators";
-  // The panel lives beside the game (the waiting room has its own page).
   var toggle = document.getElementById("chat-toggle");
-  if (toggle) toggle.hidden = doc.table.status === "open";
+  if (toggle) toggle.hidden = false;
+  placePanel(doc.table.status === "open");
   drawChat();
+}
+
+// The panel lives beside the game; before the start (the game's layout hidden) it stands
+// below the waiting room's card, where those who joined already talk.
+function placePanel(waiting) {
+  var el = document.getElementById("chat");
+  var room = document.getElementById("waiting-room");
+  var log = document.querySelector(".col-side .log-card");
+  if (!el || !room || !log) return;
+  if (waiting && room.nextElementSibling !== el) room.parentNode.insertBefore(el, room.nextSibling);
+  else if (!waiting && log.previousElementSibling !== el) log.parentNode.insertBefore(el, log);
 }
 
 // The seat whose owner we are while a bot plays it (null: none, or taken back): the page
