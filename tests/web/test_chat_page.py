@@ -2,7 +2,8 @@
 database (the NOTIFY fan-out joins them): two seats and a spectator talk; a message written
 on process A's page appears on process B's; what people typed is shown as text; history
 after a reload; muting, hiding, the unread badge and the phone's sheet that leaves the
-prompt in view. Screenshots: ``artifacts/chat-*.png``.
+prompt in view; the owner of a seat a bot plays, who chats under the seat's name; the
+waiting room's chat before the start. Screenshots: ``artifacts/chat-*.png``.
 """
 
 from __future__ import annotations
@@ -186,3 +187,81 @@ def test_on_a_phone_the_chat_is_a_sheet_with_an_unread_badge_above_the_prompt(
     bea_page.reload()
     entry.locator(".mine-chat").wait_for()
     bea_page.screenshot(path=str(ARTIFACTS / "chat-lobby-unread.png"))
+
+
+def test_the_owner_of_a_seat_a_bot_plays_chats_under_their_name_until_taking_it_back(
+    cluster: list[ServerProcess], new_page: Any
+) -> None:
+    a, b = cluster
+    table_id, ada, bea = started_table(a, public=False)
+    ada_page = open_table(new_page, a, table_id, ada, viewport=DESKTOP)
+    bea_page = open_table(new_page, b, table_id, bea, viewport=DESKTOP)
+    with httpx.Client(base_url=b.url, timeout=30) as client:
+        handed = client.post(
+            f"/api/tables/{table_id}/seats/1/bot",
+            json={"kind": "random"},
+            headers={"Authorization": f"Bearer {bea}"},
+        )
+        assert handed.status_code == 200, handed.text
+    # Bea now watches (her page offers the seat back) and still talks in the players' room.
+    bea_page.locator("#reclaim-seat").wait_for()
+    bea_page.wait_for_selector("#conn[data-state=online]")
+    assert bea_page.evaluate("document.querySelector('#chat-room-players') !== null")
+    write(bea_page, "a bot plays for me a while")
+    wait_text(ada_page, "a bot plays for me a while")
+    author = ada_page.locator("#chat-list .chat-msg", has_text="a bot plays").locator(
+        ".chat-author"
+    )
+    assert "Bea" in author.inner_text() and "p1" in (author.get_attribute("class") or "")
+    assert "watching" not in author.inner_text()
+
+    # A page opened afresh on the covered seat's link does the same, and reads the room.
+    bea_page.reload()
+    bea_page.locator("#reclaim-seat").wait_for()
+    wait_text(bea_page, "a bot plays for me a while")
+    write(ada_page, "see you soon")
+    wait_text(bea_page, "see you soon")
+    write(bea_page, "back in a minute")
+    wait_text(ada_page, "back in a minute")
+
+    # Taken back, she plays and chats as before.
+    bea_page.locator("#reclaim-seat").click()
+    bea_page.wait_for_function("document.getElementById('reclaim-seat') === null")
+    bea_page.wait_for_selector("#conn[data-state=online]")
+    write(bea_page, "I am back")
+    wait_text(ada_page, "I am back")
+    assert "Bea" in ada_page.locator("#chat-list .chat-author").last.inner_text()
+
+
+def test_those_who_joined_talk_in_the_waiting_room_before_the_start(
+    cluster: list[ServerProcess], new_page: Any
+) -> None:
+    a, b = cluster
+    with httpx.Client(base_url=a.url, timeout=30) as client:
+        body = {"game": "norenberc", "seats": 2, "name": "Ada", "public": False}
+        created = client.post("/api/tables", json=body).json()
+        table_id, ada = created["table_id"], created["token"]
+        join = {"name": "Bea", "invite": created["invite"]}
+        bea = client.post(f"/api/tables/{table_id}/join", json=join).json()["token"]
+    ada_page = open_table(new_page, a, table_id, ada, viewport=DESKTOP)
+    bea_page = open_table(new_page, b, table_id, bea, viewport=PHONE)
+    for page in (ada_page, bea_page):
+        page.wait_for_selector("#waiting-room:not([hidden])")
+    assert ada_page.locator("#chat").is_visible()  # below the waiting room's card
+    write(ada_page, "ready when you are")
+    bea_page.locator("#chat-unread").wait_for()
+    bea_page.click("#chat-toggle")
+    wait_text(bea_page, "ready when you are")
+    write(bea_page, "one minute, tea first")
+    wait_text(ada_page, "one minute, tea first")
+    author = ada_page.locator("#chat-list .chat-author").last
+    assert "Bea" in author.inner_text() and "p1" in (author.get_attribute("class") or "")
+    ada_page.screenshot(path=str(ARTIFACTS / "chat-waiting-room.png"))
+
+    # Started, the panel goes beside the game with what was said.
+    ada_page.click("#start-game")
+    ada_page.wait_for_selector("#layout:not([hidden])")
+    assert ada_page.locator(".col-side #chat").is_visible()
+    wait_text(ada_page, "ready when you are")
+    write(ada_page, "your move")
+    wait_text(bea_page, "your move")

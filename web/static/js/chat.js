@@ -26,6 +26,7 @@ var state = {
   unread: 0,
   pending: {}, // id -> the chat message sent and not yet acknowledged
   seat: null, // our seat (null: a spectator)
+  covered: null, // the seat we own while a bot plays it: we watch, and chat as its owner
   creator: false,
   isPublic: false,
   names: [],
@@ -174,15 +175,39 @@ function spectatorName() {
 // ---- the document --------------------------------------------------------------------
 
 export function update(doc) {
-  state.seat = doc.you ? doc.you.seat : null;
+  var seat = doc.you ? doc.you.seat : null;
+  state.seat = seat === null ? state.covered : seat;
   state.creator = state.seat === 0;
   state.isPublic = !!doc.table.public;
   state.finished = doc.table.status === "finished";
   state.names = doc.table.seats.map(function (s) { return s.name; });
   if (state.seat === null && !state.isPublic) state.room = "spectators";
-  // The panel lives beside the game (the waiting room has its own page).
   var toggle = document.getElementById("chat-toggle");
-  if (toggle) toggle.hidden = doc.table.status === "open";
+  if (toggle) toggle.hidden = false;
+  placePanel(doc.table.status === "open");
+  drawChat();
+}
+
+// The panel lives beside the game; before the start (the game's layout hidden) it stands
+// below the waiting room's card, where those who joined already talk.
+function placePanel(waiting) {
+  var el = document.getElementById("chat");
+  var room = document.getElementById("waiting-room");
+  var log = document.querySelector(".col-side .log-card");
+  if (!el || !room || !log) return;
+  if (waiting && room.nextElementSibling !== el) room.parentNode.insertBefore(el, room.nextSibling);
+  else if (!waiting && log.previousElementSibling !== el) log.parentNode.insertBefore(el, log);
+}
+
+// The seat whose owner we are while a bot plays it (null: none, or taken back): the page
+// watches the game, and its chat speaks as the seat's owner in the players' room.
+export function cover(seat) {
+  state.covered = seat;
+  if (seat !== null) {
+    state.seat = seat;
+    state.creator = seat === 0;
+    state.room = "players";
+  }
   drawChat();
 }
 

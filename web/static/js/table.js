@@ -17,6 +17,9 @@ var tableId = null;
 var token = null;
 var invite = null; // the table's invite secret, from an invite link (#invite=…) or GET …/me
 var lost = null; // {token, seat}: our seat link while a bot plays the seat for us
+// Our seat link while a bot plays the seat: the connection still says hello with it, and
+// so, watching, chats as the seat's owner (chatting is not playing; it sends no command).
+var covered = null;
 var summary = null; // the latest GET /api/tables/{id}: how long absent players have been away
 var awayPoll = null;
 var conn = null;
@@ -169,6 +172,8 @@ function reclaim() {
     .then(function () {
       token = mine.token;
       lost = null;
+      covered = null;
+      chat.cover(null);
       notice = null;
       reconnect();
       render();
@@ -1038,16 +1043,20 @@ function onStatus(state) {
 
 function onError(err) {
   if (chat.refused(err)) return; // shown in the chat, beside what was refused
-  if (err.code === "bad_token" && token) return dropToken();
+  if (err.code === "bad_token" && (token || covered)) return dropToken();
   if (err.code === "seat_lost" && token) return loseSeat();
+  if (err.code === "seat_lost" && covered) return; // known: the notice offers the seat back
   notice = { kind: "error", text: t("error.prefix") + " " + errorText(err), code: err && err.code, rule: err && err.clause };
   render();
 }
 
 // A seat link stops working when its seat was handed to a bot: forget it, watch instead.
 function dropToken() {
-  forgetTable(tableId, token);
+  forgetTable(tableId, token || covered);
   token = null;
+  covered = null;
+  lost = null;
+  chat.cover(null);
   history.replaceState(null, "", location.pathname + location.search);
   notice = { kind: "info", text: t("table.token_gone") };
   reconnect();
@@ -1055,13 +1064,16 @@ function dropToken() {
 }
 
 // A bot plays our seat now: watch as a spectator, and offer to take the seat back (the seat
-// link keeps working for it; the link stays in the address bar for a reload).
+// link keeps working for it; the link stays in the address bar for a reload). The chat
+// still speaks as the seat's owner, in the players' room.
 function loseSeat() {
   var mine = { token: token, seat: mySeat() };
   token = null;
+  covered = mine.token;
   api("GET", "/api/tables/" + tableId + "/me", undefined, mine.token).then(function (res) {
     mine.seat = res.seat;
     lost = mine;
+    chat.cover(res.seat);
     notice = { kind: "info", text: t("seat.lost"), code: "seat_lost" };
     render();
   }).catch(function () { dropToken(); });
@@ -1091,7 +1103,7 @@ function loadMine() {
 
 function reconnect() {
   if (conn) conn.close();
-  conn = new TableConnection(tableId, token, {
+  conn = new TableConnection(tableId, token || covered, {
     onDoc: function (d) { doc = d; rememberOnce(); chat.update(d); renderSoon(); },
     onStatus: onStatus,
     onAck: renderSoon,
