@@ -70,9 +70,11 @@ MY_TURN = (
 )
 # Whether the page still asks me: another seat's move can end my turn while I read the
 # prompt (a seat asking to wait makes planning one seat at a time).
+# A summary that arrives meanwhile holds the prompt behind "Go to my move", which is no
+# question (its module comes with the first summary, so it may open a moment after the log).
 STILL_MINE = (
     "() => !!(document.querySelector('.banner.mine') && document.getElementById('prompt-card')"
-    " && !document.getElementById('sb-waiting'))"
+    " && !document.getElementById('sb-waiting') && !document.getElementById('summary-continue'))"
 )
 
 # The rule the question names: its one "rule" link's clause (null: none, or several).
