@@ -121,8 +121,10 @@ class Mailbox:
             return list(self.mails)
 
 
-@pytest.fixture
-def mailbox() -> Iterator[Mailbox]:
+@contextmanager
+def running_mailbox() -> Iterator[Mailbox]:
+    """An SMTP server on a free local port that keeps what it is sent, for as long as the
+    block lasts."""
     box = Mailbox(port=free_port())
     controller = Controller(box, hostname="127.0.0.1", port=box.port)
     controller.start()
@@ -130,6 +132,12 @@ def mailbox() -> Iterator[Mailbox]:
         yield box
     finally:
         controller.stop()
+
+
+@pytest.fixture
+def mailbox() -> Iterator[Mailbox]:
+    with running_mailbox() as box:
+        yield box
 
 
 @pytest.fixture(params=DATABASES)

@@ -25,12 +25,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from aiosmtpd.controller import Controller
 
-from server.load.servers import free_port
 from server.notify.addresses import system_resolve
 from server.settings import Settings
-from tests.notify.conftest import Mailbox
+from tests.notify.conftest import Mailbox, running_mailbox
 from tests.support.address_forms import FORMS, Form
 from tests.support.databases import migrated_database
 from tests.support.play import running_app, set_up_table
@@ -192,13 +190,8 @@ SPELLINGS = [VICTIM, "Victim@Example.org", " VICTIM@EXAMPLE.ORG ", "victim+1@exa
 
 @pytest.fixture
 def mailbox() -> Iterator[Mailbox]:
-    box = Mailbox(port=free_port())
-    controller = Controller(box, hostname="127.0.0.1", port=box.port)
-    controller.start()
-    try:
+    with running_mailbox() as box:
         yield box
-    finally:
-        controller.stop()
 
 
 def mail_settings(url: str, mailbox: Mailbox, **more: Any) -> Settings:

@@ -11,10 +11,8 @@ from typing import Any
 
 import httpx
 import pytest
-from aiosmtpd.controller import Controller
 
-from server.load.servers import free_port
-from tests.notify.conftest import Mailbox
+from tests.notify.conftest import Mailbox, running_mailbox
 from tests.notify.test_email_confirm import link_token
 
 from .conftest import ARTIFACTS, ConsoleErrors, ServerThread, live_app
@@ -25,13 +23,8 @@ VIEWPORTS = [{"width": 1280, "height": 900}, {"width": 390, "height": 844}]
 
 @pytest.fixture(scope="module")
 def mailbox() -> Iterator[Mailbox]:
-    box = Mailbox(port=free_port())
-    controller = Controller(box, hostname="127.0.0.1", port=box.port)
-    controller.start()
-    try:
+    with running_mailbox() as box:
         yield box
-    finally:
-        controller.stop()
 
 
 @pytest.fixture(scope="module")
