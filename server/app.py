@@ -10,7 +10,7 @@ import contextlib
 import importlib
 import logging
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -46,6 +46,9 @@ from server.tables.bots import BotRunner
 from server.tables.seats import heartbeat_interval
 
 log = logging.getLogger(__name__)
+
+# Seconds each part of the app is given to stop at shutdown (see ``_stop``).
+SHUTDOWN_STEP = 10.0
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -165,14 +168,24 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         heartbeat.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await heartbeat
-        await outbox.stop()
-        await clocks.stop()
-        await bots.stop()
-        await app.state.push.close()
-        await service.close()
-        await chat_fanout.stop()
-        await fanout.stop()
-        await engine.dispose()
+        await _stop("notice outbox", outbox.stop())
+        await _stop("clock keeper", clocks.stop())
+        await _stop("bots", bots.stop())
+        await _stop("push", app.state.push.close())
+        await _stop("command path", service.close())
+        await _stop("chat fan-out", chat_fanout.stop())
+        await _stop("fan-out", fanout.stop())
+        await _stop("database", engine.dispose())
+
+
+async def _stop(part: str, stopping: Awaitable[None]) -> None:
+    """One step of the shutdown, given ``SHUTDOWN_STEP`` seconds: a part that does not stop
+    in time is named in the log and left behind, so the rest still stop and the process
+    exits (a hung shutdown keeps a restart, or a deploy, waiting for ever)."""
+    try:
+        await asyncio.wait_for(stopping, timeout=SHUTDOWN_STEP)
+    except TimeoutError:
+        log.error("shutdown: the %s did not stop within %.0f s; going on", part, SHUTDOWN_STEP)
 
 
 async def _note_presence(service: TableService, hub: Hub) -> None:

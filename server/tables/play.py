@@ -11,6 +11,7 @@ command path's own asyncpg pool, carrying the fan-out's NOTIFY when the backend 
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
@@ -43,6 +44,12 @@ SNAPSHOT_EVERY = 16  # steps between two stored copies of the whole state
 
 # Tell everyone about a new version; ``notified``: the commit itself carried the NOTIFY.
 Announce = Callable[[TableData, bool], Awaitable[None]]
+
+
+log = logging.getLogger(__name__)
+
+# Seconds the shutdown waits for the command path's connections to come back.
+CLOSE_GRACE = 5.0
 
 
 class Play:
@@ -239,11 +246,22 @@ class Play:
                 )
         return self._command_pool
 
-    async def close(self) -> None:
-        """Close the command path's connections (the app does this at shutdown)."""
+    async def close(self, grace: float = CLOSE_GRACE) -> None:
+        """Close the command path's connections (the app does this at shutdown).
+
+        asyncpg's graceful close waits for every connection to come back to the pool; one
+        whose command was cancelled mid-statement (a bot stopped at shutdown) may never come
+        back, and the shutdown then hung for good. After ``grace`` seconds the rest are
+        closed at once: nothing uncommitted is lost (each command is one autocommit).
+        """
         pool, self._command_pool = self._command_pool, None
-        if pool is not None:
-            await pool.close()
+        if pool is None:
+            return
+        try:
+            await asyncio.wait_for(pool.close(), timeout=grace)
+        except TimeoutError:
+            log.warning("command pool: connections still out after %.0f s; closed at once", grace)
+            pool.terminate()
 
     async def _committed_version(self, table_id: str, seat: int, client_id: str) -> int | None:
         """The version a committed command of ``seat`` with ``client_id`` made, if any."""

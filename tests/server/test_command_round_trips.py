@@ -79,3 +79,21 @@ async def play_one(service: TableService, table_id: str) -> None:
     seat = min(game.to_act(data.state))
     version = await service.submit(table_id, seat, game.legal(data.state, seat)[0])
     assert version == data.version + 1
+
+
+async def test_closing_does_not_wait_for_ever_on_a_connection_that_never_comes_back(
+    service: TableService, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A connection held past the shutdown (a command cancelled mid-statement) once kept the
+    app's shutdown waiting for good: the close gives it a grace, then closes it at once."""
+    data, token = await service.create_table("toy", 2, {}, [], "Ada", seed="held")
+    await service.join(data.id, "Bea", invite=service.invite_code(data.id))
+    await service.start(data.id, token)
+    await play_one(service, data.id)  # opens the command pool
+    pool = service.play._command_pool
+    assert pool is not None
+    await pool.acquire()  # never released
+    await service.close(grace=0.2)
+    assert pool.is_closing()
+    assert service.play._command_pool is None
+    assert "connections still out after" in caplog.text

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from server.api import pages
 from server.engine import Event, log_entry
@@ -168,6 +169,14 @@ def test_the_digest_says_an_agent_in_words(
     # In words only: neither the symbol nor the symbol's name stands in a sentence.
     for item in items:
         assert "♟" not in item and "(agent symbol)" not in item, item
-    page.locator("#digest-card").screenshot(
-        path=str(ARTIFACTS / f"follow-digest-agent-{lang}-390.png")
-    )
+    # The page draws the card anew whenever a lazily loaded part arrives, so an element
+    # screenshot can lose its element mid-way: the locator finds the new card on a retry.
+    for attempt in range(3):
+        try:
+            page.locator("#digest-card").screenshot(
+                path=str(ARTIFACTS / f"follow-digest-agent-{lang}-390.png")
+            )
+            break
+        except PlaywrightError as error:
+            if "not attached" not in str(error) or attempt == 2:
+                raise
