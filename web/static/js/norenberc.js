@@ -10,6 +10,7 @@ import {
 bailiffTiles, buyOne, canBuyOne, choiceListed, choose, draft, isFirstTile, listed, pickHouse, pickTile, pickVictim, prompt,
 sellOneMore,
 } from "./norenberc_prompts.js";
+import { scoreNow } from "./score_now.js";
 
 // ---- board ------------------------------------------------------------------------
 
@@ -230,6 +231,7 @@ function playerCard(p, game, ctx) {
       planningTag(p, game)),
     ctx.seatActs && game.phase !== "over" ? ctx.seatActs(p.seat) : null, // docs/clocks.md
     h("dl", null,
+      scoreNow(game, p.seat, ctx.mySeat),
       h("dt", { "data-explain": "talers", tabindex: "0" }, t("player.talers")),
       h("dd", { class: "talers", id: me ? "my-talers" : null, "data-watch": "talers-" + p.seat },
         p.talers === null ? h("span", { class: "muted", title: t("player.hidden") }, t("player.hidden")) : p.talers),
