@@ -8,7 +8,7 @@ import { ruleLink } from "./pieces.js";
 // Which seats' breakdowns are open: the cards are drawn anew at every change of the game.
 var opened = {};
 
-function sum(parts) {
+function pointsOf(parts) {
   return Object.keys(parts || {}).reduce(function (a, c) { return a + parts[c]; }, 0);
 }
 
@@ -27,8 +27,8 @@ export function scoreNow(game, seat, mySeat) {
   var rules = game.score_rules || {};
   var parts = now.seats[seat] || {};
   var own = seat === mySeat && now.own ? now.own : null;
-  var ownTotal = sum(own);
-  var total = sum(parts);
+  var ownTotal = pointsOf(own);
+  var total = pointsOf(parts);
   var lines = Object.keys(rules).filter(function (c) { return now.hidden.indexOf(c) < 0; }).map(function (c) {
     return categoryLine(c, parts[c] || 0, own && own[c], rules[c]);
   });
