@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from server.engine import get_game
+from server.games.norenberc.data import components
 from tests.support.playout import Seeded, play
 
 from .conftest import ARTIFACTS, ServerThread
@@ -40,8 +41,6 @@ def open_table(new_page: Any, server: ServerThread, fake: FakeTable, width: str)
 
 
 def tax_collector(nth: int) -> str:
-    from server.games.norenberc.data import components
-
     comps = components()
     return [t for t in comps.citizens if comps.tiles[t]["citizen"] == "tax_collector"][nth]
 
@@ -138,12 +137,14 @@ def finished(game: str) -> FakeTable:
     seats = 3
     fake = FakeTable(seats=seats, seed=f"score-end-{game}", game=game)
     record = play(fake.game, seats, f"score-end-{game}", fake.options, Seeded("end"))
+    assert record.final is not None
     fake.state = record.final
     return fake
 
 
 @pytest.mark.parametrize(
-    ("game", "category", "clause"), [("norenberc", "majorities", "N-9.2"), ("strasbourg", "edifices", "S-7.3")]
+    ("game", "category", "clause"),
+    [("norenberc", "majorities", "N-9.2"), ("strasbourg", "edifices", "S-7.3")],
 )
 @pytest.mark.parametrize("width", ["390", "1280"])
 def test_the_final_score_table_links_each_category_to_its_rule(

@@ -201,7 +201,7 @@ def _score_rules(state: State) -> dict[str, str]:
 
 
 def _score_now(state: State) -> dict[str, Any]:
-    """"If the game ended now": every seat's public part, and the categories that hang on
+    """The score if the game ended now: every seat's public part, the categories that hang on
     money nobody sees in full (seat_view adds the seat's own money's part, ``own``)."""
     return {"seats": score_now(state), "hidden": list(MONEY_CATEGORIES)}
 

@@ -1,5 +1,5 @@
-""""If the game ended now": every seat's public part of the final scoring in every view, and
-a seat's own money's part only in that seat's view."""
+"""The score if the game ended now: every seat's public part of the final scoring in every
+view, and a seat's own money's part only in that seat's view."""
 
 from __future__ import annotations
 
