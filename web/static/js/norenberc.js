@@ -231,7 +231,6 @@ function playerCard(p, game, ctx) {
       planningTag(p, game)),
     ctx.seatActs && game.phase !== "over" ? ctx.seatActs(p.seat) : null, // docs/clocks.md
     h("dl", null,
-      scoreNow(game, p.seat, ctx.mySeat),
       h("dt", { "data-explain": "talers", tabindex: "0" }, t("player.talers")),
       h("dd", { class: "talers", id: me ? "my-talers" : null, "data-watch": "talers-" + p.seat },
         p.talers === null ? h("span", { class: "muted", title: t("player.hidden") }, t("player.hidden")) : p.talers),
@@ -246,7 +245,8 @@ function playerCard(p, game, ctx) {
         h("dd", { "data-watch": "citizens-" + p.seat }, p.citizens.map(function (c) { return tileEl(c, "small"); }))] : null,
       hasCrests(p) ? [h("dt", { "data-explain": "player_crests", tabindex: "0" }, t("player.crests")), h("dd", { "data-watch": "pcrests-" + p.seat }, crestsText(p))] : null,
       game.phase === "action" && p.cards !== null ? [h("dt", { "data-explain": "card", tabindex: "0" }, t("player.cards")), h("dd", null, cardsText(p))] : null,
-      p.plan && p.plan.length ? [h("dt", { "data-explain": "card", tabindex: "0" }, t("player.plan")), h("dd", { class: "plan" }, p.plan.map(guildName).join(", "))] : null));
+      p.plan && p.plan.length ? [h("dt", { "data-explain": "card", tabindex: "0" }, t("player.plan")), h("dd", { class: "plan" }, p.plan.map(guildName).join(", "))] : null),
+    scoreNow(game, p.seat, ctx.mySeat));
 }
 
 function cardsText(p) {

@@ -19,8 +19,8 @@ function categoryLine(c, vp, own, clause) {
     " ", ruleLink(clause));
 }
 
-// The <dt>/<dd> pair of ``seat``'s card, or null when the view has no score_now (the game is
-// over: the final scores say it all) or the seat is not the viewer's and nothing is known.
+// The line under ``seat``'s card (its own row, so that the card's list of holdings keeps its
+// columns), or null when the view has no score_now: the game is over, the final scores say it.
 export function scoreNow(game, seat, mySeat) {
   var now = game.score_now;
   if (!now) return null;
@@ -40,9 +40,9 @@ export function scoreNow(game, seat, mySeat) {
   var details = h("details", { class: "score-now", id: "score-now-" + seat, open: !!opened[seat],
     ontoggle: function () { opened[seat] = details.open; } },
   h("summary", { "data-watch": "score-now-" + seat },
-    h("b", { class: "now-total" }, t("now.total", { n: total })),
+    h("span", { class: "now-title" }, t("now.title")), " ", h("b", { class: "now-total" }, t("now.total", { n: total })),
     ownTotal ? h("span", { class: "now-own" }, " ", t("now.own_total", { n: ownTotal })) : null),
   h("ul", { class: "now-lines" }, lines, hidden),
   own ? h("p", { class: "now-own-note" }, t("now.own_note")) : null);
-  return [h("dt", null, t("now.title")), h("dd", null, details)];
+  return details;
 }
