@@ -226,15 +226,15 @@ def score_now(state: State) -> list[dict[str, int]]:
 
 
 def own_now(state: State, seat: int) -> dict[str, int]:
-    """What ``seat``'s own talers add to ``score_now`` (its tax collectors), per category:
-    only ``seat`` may see it. Whose money is the most stays unknown until the end."""
-    promo = bool(state["options"]["promo"])
-    holdings = _moneyless(state)
-    without = score_holdings(holdings, guilds_in_play(state), promo)[seat]
-    holdings[seat].talers = player(state, seat)["talers"]
-    # Money moves no craftsman, so the jacks (placed or not) change both scorings alike.
-    mine = score_holdings(holdings, guilds_in_play(state), promo)[seat]
-    return _public({c: mine[c] - without[c] for c in mine})
+    """What ``seat``'s own talers add to ``score_now``, per category: only ``seat`` may see
+    it. Besides the richest (unknown until the end), money scores only through the sun
+    citizens (``_citizen_vp``: tax collectors), so their VP with and without the talers differ
+    by exactly that; the apprentice's places, the same in both, are left at 0."""
+    h = holdings_of(state, seat)
+    with_money = _citizen_vp(h, 0)
+    h.talers = 0
+    added = with_money - _citizen_vp(h, 0)
+    return {"citizens": added} if added else {}
 
 
 def result(state: State) -> dict[str, Any] | None:
