@@ -24,14 +24,14 @@ PHONE = {"width": 390, "height": 844}
 MAX_DECISIONS = 400
 DRAW_UP_TO = 4  # cards the person draws each round before stopping
 IDLE = "!document.querySelector('.sending')"
-# The score table's rows in English: the six categories, then the total.
+# The score table's rows in English: the six categories, each with its rule, then the total.
 SCORE_ROWS = [
-    "Council prestige",
-    "Members in the city",
-    "Chapels",
-    "Edifices",
-    "Unused privileges",
-    "Task cards",
+    "Council prestige rule S-6.1",
+    "Members in the city rule S-7.1",
+    "Chapels rule S-7.2",
+    "Edifices rule S-7.3",
+    "Unused privileges rule S-7.4",
+    "Task cards rule S-7.5",
     "Total",
 ]
 

@@ -31,6 +31,18 @@ CHIEF_JUDGE = "N-8.6"
 PROMO = "N-C.4"
 WINNER = "N-9.7"
 
+# Each category of the final scoring (scoring.py's breakdown) and the clause that scores it,
+# so that a score table (the end screen's, "if the game ended now") can open its rule.
+SCORING = {
+    "citizens": "N-9.1",
+    "majorities": "N-9.2",
+    "thirty": "N-9.3",
+    "all_guilds": "N-9.4",
+    "richest": "N-9.5",
+    "crests": "N-9.6",
+    "promo": PROMO,
+}
+
 CITIZEN_CHOICES = {
     "thief": THIEF,
     "bailiff": BAILIFF,

@@ -194,6 +194,49 @@ def winners(scores: list[int], holdings: list[Holdings]) -> list[int]:
     return [s for s in range(len(scores)) if key(s) == best]
 
 
+# The categories that hang on money: talers are hidden until the end (docs/norenberc.md), so
+# during play nobody can know who is richest, and a tax collector is known to its owner only.
+MONEY_CATEGORIES = ("richest",)
+
+
+def _moneyless(state: State) -> list[Holdings]:
+    """Every seat's holdings with its talers left out (0)."""
+    holdings = [holdings_of(state, s) for s in range(state["seats"])]
+    for h in holdings:
+        h.talers = 0
+    return holdings
+
+
+def _public(breakdown: dict[str, int]) -> dict[str, int]:
+    return {c: vp for c, vp in breakdown.items() if vp and c not in MONEY_CATEGORIES}
+
+
+def score_now(state: State) -> list[dict[str, int]]:
+    """Each seat's score "if the game ended now" for what everyone can see: the final
+    scoring of the current holdings without the money (``MONEY_CATEGORIES`` left out, a tax
+    collector counting no talers); categories scoring 0 are left out, to keep views small.
+
+    A jack goes where it scores its owner most (``place_jacks``); the owner's money adds the
+    same to every placement, so leaving the talers out places it as the end will."""
+    promo = bool(state["options"]["promo"])
+    holdings = _moneyless(state)
+    if promo:
+        place_jacks(holdings, guilds_in_play(state))
+    return [_public(b) for b in score_holdings(holdings, guilds_in_play(state), promo)]
+
+
+def own_now(state: State, seat: int) -> dict[str, int]:
+    """What ``seat``'s own talers add to ``score_now``, per category: only ``seat`` may see
+    it. Besides the richest (unknown until the end), money scores only through the sun
+    citizens (``_citizen_vp``: tax collectors), so their VP with and without the talers differ
+    by exactly that; the apprentice's places, the same in both, are left at 0."""
+    h = holdings_of(state, seat)
+    with_money = _citizen_vp(h, 0)
+    h.talers = 0
+    added = with_money - _citizen_vp(h, 0)
+    return {"citizens": added} if added else {}
+
+
 def result(state: State) -> dict[str, Any] | None:
     """The final result once the game is over, else None."""
     if state["phase"] != "over":

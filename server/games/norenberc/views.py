@@ -13,7 +13,8 @@ from typing import Any
 
 from server.engine import planning as sealed
 
-from .clauses import decision
+from .clauses import SCORING, decision
+from .scoring import CATEGORIES, MONEY_CATEGORIES, PROMO_CATEGORY, own_now, score_now
 from .state import (
     AGENTS_PER_PLAYER,
     State,
@@ -184,6 +185,8 @@ def spectator_view(
         "to_act": to_act,
         "legal": [],
         "result": result,
+        "score_rules": _score_rules(state),
+        "score_now": None if result is not None else _score_now(state),
     }
     if "prestige_previous" in state:
         # Promo: the duchess may not move the prestige crest to this guild.
@@ -191,11 +194,24 @@ def spectator_view(
     return view
 
 
+def _score_rules(state: State) -> dict[str, str]:
+    """The clause of each category of this game's final scoring, in the score table's order."""
+    kinds = CATEGORIES + ((PROMO_CATEGORY,) if state["options"]["promo"] else ())
+    return {c: SCORING[c] for c in kinds}
+
+
+def _score_now(state: State) -> dict[str, Any]:
+    """The score if the game ended now: every seat's public part, the categories that hang on
+    money nobody sees in full (seat_view adds the seat's own money's part, ``own``)."""
+    return {"seats": score_now(state), "hidden": list(MONEY_CATEGORIES)}
+
+
 def seat_view(
     state: State, seat: int, spectator: dict[str, Any], legal: list[dict[str, Any]]
 ) -> dict[str, Any]:
     """``seat``'s view: ``spectator`` (shared, never changed) with what only ``seat`` may
-    know put in its place: its talers, its sealed plan and its legal commands."""
+    know put in its place: its talers, its sealed plan, its legal commands and what its
+    talers add to its score "if the game ended now"."""
     view = dict(spectator)
     view["seat"] = seat
     players = spectator["players"]
@@ -206,4 +222,6 @@ def seat_view(
     view["my_plan"] = _my_plan(state, seat)
     view["legal"] = legal
     view["rule"] = decision(state, seat)
+    if spectator["score_now"] is not None:
+        view["score_now"] = {**spectator["score_now"], "own": own_now(state, seat)}
     return view

@@ -30,6 +30,17 @@ CHAPEL = "S-H.1"
 EDIFICE = "S-I.1"
 WINNER = "S-7.6"
 
+# Each category of the final scoring (scoring.py's breakdown) and the clause that scores it,
+# so that the end screen's score table can open its rule.
+SCORING = {
+    "council": "S-6.1",
+    "city": "S-7.1",
+    "chapels": "S-7.2",
+    "edifices": "S-7.3",
+    "privileges": "S-7.4",
+    "tasks": "S-7.5",
+}
+
 CHOICES = {
     "apprentice": APPRENTICE,
     "sell": SELL,

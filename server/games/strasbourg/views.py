@@ -15,7 +15,7 @@ from typing import Any
 from server.engine import View
 from server.engine import planning as pl
 
-from .clauses import decision
+from .clauses import SCORING, decision
 from .data import DATA_NOTE, ROUNDS, components
 from .legal import legal
 from .scoring import final_result
@@ -194,6 +194,7 @@ def spectator_view(state: State, to_act: set[int]) -> View:
         "to_act": sorted(to_act),
         "legal": [],
         "result": final_result(state) if over else None,
+        "score_rules": dict(SCORING),
     }
 
 

@@ -12,7 +12,7 @@ from .helpers import GAME, act, finish_round, fresh, plan_all
 PUBLIC_KEYS = {
     "game", "seat", "seats", "options", "data_note", "phase", "round", "turn", "rule", "play_order",
     "prestige_guild", "prestige_crests_left", "guest_deck", "gone", "guilds", "players", "planning",
-    "action", "my_plan", "to_act", "legal", "result",
+    "action", "my_plan", "to_act", "legal", "result", "score_rules", "score_now",
 }  # fmt: skip
 
 

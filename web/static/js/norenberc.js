@@ -10,6 +10,7 @@ import {
 bailiffTiles, buyOne, canBuyOne, choiceListed, choose, draft, isFirstTile, listed, pickHouse, pickTile, pickVictim, prompt,
 sellOneMore,
 } from "./norenberc_prompts.js";
+import { scoreNow } from "./score_now.js";
 
 // ---- board ------------------------------------------------------------------------
 
@@ -244,7 +245,8 @@ function playerCard(p, game, ctx) {
         h("dd", { "data-watch": "citizens-" + p.seat }, p.citizens.map(function (c) { return tileEl(c, "small"); }))] : null,
       hasCrests(p) ? [h("dt", { "data-explain": "player_crests", tabindex: "0" }, t("player.crests")), h("dd", { "data-watch": "pcrests-" + p.seat }, crestsText(p))] : null,
       game.phase === "action" && p.cards !== null ? [h("dt", { "data-explain": "card", tabindex: "0" }, t("player.cards")), h("dd", null, cardsText(p))] : null,
-      p.plan && p.plan.length ? [h("dt", { "data-explain": "card", tabindex: "0" }, t("player.plan")), h("dd", { class: "plan" }, p.plan.map(guildName).join(", "))] : null));
+      p.plan && p.plan.length ? [h("dt", { "data-explain": "card", tabindex: "0" }, t("player.plan")), h("dd", { class: "plan" }, p.plan.map(guildName).join(", "))] : null),
+    scoreNow(game, p.seat, ctx.mySeat));
 }
 
 function cardsText(p) {

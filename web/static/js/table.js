@@ -720,7 +720,7 @@ function renderScores(game, renderer) {
   var head = h("tr", null, h("th", { scope: "col" }, t("scores.category")),
     range(n).map(function (s) { return h("th", { scope: "col" }, renderer.playerBadge(s, game, context(game))); }));
   var rows = categories.map(function (c) {
-    return h("tr", null, h("th", { scope: "row" }, has("score." + c) ? t("score." + c) : c),
+    return h("tr", null, h("th", { scope: "row" }, has("score." + c) ? t("score." + c) : c, " ", ruleLink((game.score_rules || {})[c])),
       range(n).map(function (s) { return h("td", null, result.breakdown[s][c] || 0); }));
   });
   var total = h("tr", { class: "total" }, h("th", { scope: "row" }, t("scores.total")),
