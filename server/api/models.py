@@ -20,13 +20,16 @@ PlayerName = Annotated[str, AfterValidator(_printable)]
 
 
 class TableOptions(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """The table's options. ``planning`` is the engine's (sealed planning), for every game;
+    a game's own options (``schema`` in ``GET /api/games``) are checked against its manifest
+    when the table is made (``bad_option``)."""
+
+    model_config = ConfigDict(extra="allow")
 
     planning: Literal["simultaneous", "ordered"] = Field(
         "simultaneous",
-        description="'ordered': every seat but the first waits on every turn (reverse order)",
+        description="'ordered': every seat but the first waits on every turn, in the game's order",
     )
-    promo: bool = False
 
 
 class ClockSettings(BaseModel):
@@ -275,12 +278,45 @@ class TableRecord(BaseModel):
     )
 
 
+class OptionChoice(BaseModel):
+    value: str
+    label: str = Field(description="dictionary key of the choice's text")
+
+
+class OptionInfo(BaseModel):
+    """One table option of a game, as the lobby draws it (``server.engine.manifest``)."""
+
+    key: str
+    type: Literal["bool", "choice", "int"]
+    default: bool | int | str
+    label: str = Field(description="dictionary key of the option's label")
+    choices: list[OptionChoice] | None = None
+    help: str | None = Field(None, description="dictionary key of a line on the option")
+    minimum: int | None = None
+    maximum: int | None = None
+
+
+class ScoreInfo(BaseModel):
+    key: str = Field(description="a key of the result's breakdown")
+    label: str = Field(description="dictionary key of the category's name")
+
+
 class GameInfo(BaseModel):
+    """A game's manifest: what the lobby, the table page and tools need to know of it."""
+
     name: str
     title: str
     min_seats: int
     max_seats: int
-    options: dict[str, Any]
+    options: dict[str, Any] = Field(description="every option at its default")
+    schema_: list[OptionInfo] = Field(
+        default_factory=list, alias="schema", description="the options the lobby offers"
+    )
+    title_key: str = ""
+    page_module: str = Field("", description="the table page's module, under /static/js/")
+    strings_prefix: str = Field("", description="the prefix of the game's own dictionary keys")
+    log_prefix: str = Field("log.", description="the prefix of its log line templates")
+    scores: list[ScoreInfo] = Field(default_factory=list, description="final score categories")
 
 
 class GameList(BaseModel):
