@@ -6,6 +6,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from server.engine.registry import KNOWN_GAMES
+
 
 def _printable(name: str) -> str:
     """A name others will read: no control characters (a NUL would not even store in
@@ -88,7 +90,7 @@ class AwayUntil(BaseModel):
 class CreateTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    game: str = Field(examples=["norenberc"])
+    game: str = Field(examples=sorted(KNOWN_GAMES))
     seats: int = Field(ge=2, le=5)
     options: TableOptions = Field(default_factory=lambda: TableOptions(planning="simultaneous"))
     bots: list[Literal["random", "greedy", "mcts"] | None] = Field(

@@ -29,6 +29,6 @@ MANIFEST = Manifest(
     ),
     test=TestProfile(
         option_sets=({}, {"promo": True}, {"planning": "ordered"}),
-        min_commands=40,
+        min_commands=30,
     ),
 )

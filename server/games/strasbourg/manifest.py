@@ -23,5 +23,5 @@ MANIFEST = Manifest(
         ScoreCategory("privileges", "score.privileges"),
         ScoreCategory("tasks", "score.tasks"),
     ),
-    test=TestProfile(option_sets=({}, {"planning": "ordered"}), min_commands=40),
+    test=TestProfile(option_sets=({}, {"planning": "ordered"}), min_commands=60),
 )
