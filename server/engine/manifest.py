@@ -28,6 +28,12 @@ from .game import Game
 from .planning import PLANNING_MODES
 
 OptionType = Literal["bool", "choice", "int"]
+SHOWN = 40  # characters of a refused value an error message quotes: input may be hostile
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= SHOWN else text[: SHOWN - 1] + "…"
 
 
 @dataclass(frozen=True)
@@ -61,10 +67,14 @@ class OptionSpec:
         """``value`` when this option may take it; RuleError('bad_option') saying why not."""
         if self.type == "bool":
             if not isinstance(value, bool):
-                raise RuleError("bad_option", f"{self.key} must be true or false, got {value!r}")
+                raise RuleError(
+                    "bad_option", f"{self.key} must be true or false, got {_shown(value)}"
+                )
         elif self.type == "int":
             if isinstance(value, bool) or not isinstance(value, int):
-                raise RuleError("bad_option", f"{self.key} must be a whole number, got {value!r}")
+                raise RuleError(
+                    "bad_option", f"{self.key} must be a whole number, got {_shown(value)}"
+                )
             low = self.minimum if self.minimum is not None else value
             high = self.maximum if self.maximum is not None else value
             if not low <= value <= high:
@@ -73,7 +83,9 @@ class OptionSpec:
                 )
         elif value not in self.choices:
             offered = ", ".join(self.choices)
-            raise RuleError("bad_option", f"{self.key} must be one of {offered}, not {value!r}")
+            raise RuleError(
+                "bad_option", f"{self.key} must be one of {offered}, not {_shown(value)}"
+            )
         return value
 
     def public(self) -> dict[str, Any]:
@@ -161,14 +173,13 @@ class Manifest:
         null): a lobby that shows another game's box sends it unticked.
         """
         if not isinstance(options, dict):
-            raise RuleError("bad_option", f"options must be an object, got {options!r}")
+            raise RuleError("bad_option", f"options must be an object, got {_shown(options)}")
         specs = {o.key: o for o in self.options}
         unknown = sorted(k for k, v in options.items() if k not in specs and v not in (False, None))
         if unknown:
             known = ", ".join(specs) or "none"
-            raise RuleError(
-                "bad_option", f"{self.title} has no option {', '.join(unknown)} (known: {known})"
-            )
+            named = _shown(", ".join(unknown)).strip("'\"")
+            raise RuleError("bad_option", f"{self.title} has no option {named} (known: {known})")
         chosen = {k: specs[k].check(v) for k, v in options.items() if k in specs}
         return {**self.defaults(), **chosen}
 

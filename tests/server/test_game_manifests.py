@@ -80,5 +80,8 @@ def test_the_schema_checks_each_type_and_says_what_it_wanted() -> None:
         with pytest.raises(RuleError) as err:
             manifest.check_options(options)
         assert (err.value.code, err.value.message) == ("bad_option", message)
+    with pytest.raises(RuleError) as err:
+        manifest.check_options({"fast": "x" * 100_000, "y" * 100_000: 1})
+    assert len(err.value.message) < 120
     with pytest.raises(ValueError):
         OptionSpec("map", "choice", "z", "option.map", ("a",), ("map.a",))
