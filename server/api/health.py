@@ -6,7 +6,7 @@ from fastapi import APIRouter
 from fastapi.responses import Response
 
 from server import metrics
-from server.engine import get_game
+from server.engine import get_manifest
 from server.engine.registry import KNOWN_GAMES
 
 from .models import GameInfo, GameList
@@ -20,25 +20,23 @@ async def healthz() -> dict[str, str]:
     return {"status": "ok"}
 
 
-@router.get("/api/games", tags=["games"])
-async def list_games() -> GameList:
-    """Every game this server hosts, with its seat range and default options."""
+def game_list() -> GameList:
+    """Every game this build hosts, each by its manifest (``server.engine.manifest``)."""
     games = []
-    for name in KNOWN_GAMES:
+    for name in KNOWN_GAMES:  # the games this build hosts (not a test's or a load test's)
         try:
-            game = get_game(name)
+            manifest = get_manifest(name)
         except Exception:  # a game still being written must not take the list down
             continue
-        games.append(
-            GameInfo(
-                name=game.name,
-                title=game.title,
-                min_seats=game.min_seats,
-                max_seats=game.max_seats,
-                options=game.default_options(),
-            )
-        )
+        games.append(GameInfo.model_validate(manifest.public()))
     return GameList(games=games)
+
+
+@router.get("/api/games", tags=["games"])
+async def list_games() -> GameList:
+    """Every game this server hosts: its manifest (seat range, default options, the options'
+    schema the lobby draws, page module, dictionary prefixes, score categories)."""
+    return game_list()
 
 
 @router.get("/metrics", tags=["health"])

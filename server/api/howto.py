@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -174,6 +175,24 @@ def norenberc_house() -> dict[str, Any]:
     game = get_game("norenberc")
     house: dict[str, Any] = game.view(game.new(3, "rules page", {}), None)["guilds"][0]
     return house
+
+
+# The boards a rules page draws with the table's own classes, each from a fresh game's view.
+# They are the one part of the rules pages that knows particular games; the page itself
+# asks ``rules_pictures`` and names none.
+_PICTURES: dict[str, Callable[[dict[str, str]], dict[str, Any]]] = {
+    "strasbourg": lambda strings: {"city": strasbourg_city(strings)},
+    "norenberc": lambda strings: {"house": norenberc_house()},
+}
+
+
+def rules_pictures(game: str, strings: dict[str, str]) -> dict[str, Any]:
+    """``{"city": …, "house": …}``: the board pictures of ``game``'s rules page (None where
+    it has none), with the labels of ``strings`` (the page's dictionary)."""
+    found: dict[str, Any] = {"city": None, "house": None}
+    if game in _PICTURES:
+        found.update(_PICTURES[game](strings))
+    return found
 
 
 @lru_cache(maxsize=32)

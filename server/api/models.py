@@ -6,6 +6,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from server.engine.registry import KNOWN_GAMES
+
 
 def _printable(name: str) -> str:
     """A name others will read: no control characters (a NUL would not even store in
@@ -20,13 +22,16 @@ PlayerName = Annotated[str, AfterValidator(_printable)]
 
 
 class TableOptions(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """The table's options. ``planning`` is the engine's (sealed planning), for every game;
+    a game's own options (``schema`` in ``GET /api/games``) are checked against its manifest
+    when the table is made (``bad_option``)."""
+
+    model_config = ConfigDict(extra="allow")
 
     planning: Literal["simultaneous", "ordered"] = Field(
         "simultaneous",
-        description="'ordered': every seat but the first waits on every turn (reverse order)",
+        description="'ordered': every seat but the first waits on every turn, in the game's order",
     )
-    promo: bool = False
 
 
 class ClockSettings(BaseModel):
@@ -85,7 +90,7 @@ class AwayUntil(BaseModel):
 class CreateTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    game: str = Field(examples=["norenberc"])
+    game: str = Field(examples=sorted(KNOWN_GAMES))
     seats: int = Field(ge=2, le=5)
     options: TableOptions = Field(default_factory=lambda: TableOptions(planning="simultaneous"))
     bots: list[Literal["random", "greedy", "mcts"] | None] = Field(
@@ -275,12 +280,45 @@ class TableRecord(BaseModel):
     )
 
 
+class OptionChoice(BaseModel):
+    value: str
+    label: str = Field(description="dictionary key of the choice's text")
+
+
+class OptionInfo(BaseModel):
+    """One table option of a game, as the lobby draws it (``server.engine.manifest``)."""
+
+    key: str
+    type: Literal["bool", "choice", "int"]
+    default: bool | int | str
+    label: str = Field(description="dictionary key of the option's label")
+    choices: list[OptionChoice] | None = None
+    help: str | None = Field(None, description="dictionary key of a line on the option")
+    minimum: int | None = None
+    maximum: int | None = None
+
+
+class ScoreInfo(BaseModel):
+    key: str = Field(description="a key of the result's breakdown")
+    label: str = Field(description="dictionary key of the category's name")
+
+
 class GameInfo(BaseModel):
+    """A game's manifest: what the lobby, the table page and tools need to know of it."""
+
     name: str
     title: str
     min_seats: int
     max_seats: int
-    options: dict[str, Any]
+    options: dict[str, Any] = Field(description="every option at its default")
+    schema_: list[OptionInfo] = Field(
+        default_factory=list, alias="schema", description="the options the lobby offers"
+    )
+    title_key: str = ""
+    page_module: str = Field("", description="the table page's module, under /static/js/")
+    strings_prefix: str = Field("", description="the prefix of the game's own dictionary keys")
+    log_prefix: str = Field("log.", description="the prefix of its log line templates")
+    scores: list[ScoreInfo] = Field(default_factory=list, description="final score categories")
 
 
 class GameList(BaseModel):

@@ -28,7 +28,7 @@ from server.engine.registry import game_names
 from server.resources import ROOT
 from server.tables import ServiceError
 
-from .howto import how_to_play, norenberc_house, pieces, rules_games, strasbourg_city, words
+from .howto import how_to_play, pieces, rules_games, rules_pictures, words
 
 WEB_DIR = ROOT / "web"
 STATIC_DIR = WEB_DIR / "static"
@@ -263,16 +263,13 @@ async def rules_page(request: Request, game: str) -> HTMLResponse:
         response = _page(request, "rules.html", howto=None, games_about=found)
         response.status_code = 404
         return response
-    # The board's own picture where the table draws it from the view alone: the city.
-    city = strasbourg_city(languages()[lang]) if game == "strasbourg" else None
-    house = norenberc_house() if game == "norenberc" else None
+    # The board's own pictures where the table draws them from the view alone.
     return _page(
         request,
         "rules.html",
         howto=how_to_play(game, lang),
         rules_game=get_game(game),
-        city=city,
-        house=house,
+        **rules_pictures(game, languages()[lang]),
         game_strings=languages()[lang],
         rules_style=(STATIC_DIR / "css" / f"{game}.css").is_file(),
     )

@@ -32,7 +32,7 @@ class Timings:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", help="registered game name, e.g. norenberc")
+    parser.add_argument("game", help=f"registered game name: {', '.join(game_names())}")
     parser.add_argument("--games", type=int, default=10, help="number of games (default 10)")
     parser.add_argument("--players", type=int, default=None, help="seats (default: the minimum)")
     parser.add_argument("--seed", default="selfplay", help="base seed; game i uses SEED-i")

@@ -19,12 +19,13 @@ from server.bots import DEFAULT_BUDGET, Budget
 from server.bots.stats import GameRecord, KindSummary, percentile, summarize
 from server.bots.tournament import Played, matches
 from server.bots.tournament import run as run_matches
+from server.engine import game_names
 
 HELP = "bots against bots, win shares with confidence intervals"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", help="game name, e.g. norenberc")
+    parser.add_argument("game", help=f"game name: {', '.join(game_names())}")
     parser.add_argument(
         "--bots", required=True, help="comma-separated bot kinds, one per seat (random,greedy,mcts)"
     )

@@ -7,7 +7,8 @@ Imports nothing from the web, the database or any particular game.
 from .data import DataError
 from .errors import RuleError
 from .game import Command, Event, Game, Result, State, View, event, is_visible, log_entry
-from .registry import game_names, get_game, register_game
+from .manifest import Manifest, OptionSpec, ScoreCategory, TestProfile, planning_option
+from .registry import game_names, get_game, get_manifest, register_game
 from .replay import Step, replay
 from .rng import Rng, seed_to_state
 from .state import Draft, clone, draft, finish, own, own_all, own_item
@@ -18,11 +19,15 @@ __all__ = [
     "Draft",
     "Event",
     "Game",
+    "Manifest",
+    "OptionSpec",
     "Result",
     "Rng",
     "RuleError",
+    "ScoreCategory",
     "State",
     "Step",
+    "TestProfile",
     "View",
     "clone",
     "draft",
@@ -30,11 +35,13 @@ __all__ = [
     "finish",
     "game_names",
     "get_game",
+    "get_manifest",
     "is_visible",
     "log_entry",
     "own",
     "own_all",
     "own_item",
+    "planning_option",
     "register_game",
     "replay",
     "seed_to_state",

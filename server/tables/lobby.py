@@ -20,7 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from server.bots.kinds import canonical_kind
 from server.clocks import model as clock_model
 from server.clocks import table as table_clock
-from server.engine import get_game
+from server.engine import get_game, get_manifest
 from server.settings import Settings
 from server.store import queries
 from server.store.models import SeatRow, TableRow
@@ -94,10 +94,10 @@ class Lobby:
                 "bad_seats",
                 f"{game.title} takes {game.min_seats}-{game.max_seats} seats, not {seats}",
             )
-        defaults = game.default_options()
-        # The lobby offers every game's options; one a game lacks is fine while switched off.
-        chosen = {k: v for k, v in options.items() if k in defaults or v not in (False, None)}
-        full_options = {**defaults, **chosen}
+        # The game's manifest says which options it offers and what each may be (an option
+        # it lacks is fine while switched off); the game itself then refuses what its rules
+        # cannot play.
+        full_options = {**game.default_options(), **get_manifest(game_name).check_options(options)}
         seed = seed or secrets.token_hex(32)
         game.new(seats, seed, full_options)  # refuses bad options now, not at the start
         turn_clock = clock_model.new_clock(_clock_config(clock), seats)

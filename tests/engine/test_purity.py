@@ -16,7 +16,6 @@ from typing import Any
 
 import pytest
 
-import tests.games.lantern  # noqa: F401  (registers the test game)
 from server.engine import (
     Game,
     Rng,
@@ -31,18 +30,11 @@ from server.engine import (
     own_item,
     seed_to_state,
 )
+from tests.support import games
 from tests.support.playout import illegal_variants
 
-# (game, seats, options): every seat count and both planning modes, Norenberc's promo.
-GAMES = [
-    *[("norenberc", n, {"planning": "simultaneous"}) for n in (2, 3, 4, 5)],
-    ("norenberc", 4, {"planning": "ordered"}),
-    ("norenberc", 3, {"promo": True}),
-    ("norenberc", 5, {"promo": True, "planning": "ordered"}),
-    *[("strasbourg", n, {"planning": "simultaneous"}) for n in (3, 4, 5)],
-    ("strasbourg", 4, {"planning": "ordered"}),
-    ("lantern", 3, {}),
-]
+# (game, seats, options): every game at every seat count, and each of its option sets.
+GAMES = [(s.game, s.seats, s.options) for s in games.setups()]
 BRANCHES = 2  # other legal commands tried from each state
 OPTIONAL_ONE_IN = 10  # how often a seat outside ``to_act`` plays an optional command
 # States compared after every command: this command's and the previous one's (the state it
@@ -120,7 +112,9 @@ def test_apply_never_changes_a_state_anyone_holds(
 ) -> None:
     game = get_game(name)
     played = play_holding_every_state(game, seats, f"{name}-{seats}-{options}", options)
-    assert played > 10 and game.result(game.new(seats, "x", options)) is None
+    # A game shorter than its manifest says would check too little.
+    assert played >= games.manifest(name).test.min_commands
+    assert game.result(game.new(seats, "x", options)) is None
 
 
 def test_a_draft_copies_only_the_parts_taken_and_leaves_its_input_alone() -> None:

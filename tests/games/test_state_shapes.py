@@ -4,11 +4,13 @@ against the same types; this checks the states the code really makes)."""
 
 from __future__ import annotations
 
+import importlib
 import types
 from typing import (
     Any,
     Literal,
     NotRequired,
+    TypedDict,
     Union,
     get_args,
     get_origin,
@@ -18,24 +20,21 @@ from typing import (
 
 import pytest
 
-import tests.games.lantern.state as lantern
 from server.engine import get_game
-from server.games.norenberc import state as norenberc
-from server.games.strasbourg import state as strasbourg
+from tests.support import games
 from tests.support.playout import Seeded, play, states
 
-SHAPES: dict[str, tuple[Any, Any]] = {
-    "norenberc": (norenberc.NorenbercState, norenberc.NorenbercCommand),
-    "strasbourg": (strasbourg.StrasbourgState, strasbourg.StrasbourgCommand),
-    "lantern": (lantern.LanternState, lantern.LanternCommand),
-}
-GAMES = [
-    ("norenberc", 2, {"planning": "simultaneous", "promo": False}),
-    ("norenberc", 5, {"planning": "ordered", "promo": True}),
-    ("strasbourg", 3, {"planning": "simultaneous"}),
-    ("strasbourg", 5, {"planning": "ordered"}),
-    ("lantern", 4, {"planning": "simultaneous"}),
-]
+
+def shapes(game: str) -> tuple[Any, Any]:
+    """The TypedDicts a game's state module declares for its state and its commands, by the
+    template's names (docs/adding-a-game.md): ``<Name>State`` and ``<Name>Command``."""
+    module = importlib.import_module(games.packages()[game] + ".state")
+    name = game.capitalize()
+    return getattr(module, f"{name}State"), getattr(module, f"{name}Command")
+
+
+# Each game at its fewest and most seats with its default options, and each other option set.
+GAMES = [(s.game, s.seats, s.options) for s in games.setups(spread=False)]
 
 
 def mismatches(value: Any, shape: Any, where: str = "") -> list[str]:
@@ -85,15 +84,27 @@ def mismatches(value: Any, shape: Any, where: str = "") -> list[str]:
     raise AssertionError(f"{where}: no check for the type {shape!r}")
 
 
+class Player(TypedDict):
+    coins: int
+    tiles: list[str]
+
+
+class BidCommand(TypedDict):
+    type: Literal["bid"]
+    amount: int
+
+
+class WaitCommand(TypedDict):
+    type: Literal["wait"]
+
+
 def test_the_checker_finds_what_differs() -> None:
     good = {"type": "bid", "amount": 3}
-    assert mismatches(good, lantern.LanternCommand) == []
-    assert mismatches({"type": "bid", "amount": True}, lantern.BidCommand) == [
-        ".amount: True is not a int"
-    ]
-    assert mismatches({"type": "bid"}, lantern.BidCommand) == [": BidCommand lacks ['amount']"]
-    player = {"coins": 1, "lanterns": ["jade"], "debt": 0}
-    assert mismatches(player, lantern.Player) == [": Player has no ['debt']"]
+    assert mismatches(good, BidCommand | WaitCommand) == []
+    assert mismatches({"type": "bid", "amount": True}, BidCommand) == [".amount: True is not a int"]
+    assert mismatches({"type": "bid"}, BidCommand) == [": BidCommand lacks ['amount']"]
+    player = {"coins": 1, "tiles": ["jade"], "debt": 0}
+    assert mismatches(player, Player) == [": Player has no ['debt']"]
 
 
 @pytest.mark.parametrize(("game", "seats", "options"), GAMES)
@@ -101,7 +112,7 @@ def test_every_state_and_command_of_whole_games_has_the_declared_shape(
     game: str, seats: int, options: dict[str, Any]
 ) -> None:
     engine = get_game(game)
-    state_shape, command_shape = SHAPES[game]
+    state_shape, command_shape = shapes(game)
     for seed in ("a", "b"):
         record = play(engine, seats, f"shape-{seed}", options, Seeded(seed))
         for number, state in enumerate(states(engine, record)):

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from server.engine import get_game
+from server.engine import get_game, get_manifest
 from server.engine.registry import KNOWN_GAMES
+from tests.support import games
 
 ROOT = Path(__file__).resolve().parents[2]
 # The modules every game has (docs/adding-a-game.md, "The package"), and what each must define.
@@ -26,6 +27,7 @@ TEMPLATE = {
     "views": {"build_view"},
     "scoring": set(),
     "determinize": {"sample_state"},
+    "manifest": {"MANIFEST"},
 }
 # Plumbing the engine has once (server.engine): a game that defines one of these names again
 # has copied it.
@@ -42,13 +44,13 @@ ENGINE_PLUMBING = {
 }
 
 
-# The real games, and the test game built from the guide alone.
-PACKAGES = {**KNOWN_GAMES, "lantern": "tests.games.lantern"}
+# The real games, and the test games built from the guide alone.
+PACKAGES = games.packages()
 
 
 def game_dirs() -> dict[str, Path]:
-    dirs = {name: ROOT / Path(*module.split(".")) for name, module in PACKAGES.items()}
-    assert set(KNOWN_GAMES) < set(dirs), "no game is known"
+    dirs = {name: games.package_dir(name) for name in PACKAGES}
+    assert set(KNOWN_GAMES) < set(dirs), "no test game is known"
     return dirs
 
 
@@ -67,6 +69,7 @@ def test_each_template_module_holds_what_the_guide_says(game: str) -> None:
         missing = {n for n in names if not hasattr(loaded, n)}
         assert not missing, f"{dotted} lacks {sorted(missing)}"
     assert importlib.import_module(PACKAGES[game]).GAME is get_game(game)
+    assert importlib.import_module(PACKAGES[game] + ".manifest").MANIFEST is get_manifest(game)
 
 
 def test_no_game_copies_the_engines_plumbing() -> None:

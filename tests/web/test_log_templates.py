@@ -1,10 +1,13 @@
 """Every log line the engines can write has a template in every shipped language.
 
-Seeded random games of every registered game collect the events they produce. For each
-event type (and variant) the test checks, against the dictionaries exactly as the page
-receives them (``pages.languages()`` merges each game's own folder):
+Seeded random games of every game with a page (``tests.support.games``: the games and the
+option sets of their manifests' test profiles) collect the events they produce. For each
+event type (and variant) the test checks, against the dictionary exactly as the page of
+that game receives it (``pages.page_strings``: the shared one and the game's own folder):
 
-- every language has the template ``<prefix><type>[.<variant>]``;
+- every language has the template ``<log_prefix><type>[.<variant>]`` (the prefix is the
+  game manifest's) or, for an event of the engine's own (sealed planning), the shared
+  ``log.<type>``, translated once with the game's order of planning as ``{order}``;
 - each placeholder names a param the event always carries, and each ``{name:format}``
   names a formatter the page defines (shared ones in table.js, the game's LOG_FORMATS);
 - the English template uses every param, so no value the engine reports is dropped.
@@ -28,6 +31,7 @@ import pytest
 
 from server.api import pages
 from server.engine import Event, game_names, get_game
+from tests.support import games
 
 from .conftest import ARTIFACTS
 from .fake_table import FakeTable
@@ -39,40 +43,55 @@ ROOT = Path(__file__).resolve().parents[2]
 JS = ROOT / "web" / "static" / "js"
 PLACEHOLDER = re.compile(r"\{(\w+)(?::(\w+))?\}")
 
-# Per game: the template prefix its renderer declares, the file defining LOG_FORMATS, the
-# option sets and seat counts to play, and params a formatter of another param reads.
-GAMES: dict[str, dict[str, Any]] = {
-    "norenberc": {
-        "prefix": "log.",
-        "js": "norenberc_parts.js",
-        "options": [{}, {"promo": True}],
-        "read_by_formatter": set(),
-    },
-    "strasbourg": {
-        "prefix": "sb.log.",
-        "js": "strasbourg.js",
-        "options": [{}, {"planning": "ordered"}],
-        "read_by_formatter": {("StepRanked", "totals"), ("ChapelBuilt", "c")},
-    },
-}
+# Every game with a table page (tests.support.games): its manifest gives the template prefix
+# and the option sets to play.
+GAMES = games.with_page()
 GAMES_PER_SETUP = 3
+SHARED_PREFIX = "log."  # the engine's own events, translated once for every game
+FORMATTER = re.compile(r"^\s*(\w+):\s*(?:function\s*)?\(([^)]*)\)\s*(?:=>\s*)?(.*)$", re.M)
 
 
-def _formats_in(source: str, opening: str) -> set[str]:
+def _formats_in(source: str, opening: str) -> dict[str, set[str]]:
+    """Each formatter of the block opened by ``opening``, with the params it reads besides
+    its own value (``params.totals``)."""
     block = re.search(re.escape(opening) + r"(.*?)\n\s*\};", source, re.S)
     assert block, f"no {opening!r} block"
-    return set(re.findall(r"^\s*(\w+): function \(", block[1], re.M))
+    return {m[1]: set(re.findall(r"\bparams\.(\w+)", m[3])) for m in FORMATTER.finditer(block[1])}
+
+
+def formatters(game: str) -> dict[str, set[str]]:
+    """The formatters a template of ``game`` may name: the shared ones in table.js and those
+    of the game's module that defines LOG_FORMATS."""
+    shared = _formats_in((JS / "table.js").read_text("utf-8"), "var sharedLogFormats = {")
+    own = [
+        path.read_text("utf-8")
+        for path in games.game_modules(game)
+        if "var LOG_FORMATS = {" in path.read_text("utf-8")
+    ]
+    assert len(own) == 1, f"{game}: one module defines LOG_FORMATS"
+    return {**shared, **_formats_in(own[0], "var LOG_FORMATS = {")}
 
 
 def known_formats(game: str) -> set[str]:
-    shared = _formats_in((JS / "table.js").read_text("utf-8"), "var sharedLogFormats = {")
-    own = _formats_in((JS / GAMES[game]["js"]).read_text("utf-8"), "var LOG_FORMATS = {")
-    return shared | own
+    return set(formatters(game))
 
 
 def template_key(game: str, ev: Event) -> str:
+    """The template the page uses: the game's own (``<log_prefix><type>``), else the shared
+    one of the engine's events (``log.<type>``), as table.js looks them up."""
     variant = ev["params"].get("variant")
-    return GAMES[game]["prefix"] + ev["type"] + (f".{variant}" if variant else "")
+    rest = ev["type"] + (f".{variant}" if variant else "")
+    own = games.manifest(game).log_prefix + rest
+    return own if own in pages.page_strings("en", game) else SHARED_PREFIX + rest
+
+
+def page_params(game: str, lang: str) -> set[str]:
+    """Params the page adds to every event: the game's order of planning (``{order}``)."""
+    return (
+        {"order"}
+        if games.manifest(game).log_prefix + "order" in pages.page_strings(lang, game)
+        else set()
+    )
 
 
 @cache
@@ -80,8 +99,8 @@ def emitted(game: str) -> dict[str, list[Event]]:
     """Every event of seeded random games of ``game``, by template key."""
     definition = get_game(game)
     found: dict[str, list[Event]] = {}
-    for options in GAMES[game]["options"]:
-        for seats in range(definition.min_seats, definition.max_seats + 1):
+    for options in games.manifest(game).test.option_sets:
+        for seats in games.manifest(game).seat_counts():
             for n in range(GAMES_PER_SETUP):
                 seed = f"log-{game}-{seats}-{n}-{sorted(options.items())}"
                 state = definition.new(seats, seed, {**definition.default_options(), **options})
@@ -97,7 +116,7 @@ def emitted(game: str) -> dict[str, list[Event]]:
 
 def test_every_shipped_game_is_covered_here() -> None:
     shipped = {p.name for p in (ROOT / "server" / "games").iterdir() if (p / "game.py").exists()}
-    assert shipped == set(GAMES)
+    assert shipped == set(games.shipped()) and shipped <= set(GAMES)
     assert shipped <= set(game_names())
 
 
@@ -113,10 +132,11 @@ def test_params_are_json_and_the_same_names_for_each_kind(game: str) -> None:
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_every_emitted_event_has_a_template_in_every_language(game: str) -> None:
     formats = known_formats(game)
-    for lang, strings in pages.languages().items():
+    for lang in pages.languages():
+        strings = pages.page_strings(lang, game)
         for key, events in emitted(game).items():
             assert key in strings, (lang, key)
-            params = events[0]["params"]
+            params = {*events[0]["params"], *page_params(game, lang)}
             for match in PLACEHOLDER.finditer(strings[key]):
                 name, fmt = match[1], match[2]
                 assert name in params, (lang, key, name)
@@ -126,22 +146,21 @@ def test_every_emitted_event_has_a_template_in_every_language(game: str) -> None
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_the_english_template_says_everything_the_event_reports(game: str) -> None:
     english = pages.languages()["en"]
+    reads = formatters(game)
     for key, events in emitted(game).items():
-        used = {m[1] for m in PLACEHOLDER.finditer(english[key])}
-        event_type = events[0]["type"]
+        found = PLACEHOLDER.findall(english[key])
+        # A param a formatter of another param reads (a ranking's totals) is said as well.
+        used = {name for name, _ in found} | {p for _, f in found if f for p in reads[f]}
         for name in set(events[0]["params"]) - {"variant"}:
-            assert name in used or (event_type, name) in GAMES[game]["read_by_formatter"], (
-                key,
-                name,
-            )
+            assert name in used, (key, name)
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_every_template_belongs_to_an_event_the_engine_writes(game: str) -> None:
-    prefix = GAMES[game]["prefix"]
+    prefix = games.manifest(game).log_prefix
     # The game's own modules, and the engine's sealed planning, which writes the planning
     # events of every game.
-    paths = [*(ROOT / "server" / "games" / game).glob("*.py"), ROOT / "server/engine/planning.py"]
+    paths = [*games.package_dir(game).glob("*.py"), ROOT / "server/engine/planning.py"]
     source = "".join(path.read_text("utf-8") for path in paths)
     for key in pages.languages()["en"]:
         if key.startswith(prefix) and key[len(prefix) : len(prefix) + 1].isupper():

@@ -13,6 +13,8 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.support import games
+
 from .conftest import ServerThread, live_app
 
 pytestmark = pytest.mark.browser
@@ -61,13 +63,20 @@ def open_table(page: Any, url: str) -> Wire:
     return wire
 
 
-@pytest.mark.parametrize("game", ["norenberc", "strasbourg"])
+@pytest.mark.parametrize("game", games.shipped())
 def test_a_table_page_is_light_cold_and_lighter_warm(
     new_page: Any, server: ServerThread, game: str
 ) -> None:
+    manifest = games.manifest(game)
+    seats = min(max(3, manifest.min_seats), manifest.max_seats)
     made = httpx.post(
         f"{server.url}/api/tables",
-        json={"game": game, "seats": 3, "name": "Anna", "bots": [None, "random", "random"]},
+        json={
+            "game": game,
+            "seats": seats,
+            "name": "Anna",
+            "bots": [None, *["random"] * (seats - 1)],
+        },
     ).json()
     headers = {"Authorization": f"Bearer {made['token']}"}
     httpx.post(f"{server.url}/api/tables/{made['table_id']}/start", headers=headers)
@@ -84,9 +93,9 @@ def test_a_table_page_is_light_cold_and_lighter_warm(
     print(f"{game} warm load: {warm.total()} B", *warm.lines(), sep="\n  ")
     assert cold.total() < COLD_BUDGET, cold.lines()
     assert warm.total() < WARM_BUDGET, warm.lines()
-    # The other game's script and dictionary stay at home.
-    other = "strasbourg" if game == "norenberc" else "norenberc"
-    assert not [u for u in cold.urls.values() if f"/{other}" in u]
+    # The other games' scripts and dictionaries stay at home.
+    for other in set(games.shipped()) - {game}:
+        assert not [u for u in cold.urls.values() if f"/{other}" in u]
     # Nothing versioned went over the wire again on the warm load (no request, not even a
     # revalidation): only the page and the API did.
     refetched = [

@@ -9,8 +9,9 @@ from server.engine import register_game
 
 from .data import components
 from .game import GAME, Strasbourg
+from .manifest import MANIFEST
 
 components()
-register_game(GAME)
+register_game(GAME, MANIFEST)
 
 __all__ = ["GAME", "Strasbourg"]

@@ -11,8 +11,9 @@ from server.engine import register_game
 
 from .data import components
 from .game import GAME, Lantern
+from .manifest import MANIFEST
 
 components()
-register_game(GAME)
+register_game(GAME, MANIFEST)
 
 __all__ = ["GAME", "Lantern"]

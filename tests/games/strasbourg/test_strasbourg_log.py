@@ -1,6 +1,7 @@
 """The Strasbourg log events carry params the browser renders from per-language templates
 (``sb.log.<type>[.<variant>]`` in web/i18n/strasbourg/*.json, formatters in
-web/static/js/strasbourg.js). Seeded random games check every event they produce."""
+web/static/js/strasbourg.js; the engine's own planning events from the shared ``log.<type>``
+with ``sb.log.order`` as ``{order}``). Seeded random games check every event they produce."""
 
 from __future__ import annotations
 
@@ -17,10 +18,20 @@ from server.engine import Event
 from .helpers import GAME
 
 ROOT = Path(__file__).resolve().parents[3]
-DICTS = {
+OWN = {
     lang: json.loads((ROOT / "web" / "i18n" / "strasbourg" / f"{lang}.json").read_text("utf-8"))
     for lang in ("en", "hu")
 }
+# What the page has: the shared dictionary and the game's own.
+DICTS = {
+    lang: {
+        **json.loads((ROOT / "web" / "i18n" / f"{lang}.json").read_text("utf-8")),
+        **OWN[lang],
+    }
+    for lang in OWN
+}
+# The page's own param of every event: the game's order of planning.
+ORDER = "sb.log.order"
 JS = (ROOT / "web" / "static" / "js" / "strasbourg.js").read_text("utf-8")
 _LOG_FORMATS_LITERAL = re.search(r"var LOG_FORMATS = \{(.*?)\n\s*\};", JS, re.S)
 assert _LOG_FORMATS_LITERAL is not None, "strasbourg.js defines var LOG_FORMATS = { ... };"
@@ -74,12 +85,14 @@ def _counted(key: str, n: int) -> str:
 
 
 def _key(ev: Event) -> str:
+    """The game's own template, else the shared one of the engine's events (as table.js)."""
     variant = ev["params"].get("variant")
-    return f"sb.log.{ev['type']}" + (f".{variant}" if variant else "")
+    rest = ev["type"] + (f".{variant}" if variant else "")
+    return f"sb.log.{rest}" if f"sb.log.{rest}" in OWN["en"] else f"log.{rest}"
 
 
 def _render_english(ev: Event) -> str:
-    params = ev["params"]
+    params = {"order": DICTS["en"][ORDER], **ev["params"]}
 
     def fill(m: re.Match[str]) -> str:
         name, fmt = m[1], m[2]
@@ -125,7 +138,8 @@ def test_params_are_json_and_consistent_per_type_and_variant(
         shape = set(ev["params"])
         assert names.setdefault(_key(ev), shape) == shape, (ev, names[_key(ev)])
     # Together the games reach every type and variant that has a template.
-    assert set(names) == {k for k in DICTS["en"] if k.startswith("sb.log.")}
+    own = {k for k in names if k.startswith("sb.log.")}
+    assert own == {k for k in OWN["en"] if k.startswith("sb.log.") and k != ORDER}
 
 
 def test_public_events_carry_no_private_values(all_events: list[Event]) -> None:
@@ -140,7 +154,7 @@ def test_public_events_carry_no_private_values(all_events: list[Event]) -> None:
 def test_params_hold_only_what_the_text_says(all_events: list[Event]) -> None:
     """Each param is shown by the English template (directly or through a formatter)."""
     for ev in all_events:
-        used = {m[1] for m in PLACEHOLDER.finditer(DICTS["en"][_key(ev)])}
+        used = {m[1] for m in PLACEHOLDER.finditer(DICTS["en"][_key(ev)])} - {"order"}
         for name in set(ev["params"]) - {"variant"} - used:
             assert (ev["type"], name) in READ_BY_FORMATTER, (ev, name)
 
@@ -156,8 +170,9 @@ def test_english_templates_render_the_engine_text(all_events: list[Event]) -> No
 def test_templates_exist_in_every_language_with_known_formats() -> None:
     assert DICTS["en"].keys() == DICTS["hu"].keys()
     assert {"guild", "good", "step", "brackets", "ranking", "stack_sizes"} <= LOG_FORMATS
-    templates = [k for k in DICTS["en"] if k.startswith("sb.log.")]
-    assert len(templates) == 34
+    # 32 of the game's own events and the words for its order of planning.
+    templates = [k for k in OWN["en"] if k.startswith("sb.log.")]
+    assert len(templates) == 33
     for lang, strings in DICTS.items():
         for key in templates:
             en_names = {m[1] for m in PLACEHOLDER.finditer(DICTS["en"][key])}

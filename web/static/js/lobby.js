@@ -17,23 +17,60 @@ function list(data, key) {
 
 function currentGame() {
   var name = $("game").value;
-  return games.filter(function (g) { return g.name === name; })[0] || { min_seats: 2, max_seats: 5 };
+  return games.filter(function (g) { return g.name === name; })[0] || { min_seats: 2, max_seats: 5, schema: [] };
 }
 
-// The Bonus Townsmen promo exists only for Norenberc: for another game it is not shown (a
-// greyed box would not say why).
-function fillPromo() {
-  var box = $("promo"), offered = $("game").value === "norenberc";
-  box.disabled = !offered;
-  box.closest("label").hidden = !offered;
-  if (!offered) box.checked = false;
+// The chosen game's own options, drawn from its manifest (GET /api/games, "schema"): a
+// choice is a row of radio buttons, a yes/no a checkbox, a number a number field. Choices go
+// where planning always was, the rest below the clock. A value the player set stays when
+// the next game offers the same option.
+function optionInput(opt, value) {
+  var id = "option-" + opt.key;
+  if (opt.type === "choice") {
+    return h("fieldset", { id: id, "data-option": opt.key, "data-type": "choice" },
+      h("legend", null, t(opt.label)),
+      opt.choices.map(function (c) {
+        return h("label", { class: "inline" },
+          h("input", { type: "radio", name: opt.key, value: c.value, checked: c.value === value ? true : null }),
+          " ", h("span", null, t(c.label)));
+      }));
+  }
+  var attrs = { id: id, name: opt.key, "data-option": opt.key, "data-type": opt.type };
+  if (opt.type === "bool") {
+    attrs.type = "checkbox";
+    attrs.checked = value === true ? true : null;
+    return h("label", { class: "inline" }, h("input", attrs), " ", h("span", null, t(opt.label)));
+  }
+  attrs.type = "number";
+  attrs.value = value;
+  if (opt.minimum != null) attrs.min = opt.minimum;
+  if (opt.maximum != null) attrs.max = opt.maximum;
+  return h("label", null, h("span", null, t(opt.label)), h("input", attrs));
 }
 
-// Who plans first when a table plans one after another is each game's rule (Norenberc:
-// the last in play order; Strasbourg: the starting player, then clockwise).
-var ORDERED = { norenberc: "lobby.planning.ordered_norenberc", strasbourg: "lobby.planning.ordered_strasbourg" };
-function fillPlanning() {
-  $("planning-ordered").textContent = t(ORDERED[$("game").value] || "lobby.planning.ordered");
+function chosenOptions() {
+  var out = {};
+  document.querySelectorAll("#create-form [data-option]").forEach(function (el) {
+    var key = el.getAttribute("data-option"), type = el.getAttribute("data-type");
+    if (type === "choice") {
+      var on = el.querySelector("input:checked");
+      if (on) out[key] = on.value;
+    } else if (type === "bool") out[key] = el.checked;
+    else out[key] = Number(el.value);
+  });
+  return out;
+}
+
+function fillOptions() {
+  var kept = chosenOptions(), choices = $("game-choices"), rest = $("game-flags");
+  choices.innerHTML = "";
+  rest.innerHTML = "";
+  (currentGame().schema || []).forEach(function (opt) {
+    var value = opt.key in kept ? kept[opt.key] : opt.default;
+    if (opt.type === "choice" && !opt.choices.some(function (c) { return c.value === value; })) value = opt.default;
+    if (opt.type === "bool" && typeof value !== "boolean") value = opt.default;
+    (opt.type === "choice" ? choices : rest).appendChild(optionInput(opt, value));
+  });
 }
 
 // Two lines on what the chosen game is, its seats and length, and its how-to-play link.
@@ -45,8 +82,7 @@ function showAbout() {
 }
 
 function fillSeatCounts() {
-  fillPromo();
-  fillPlanning();
+  fillOptions();
   showAbout();
   var g = currentGame(), select = $("seat-count"), keep = Number(select.value) || 3;
   select.innerHTML = "";
@@ -77,11 +113,10 @@ function createBody() {
     var kind = $("seat-kind-" + seat).value;
     bots.push(kind === "human" ? null : kind);
   }
-  var planning = document.querySelector("input[name=planning]:checked").value;
   return {
     game: $("game").value,
     seats: n,
-    options: { planning: planning, promo: $("promo").checked },
+    options: chosenOptions(),
     bots: bots,
     name: $("player-name").value.trim(),
     public: $("public").checked,
@@ -221,11 +256,11 @@ function init() {
   });
   $("clock-choice").appendChild(clockSelect("clock"));
   startMine();
+  // Without the list (the server is away) the form stays empty: creating needs it anyway.
   api("GET", "/api/games").then(function (data) {
     games = list(data, "games");
-    if (!games.length) games = [{ name: "norenberc", title: "Norenberc", min_seats: 2, max_seats: 5 }];
   }).catch(function () {
-    games = [{ name: "norenberc", title: "Norenberc", min_seats: 2, max_seats: 5 }];
+    games = [];
   }).then(function () {
     $("game").innerHTML = "";
     games.forEach(function (g) {

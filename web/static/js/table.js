@@ -62,8 +62,14 @@ var sharedLogFormats = {
 function logText(e) {
   var renderer = doc && doc.table ? renderers[doc.table.game] : null;
   var params = e.params;
-  var key = ((renderer && renderer.logPrefix) || "log.") + e.type +
-    (params && params.variant ? "." + params.variant : "");
+  var prefix = (renderer && renderer.logPrefix) || "log.";
+  var key = prefix + e.type + (params && params.variant ? "." + params.variant : "");
+  // The engine's own events (sealed planning) read alike in every game: one shared template
+  // "log.<type>" when the game has none, with the game's order of planning as {order}.
+  if (params && !has(key)) key = "log." + e.type + (params.variant ? "." + params.variant : "");
+  if (params && has(prefix + "order") && !("order" in params)) {
+    params = Object.assign({ order: t(prefix + "order") }, params);
+  }
   if (!params || !has(key)) return fillNames(e.text);
   var formats = (renderer && renderer.logFormats) || {};
   var complete = true;
