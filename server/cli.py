@@ -16,7 +16,16 @@ import argparse
 import importlib
 import sys
 
-SUBCOMMANDS = ["serve", "migrate", "selfplay", "tournament", "verify", "analyse", "loadtest", "cleanup"]
+SUBCOMMANDS = [
+    "serve",
+    "migrate",
+    "selfplay",
+    "tournament",
+    "verify",
+    "analyse",
+    "loadtest",
+    "cleanup",
+]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,6 +36,13 @@ from server.engine import Command, Game, Rng, RuleError, State, get_game, replay
 
 TOP = 3  # costliest decisions per person, biggest swings per game
 MAX_COMMANDS = 5000  # a play-out longer than this is a stalled game, not a long one
+
+# Called after every play-out: the background job sleeps there to keep to its CPU share.
+Pause = Callable[[], None]
+
+
+def _go_on() -> None:
+    pass
 
 
 @dataclass(frozen=True)
@@ -47,6 +54,11 @@ class Params:
     playouts: int = 16
     samples: int = 4
     candidates: int = 4
+
+    @classmethod
+    def for_playouts(cls, playouts: int) -> Params:
+        """``playouts`` per position and a quarter as many sampled worlds per decision."""
+        return cls(playouts=playouts, samples=max(1, playouts // 4))
 
     def as_dict(self) -> dict[str, int]:
         return {"playouts": self.playouts, "samples": self.samples, "candidates": self.candidates}
@@ -113,7 +125,13 @@ def playout(game: Game, adapter: BotAdapter, state: State, rng: Rng) -> Mapping[
 
 
 def win_chances(
-    game: Game, adapter: BotAdapter, state: State, seats: int, playouts: int, seed: str
+    game: Game,
+    adapter: BotAdapter,
+    state: State,
+    seats: int,
+    playouts: int,
+    seed: str,
+    pause: Pause = _go_on,
 ) -> list[float]:
     """Each seat's estimated chance to win from the true ``state`` (ties split)."""
     result = game.result(state)
@@ -124,6 +142,7 @@ def win_chances(
         end = playout(game, adapter, state, Rng(seed_to_state(f"{seed}:{i}")))
         for seat in range(seats):
             totals[seat] += _share(end, seat)
+        pause()
     return [total / playouts for total in totals]
 
 
@@ -158,6 +177,7 @@ def judge(
     step: int,
     made: Command,
     params: Params,
+    pause: Pause = _go_on,
 ) -> dict[str, Any] | None:
     """The verdict on ``made`` from ``seat``'s ``view`` alone: each candidate's estimated
     win chance, the best one and the cost of the command made. None when there was no
@@ -178,6 +198,7 @@ def judge(
             end = playout(game, adapter, after, Rng(seed_to_state(f"{seed}:play:{i}")))
             totals[j] += _share(end, seat)
             tried[j] += 1
+            pause()
     chances = [total / n if n else 0.0 for total, n in zip(totals, tried, strict=True)]
     made_key = command_key(made)
     made_at = next(j for j, c in enumerate(options) if command_key(c) == made_key)
@@ -194,14 +215,18 @@ def judge(
 
 
 def analyse_step(
-    record: Mapping[str, Any], replayed: Replayed, step: int, params: Params = DEFAULT_PARAMS
+    record: Mapping[str, Any],
+    replayed: Replayed,
+    step: int,
+    params: Params = DEFAULT_PARAMS,
+    pause: Pause = _go_on,
 ) -> dict[str, Any]:
     """One position: the win chances after ``step`` commands and, when a person made the
     next command, the verdict on it. Deterministic for the record, step and params."""
     seats = int(record["seats"])
     game, adapter, state = replayed.game, replayed.adapter, replayed.states[step]
     chances = win_chances(
-        game, adapter, state, seats, params.playouts, f"analysis:{record['seed']}:{step}"
+        game, adapter, state, seats, params.playouts, f"analysis:{record['seed']}:{step}", pause
     )
     decision = None
     if step < len(record["commands"]):
@@ -209,7 +234,7 @@ def analyse_step(
         seat, made = int(entry["seat"]), entry["cmd"]
         if is_person(record, seat):
             view = game.view(state, seat)
-            decision = judge(game, adapter, view, seat, step, made, params)
+            decision = judge(game, adapter, view, seat, step, made, params, pause)
     return {"step": step, "round": replayed.rounds[step], "chances": chances, "decision": decision}
 
 
