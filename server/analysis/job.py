@@ -50,7 +50,7 @@ from .compute import DEFAULT_PARAMS, Params, Replayed, analyse_step, replay_reco
 
 log = logging.getLogger(__name__)
 
-LEASE = 60.0  # seconds a claimed analysis is its claimer's unless renewed
+LEASE = 30.0  # seconds a claimed analysis stays its claimer's unless renewed (every LEASE / 4)
 RECENT = 2 * 24 * 3600.0  # finished games younger than this are queued
 SWEEP = 5.0  # seconds between two looks for work when there is none
 
@@ -311,9 +311,10 @@ class AnalysisJob:
             await self._store(table_id, step, figures)
             done[step] = figures
             log.info(
-                "analysed position %d of %d by analyst %s",
+                "analysed position %d of %d of table %s by analyst %s",
                 step,
                 total,
+                table_id,
                 self.owner,
                 extra={"table_id": table_id},
             )
