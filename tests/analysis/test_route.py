@@ -58,9 +58,12 @@ def bots_finish(client: TestClient, game: str = "norenberc", seats: int = 2) -> 
     return table_id
 
 
-def test_a_finished_game_is_analysed_in_the_background(database_url: str) -> None:
+@pytest.mark.parametrize(("game", "seats"), [("norenberc", 2), ("strasbourg", 3)])
+def test_a_finished_game_is_analysed_in_the_background(
+    database_url: str, game: str, seats: int
+) -> None:
     with running_app(_settings(database_url)) as client:
-        table_id = bots_finish(client)
+        table_id = bots_finish(client, game, seats)
 
         def done() -> dict[str, Any] | None:
             answer = client.get(f"/api/tables/{table_id}/analysis")
@@ -70,12 +73,13 @@ def test_a_finished_game_is_analysed_in_the_background(database_url: str) -> Non
 
         figures = _wait("the analysis is done", done)
         assert figures["done"] == figures["steps"] == len(figures["chances"])
-        assert all(len(c) == 2 and abs(sum(c) - 1) < 1e-9 for c in figures["chances"])
+        assert all(len(c) == seats and abs(sum(c) - 1) < 1e-9 for c in figures["chances"])
         assert figures["rounds"][0] == 1 and figures["rounds"][-1] >= 2
         assert len(figures["swings"]) <= 3
         record = client.get(f"/api/tables/{table_id}/record").json()
         winners = record["result"]["winners"]
-        assert figures["chances"][-1] == [1 / len(winners) if s in winners else 0 for s in (0, 1)]
+        last = [1 / len(winners) if s in winners else 0 for s in range(seats)]
+        assert figures["chances"][-1] == last
 
 
 def test_the_analysis_waits_for_the_end_of_the_game(database_url: str) -> None:
