@@ -103,7 +103,8 @@ def test_the_analysis_shows_graph_table_and_lists(
     for text in seen["decisions"]:
         assert "Ada" in text and "{" not in text
     assert seen["graphWidth"] <= width and seen["sideways"] <= 0, seen
-    page.locator("#analysis").screenshot(path=str(ARTIFACTS / f"analysis-{game}-{lang}-{width}.png"))
+    shot = ARTIFACTS / f"analysis-{game}-{lang}-{width}.png"
+    page.locator("#analysis").screenshot(path=str(shot))
 
 
 def test_a_click_on_the_graph_and_a_listed_decision_jump_the_replay(
@@ -111,8 +112,9 @@ def test_a_click_on_the_graph_and_a_listed_decision_jump_the_replay(
 ) -> None:
     _fake, figures = analysed("norenberc")
     page = open_analysis(new_page, pages_server, "norenberc", 1280, "en")
-    box = page.locator("#analysis-graph").bounding_box()
-    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    graph = page.locator("#analysis-graph")
+    box = graph.bounding_box()
+    graph.click(position={"x": box["width"] / 2, "y": box["height"] / 2})
     middle = (figures["steps"] - 1) / 2
     page.wait_for_selector("#replay-step")
     shown = page.text_content("#replay-step") or ""
