@@ -125,3 +125,31 @@ def test_a_click_on_the_graph_and_a_listed_decision_jump_the_replay(
     page.wait_for_function(
         f"document.getElementById('replay-step').textContent.includes('{costly['step']}')"
     )
+
+
+def test_while_the_server_analyses_the_page_shows_progress_and_a_partial_graph(
+    new_page: Any, pages_server: ServerThread
+) -> None:
+    fake, figures = analysed("norenberc")
+    half = figures["steps"] // 2
+    running = {
+        **figures,
+        "status": "running",
+        "done": figures["steps"] - half,
+        "chances": [None] * half + figures["chances"][half:],  # last positions first
+        "costliest": {"0": []},
+        "swings": [],
+    }
+    fake.analysis = running
+    page = new_page(viewport={"width": 390, "height": 844}, locale="en-GB")
+    fake.serve(page, 0)
+    page.goto(f"{pages_server.url}/t/fake#seat=tok0")
+    page.wait_for_selector("#analysis-graph")
+    progress = page.text_content("#analysis-progress") or ""
+    assert f"{running['done']} of {figures['steps']}" in progress
+    assert page.locator("#analysis-table tbody tr").count() == running["done"]
+    assert page.locator("polyline.analysis-line").count() == figures["seats"]
+    assert "None of Ada" in (page.text_content(".analysis-person") or "")
+    fake.analysis = {**figures, "status": "done"}  # the next poll finds it done
+    page.wait_for_selector("#analysis-swings", timeout=15000)
+    assert page.locator("#analysis-progress").count() == 0
