@@ -6,7 +6,8 @@ them one by one (``analyse_step``):
 
 - **win chances**: each seat's chance to win from the true state after ``step`` commands,
   estimated by ``playouts`` play-outs with the bots' play-out policy (``adapter.rollout``,
-  the policy ISMCTS simulates with); ties are split, as the tournaments count them;
+  the policy ISMCTS simulates with, with some noise: ``NOISE``); ties are split, as the
+  tournaments count them;
 - **a person's decision** (the command made at ``step`` by a seat no bot plays): judged from
   that seat's own view at the time only. Its hidden parts are sampled by the game's
   determinizer with a generator seeded from the view itself (and the step), so two games
@@ -36,6 +37,10 @@ from server.engine import Command, Game, Rng, RuleError, State, get_game, replay
 
 TOP = 3  # costliest decisions per person, biggest swings per game
 MAX_COMMANDS = 5000  # a play-out longer than this is a stalled game, not a long one
+# Per cent of play-out commands that are a random one of the bot's candidates instead of its
+# policy's choice: the greedy policy is (nearly) deterministic, so without this noise every
+# play-out of a position would end alike and every chance would read 0 or 100 %.
+NOISE = 15
 
 # Called after every play-out: the background job sleeps there to keep to its CPU share.
 Pause = Callable[[], None]
@@ -111,7 +116,8 @@ def _share(result: Mapping[str, Any], seat: int) -> float:
 
 
 def playout(game: Game, adapter: BotAdapter, state: State, rng: Rng) -> Mapping[str, Any]:
-    """Play ``state`` to the end with the bots' play-out policy; the result."""
+    """Play ``state`` to the end with the bots' play-out policy (and ``NOISE``); the
+    result."""
     for _ in range(MAX_COMMANDS):
         result = game.result(state)
         if result is not None:
@@ -120,7 +126,13 @@ def playout(game: Game, adapter: BotAdapter, state: State, rng: Rng) -> Mapping[
         if not actors:
             raise RuntimeError("play-out has no seat to act but no result either")
         actor = min(actors)
-        state, _ = game.apply(state, actor, adapter.rollout(game, state, actor, rng))
+        if rng.below(100) < NOISE:
+            view = game.view(state, actor)
+            options = adapter.candidates(view, actor) or view["legal"]
+            cmd = options[rng.below(len(options))]
+        else:
+            cmd = adapter.rollout(game, state, actor, rng)
+        state, _ = game.apply(state, actor, cmd)
     raise RuntimeError(f"play-out did not end within {MAX_COMMANDS} commands")
 
 
