@@ -138,6 +138,7 @@ class AnalysisJob:
         self._task: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._wake = asyncio.Event()
+        self.current: str | None = None  # the table being analysed here, if any
         self.computed = 0  # positions this process computed (tests read it)
         self.cpu = 0.0  # CPU seconds this process spent on them
 
@@ -148,12 +149,19 @@ class AnalysisJob:
             self._task = asyncio.get_running_loop().create_task(self._run())
 
     async def stop(self) -> None:
+        """Stop after the play-out at hand; an analysis left half done is given up at once
+        (its lease ended), so another process, or this one restarted, resumes it now
+        rather than after the lease."""
         self.stop_event.set()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+        if self.current is not None:
+            with contextlib.suppress(Exception):
+                await self.renew(self.current, lease_until=0.0)
+            self.current = None
 
     async def _run(self) -> None:
         while not self.stop_event.is_set():
@@ -268,8 +276,10 @@ class AnalysisJob:
             return False
         lost = threading.Event()
         keeper = asyncio.get_running_loop().create_task(self._keep_lease(table_id, lost))
+        self.current = table_id
         try:
             await self._analyse(table_id, lost)
+            self.current = None
         finally:
             keeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):

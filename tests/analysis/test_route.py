@@ -3,6 +3,7 @@ the background, served by ``GET /api/tables/{id}/analysis`` only once the game i
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,14 +24,14 @@ def database_url(tmp_path: Path) -> Iterator[str]:
 
 
 def _settings(database_url: str, **extra: Any) -> Settings:
-    return Settings(
-        database_url=database_url,
-        secret_key="k",
-        bot_delay=0,
-        analysis_cpu=1.0,
-        analysis_playouts=1,
-        **extra,
-    )
+    values: dict[str, Any] = {
+        "database_url": database_url,
+        "secret_key": "k",
+        "bot_delay": 0,
+        "analysis_cpu": 1.0,
+        "analysis_playouts": 1,
+    }
+    return Settings(**{**values, **extra})
 
 
 def _wait(what: str, check: Any, timeout: float = 120.0) -> Any:
@@ -89,3 +90,27 @@ def test_the_analysis_waits_for_the_end_of_the_game(database_url: str) -> None:
         assert answer.status_code == 409 and answer.json()["code"] == "not_finished"
         answer = client.get("/api/tables/nosuchtable/analysis")
         assert answer.status_code == 404
+
+
+def test_an_app_that_stops_gives_its_analysis_up_and_the_next_resumes_it(
+    database_url: str, tmp_path: Path
+) -> None:
+    """A graceful stop ends the lease at once; the next app computes only the positions not
+    stored yet."""
+
+    def row(table_id: str) -> tuple[Any, ...]:
+        with sqlite3.connect(tmp_path / "guildhall.db") as db:
+            query = "SELECT status, lease_until, done, steps FROM analyses WHERE table_id = ?"
+            found = db.execute(query, (table_id,)).fetchone()
+        return tuple(found) if found else ()
+
+    with running_app(_settings(database_url, analysis_cpu=0.2)) as client:
+        table_id = bots_finish(client)
+        _wait("a few positions stored", lambda: (r := row(table_id)) and r[2] >= 3)
+    status, lease_until, stored, steps = row(table_id)
+    assert status == "running" and lease_until == 0 and 3 <= stored < steps
+    with running_app(_settings(database_url)) as client:
+        _wait("the analysis resumed and done", lambda: row(table_id)[0] == "done")
+        computed = client.app.state.analysis.computed  # type: ignore[attr-defined]
+    assert row(table_id)[2] == steps
+    assert stored <= steps - computed <= stored + 1  # at most the position in flight again
