@@ -21,7 +21,9 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from server import metrics
-from server.api import chat, clock_acts, health, notify, push, replay, rights, tables, ws
+from server.analysis import Params
+from server.analysis.job import AnalysisJob
+from server.api import analysis, chat, clock_acts, health, notify, push, replay, rights, tables, ws
 from server.api.body_limit import BodyLimit
 from server.api.compression import Compression
 from server.api.headers import SecurityHeaders
@@ -69,7 +71,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.on_started = []
     app.state.hub = Hub()
     app.state.connection_cap = ws.ConnectionCap(settings.max_connections_per_ip)
-    routers = (tables.router, clock_acts.router, notify.router, replay.router, health.router)
+    routers = (
+        tables.router,
+        clock_acts.router,
+        notify.router,
+        replay.router,
+        analysis.router,
+        health.router,
+    )
     # Who may use each route is the seat model's table, checked in front of all of them.
     seat_rights = [Depends(rights.authorize)]
     for router in (*routers, chat.router, ws.router, push.router, *_optional_routers()):
@@ -153,6 +162,15 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     outbox = Outbox(service, channels)
     app.state.webhook_guard, app.state.outbox = guard, outbox
     app.state.contacts = ContactBook(service, guard)
+    # Finished games are analysed in the background, within the CPU share set here.
+    analysis = AnalysisJob(
+        service._sessions,
+        settings.analysis_cpu,
+        lock=service.cache.sqlite_lock,
+        params=Params.for_playouts(settings.analysis_playouts),
+    )
+    service.on_change.append(analysis.finished)
+    app.state.analysis = analysis
     app.state.clock_acts.on_nudge.append(outbox.nudged)  # a nudged player away is told
     app.state.chat.on_message.append(outbox.chat.wrote)  # ... and one someone wrote to
     try:
@@ -161,6 +179,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         await _resume_bots(engine, service, tracker)
         await clocks.start()
         await outbox.start()
+        await analysis.start()
         for started in app.state.on_started:
             started()
         yield
@@ -168,6 +187,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         heartbeat.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await heartbeat
+        await _stop("analysis", analysis.stop())
         await _stop("notice outbox", outbox.stop())
         await _stop("clock keeper", clocks.stop())
         await _stop("bots", bots.stop())

@@ -5,6 +5,7 @@ guildhall migrate     bring the database schema to the newest migration
 guildhall selfplay    play random games with the engine and print a JSON summary
 guildhall tournament  bots against bots, win shares with confidence intervals
 guildhall verify      replay a finished game's record and check its seed hash
+guildhall analyse     a finished game's win chances and costly decisions, as JSON
 guildhall loadtest    many concurrent tables over real websockets on 127.0.0.1
 guildhall cleanup     delete tables nobody has touched for a long time
 """
@@ -15,7 +16,16 @@ import argparse
 import importlib
 import sys
 
-SUBCOMMANDS = ["serve", "migrate", "selfplay", "tournament", "verify", "loadtest", "cleanup"]
+SUBCOMMANDS = [
+    "serve",
+    "migrate",
+    "selfplay",
+    "tournament",
+    "verify",
+    "analyse",
+    "loadtest",
+    "cleanup",
+]
 
 
 def build_parser() -> argparse.ArgumentParser:

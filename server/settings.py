@@ -253,6 +253,21 @@ class Settings(BaseSettings):
         gt=0,
         le=300,
     )
+    analysis_cpu: float = setting(
+        "GUILDHALL_ANALYSIS_CPU",
+        0.25,
+        "share of one core each process may spend analysing finished games in the "
+        "background (0: this process analyses none; 1 or more: no pause)",
+        ge=0,
+    )
+    analysis_playouts: int = setting(
+        "GUILDHALL_ANALYSIS_PLAYOUTS",
+        16,
+        "play-outs per position of a finished game's analysis (a quarter as many sampled "
+        "worlds judge each decision): fewer is faster and rougher",
+        ge=1,
+        le=1000,
+    )
     notify_attempts: int = setting(
         "GUILDHALL_NOTIFY_ATTEMPTS",
         5,

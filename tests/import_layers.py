@@ -18,7 +18,7 @@ import ast
 import sys
 from pathlib import Path
 
-LAYERS = ("engine", "games", "bots", "tables", "chat", "realtime", "api", "app")
+LAYERS = ("engine", "games", "bots", "analysis", "tables", "chat", "realtime", "api", "app")
 RANK = {name: i for i, name in enumerate(LAYERS)}
 SERVER = Path(__file__).resolve().parents[1] / "server"
 

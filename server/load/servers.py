@@ -41,6 +41,9 @@ def server_env(database_url: str, **extra: str) -> dict[str, str]:
         GUILDHALL_UNJOINED_PER_ADDRESS=env.get("GUILDHALL_UNJOINED_PER_ADDRESS") or "1000000",
         GUILDHALL_UNJOINED_TABLES=env.get("GUILDHALL_UNJOINED_TABLES") or "1000000",
         GUILDHALL_BOT_TABLES=env.get("GUILDHALL_BOT_TABLES") or "1000000",
+        # A load run measures the live tables: its finished games are not analysed, unless
+        # asked for (the analysis has its own figures, docs/bots.md).
+        GUILDHALL_ANALYSIS_CPU=env.get("GUILDHALL_ANALYSIS_CPU") or "0",
     )
     env.update(extra)
     return env

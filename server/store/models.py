@@ -319,3 +319,40 @@ class ChatNoticeRow(Base):
     attempts: Mapped[int] = mapped_column(sa.Integer, default=0, server_default="0")
     channels: Mapped[list[str] | None] = mapped_column(sa.JSON, nullable=True)
     rev: Mapped[int] = mapped_column(sa.Integer, default=0, server_default="0")
+
+
+class AnalysisRow(Base):
+    """A finished game's post-game analysis (``server.analysis.job``): one row per table.
+
+    ``status`` is ``queued``, ``running`` (claimed by the process ``lease_owner`` until
+    ``lease_until``; after that any process may take it over), ``done`` or ``failed`` (the
+    record did not replay). ``done`` counts the positions stored in ``analysis_positions``
+    out of ``steps``; ``params`` are the play-out counts it runs with.
+    """
+
+    __tablename__ = "analyses"
+    __table_args__ = (sa.Index("ix_analyses_status_lease", "status", "lease_until"),)
+
+    table_id: Mapped[str] = mapped_column(
+        sa.String(32), sa.ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    status: Mapped[str] = mapped_column(sa.String(16))
+    lease_owner: Mapped[str | None] = mapped_column(sa.String(64), nullable=True)
+    lease_until: Mapped[float | None] = mapped_column(sa.Float, nullable=True)
+    steps: Mapped[int] = mapped_column(sa.Integer, default=0, server_default="0")
+    done: Mapped[int] = mapped_column(sa.Integer, default=0, server_default="0")
+    params: Mapped[dict[str, Any] | None] = mapped_column(sa.JSON, nullable=True)
+    queued_at: Mapped[float] = mapped_column(sa.Float)
+
+
+class AnalysisPositionRow(Base):
+    """One analysed position of a game (``server.analysis.compute.analyse_step``'s figures):
+    written once, so a resumed analysis never computes it again."""
+
+    __tablename__ = "analysis_positions"
+
+    table_id: Mapped[str] = mapped_column(
+        sa.String(32), sa.ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    step: Mapped[int] = mapped_column(sa.Integer, primary_key=True)
+    figures: Mapped[dict[str, Any]] = mapped_column(sa.JSON)

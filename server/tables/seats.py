@@ -112,6 +112,7 @@ RIGHTS: Final[dict[str, Right]] = {
     "POST /api/tables/{table_id}/join": Right.ANYONE,  # the invite decides (seat_to_join)
     "GET /api/tables/{table_id}/record": Right.ANYONE,  # once the game is over
     "GET /api/tables/{table_id}/replay/{step}": Right.ANYONE,  # once the game is over
+    "GET /api/tables/{table_id}/analysis": Right.ANYONE,  # once the game is over
     # The chat's file, once the game is over (the players' room of a private table only with
     # a seat token: server.chat.service).
     "GET /api/tables/{table_id}/chat": Right.ANYONE,

@@ -260,6 +260,8 @@ def test_migrations_match_the_models_and_go_down_and_up(empty_database_url: str)
         "table_acts",
         "chat",
         "chat_notices",
+        "analyses",
+        "analysis_positions",
     }
     downgrade(empty_database_url, "base")
     assert _table_names(empty_database_url) == set()

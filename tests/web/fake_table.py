@@ -86,6 +86,8 @@ class FakeTable:
         # Members the table part of every document (and the table summary) gets besides its
         # own: a clock, the seat log, a rematch, seats as a bot standing in shows them.
         self.table_extra: dict[str, Any] = {}
+        # What GET …/analysis answers once the game is over (None: an analysis just queued).
+        self.analysis: dict[str, Any] | None = None
 
     def doc(self, seat: int | None) -> dict[str, Any]:
         seats = [
@@ -167,6 +169,25 @@ class FakeTable:
             re.compile(r".*/api/tables/fake/notifications$"),
             lambda route: route.fulfill(json=self.notifications(seat)),
         )
+        page.route(
+            re.compile(r".*/api/tables/fake/analysis$"),
+            lambda route: route.fulfill(json=self.analysis or self.queued_analysis()),
+        )
+
+    def queued_analysis(self) -> dict[str, Any]:
+        """``GET …/analysis`` of a finished game whose analysis has not begun."""
+        steps = len(self.commands) + 1
+        return {
+            "status": "queued",
+            "done": 0,
+            "steps": steps,
+            "seats": len(self.names),
+            "names": self.names,
+            "chances": [None] * steps,
+            "rounds": [None] * steps,
+            "costliest": {},
+            "swings": [],
+        }
 
     def notifications(self, seat: int | None) -> dict[str, Any]:
         return {

@@ -424,6 +424,7 @@ function draw() {
   renderFootnote(renderer, showing);
   renderFairness(table);
   renderReplayControls(table);
+  if (table.status === "finished") openAnalysis(renderer);
   // The log's end is read in the next frame, where the page is laid out anyway: read here,
   // between two writes, it would lay the whole page out once more at every document.
   if (logGrew) requestAnimationFrame(showLogEnd);
@@ -1022,6 +1023,19 @@ function jumpControls(n) {
 function describeCommand(cmd) {
   var renderer = renderers[doc.table.game];
   return renderer.describe ? renderer.describe(cmd, context(replay.view, true)) : JSON.stringify(cmd);
+}
+
+// The post-game analysis (analysis.js): loaded once, when a finished game is first drawn.
+var analysisOpened = false;
+function openAnalysis(renderer) {
+  if (analysisOpened) return;
+  analysisOpened = true;
+  var describe = function (cmd) {
+    return renderer.describe ? renderer.describe(cmd, context(doc.game, true)) : JSON.stringify(cmd);
+  };
+  import("./analysis.js").then(function (m) {
+    m.showAnalysis($("analysis"), { tableId: tableId, seatName: seatName, describe: describe, jump: showStep });
+  });
 }
 
 // In a replay, ← and → step back and forth (unless a text field has the focus).

@@ -1,0 +1,323 @@
+"""Post-game analysis of a finished game's record: win chances and the cost of decisions.
+
+The game is over, so the analysis may look at the true state of every step. Two figures are
+computed, one *position* (step) at a time, so that a background job can store and resume
+them one by one (``analyse_step``):
+
+- **win chances**: each seat's chance to win from the true state after ``step`` commands,
+  estimated by ``playouts`` play-outs with the bots' play-out policy (``adapter.rollout``,
+  the policy ISMCTS simulates with, with some noise: ``NOISE``); ties are split, as the
+  tournaments count them;
+- **a person's decision** (the command made at ``step`` by a seat no bot plays): judged from
+  that seat's own view at the time only. Its hidden parts are sampled by the game's
+  determinizer with a generator seeded from the view itself (and the step), so two games
+  that differ only in what the seat could not see get the same verdict: the analysis never
+  blames a player for what they could not know. Each candidate (the bot's candidates, all
+  legal commands when there are few, and the command made) is tried on the same
+  ``samples`` sampled worlds with the same play-out generators (common random numbers, so
+  the comparison is not drowned in the play-outs' noise); the best is the bot's choice, and
+  the cost is how much win chance the command made gave away against it.
+
+``summarise`` turns the stored positions into what the page and ``guildhall analyse`` show:
+the chances per step, each person's three costliest decisions and the game's three biggest
+swings.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from server.bots.adapters import BotAdapter, adapter_for
+from server.bots.ismcts import command_key
+from server.engine import Command, Game, Rng, RuleError, State, get_game, replay, seed_to_state
+
+TOP = 3  # costliest decisions per person, biggest swings per game
+MAX_COMMANDS = 5000  # a play-out longer than this is a stalled game, not a long one
+# Per cent of play-out commands that are a random one of the bot's candidates instead of its
+# policy's choice: the greedy policy is (nearly) deterministic, so without this noise every
+# play-out of a position would end alike and every chance would read 0 or 100 %.
+NOISE = 15
+
+# Called after every play-out: the background job sleeps there to keep to its CPU share.
+Pause = Callable[[], None]
+
+
+def _go_on() -> None:
+    pass
+
+
+@dataclass(frozen=True)
+class Params:
+    """How hard the analysis looks: play-outs per position, sampled worlds per decision,
+    candidates compared per decision. The defaults keep a 4-player game to a few CPU
+    minutes (docs/bots.md)."""
+
+    playouts: int = 16
+    samples: int = 4
+    candidates: int = 4
+
+    @classmethod
+    def for_playouts(cls, playouts: int) -> Params:
+        """``playouts`` per position and a quarter as many sampled worlds per decision."""
+        return cls(playouts=playouts, samples=max(1, playouts // 4))
+
+    def as_dict(self) -> dict[str, int]:
+        return {"playouts": self.playouts, "samples": self.samples, "candidates": self.candidates}
+
+
+DEFAULT_PARAMS = Params()
+
+
+@dataclass
+class Replayed:
+    """The true state before every command (``states[k]``: after ``k`` commands, the last
+    one the final state) and the round each step belongs to."""
+
+    game: Game
+    adapter: BotAdapter
+    states: list[State]
+    rounds: list[int]
+
+
+def replay_record(record: Mapping[str, Any]) -> Replayed:
+    """Replay ``record``; the engine's RuleError if it does not replay."""
+    game = get_game(record["game"])
+    states: list[State] = []
+    rounds: list[int] = []
+    current = 1
+    for step in replay(game, record):
+        for event in step.events:
+            number = (event.get("params") or {}).get("round")
+            if event["type"] == "RoundStarted" and isinstance(number, int):
+                current = number
+        states.append(step.state)
+        rounds.append(current)
+    return Replayed(game, adapter_for(record["game"]), states, rounds)
+
+
+def steps_of(record: Mapping[str, Any]) -> int:
+    """How many positions the record has: one per command, and the final one."""
+    return len(record["commands"]) + 1
+
+
+def is_person(record: Mapping[str, Any], seat: int) -> bool:
+    """Whether a person played ``seat`` (its decisions are judged; a bot's are not)."""
+    bots = record.get("bots") or []
+    return not (seat < len(bots) and bots[seat])
+
+
+def _share(result: Mapping[str, Any], seat: int) -> float:
+    winners = result["winners"]
+    return 1.0 / len(winners) if seat in winners else 0.0
+
+
+def playout(game: Game, adapter: BotAdapter, state: State, rng: Rng) -> Mapping[str, Any]:
+    """Play ``state`` to the end with the bots' play-out policy (and ``NOISE``); the
+    result."""
+    for _ in range(MAX_COMMANDS):
+        result = game.result(state)
+        if result is not None:
+            return result
+        actors = game.to_act(state)
+        if not actors:
+            raise RuntimeError("play-out has no seat to act but no result either")
+        actor = min(actors)
+        if rng.below(100) < NOISE:
+            view = game.view(state, actor)
+            options = adapter.candidates(view, actor) or view["legal"]
+            cmd = options[rng.below(len(options))]
+        else:
+            cmd = adapter.rollout(game, state, actor, rng)
+        state, _ = game.apply(state, actor, cmd)
+    raise RuntimeError(f"play-out did not end within {MAX_COMMANDS} commands")
+
+
+def win_chances(
+    game: Game,
+    adapter: BotAdapter,
+    state: State,
+    seats: int,
+    playouts: int,
+    seed: str,
+    pause: Pause = _go_on,
+) -> list[float]:
+    """Each seat's estimated chance to win from the true ``state`` (ties split)."""
+    result = game.result(state)
+    if result is not None:
+        return [_share(result, seat) for seat in range(seats)]
+    totals = [0.0] * seats
+    for i in range(playouts):
+        end = playout(game, adapter, state, Rng(seed_to_state(f"{seed}:{i}")))
+        for seat in range(seats):
+            totals[seat] += _share(end, seat)
+        pause()
+    return [total / playouts for total in totals]
+
+
+def view_seed(view: Mapping[str, Any], seat: int, step: int) -> str:
+    """The seed of a decision's sampled worlds: made of what the seat saw, nothing else."""
+    text = json.dumps(view, sort_keys=True, separators=(",", ":"), default=str)
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    return f"analysis:{seat}:{step}:{digest}"
+
+
+def candidates_of(
+    adapter: BotAdapter, view: Mapping[str, Any], seat: int, made: Command, limit: int
+) -> list[Command]:
+    """What a decision is compared against: all legal commands when they are few, else the
+    bot's candidates (best first); always the command made."""
+    legal = {command_key(c): c for c in view.get("legal") or []}
+    if len(legal) <= limit:
+        picked = list(legal.values())
+    else:
+        offered = [command_key(c) for c in adapter.candidates(dict(view), seat)]
+        picked = [legal[k] for k in offered if k in legal][:limit]
+    if command_key(made) not in {command_key(c) for c in picked}:
+        picked.append(made)
+    return picked
+
+
+def judge(
+    game: Game,
+    adapter: BotAdapter,
+    view: Mapping[str, Any],
+    seat: int,
+    step: int,
+    made: Command,
+    params: Params,
+    pause: Pause = _go_on,
+) -> dict[str, Any] | None:
+    """The verdict on ``made`` from ``seat``'s ``view`` alone: each candidate's estimated
+    win chance, the best one and the cost of the command made. None when there was no
+    choice (one legal command)."""
+    if len(view.get("legal") or []) < 2:
+        return None
+    options = candidates_of(adapter, view, seat, made, params.candidates)
+    seed = view_seed(view, seat, step)
+    totals = [0.0] * len(options)
+    tried = [0] * len(options)
+    for i in range(params.samples):
+        world = adapter.determinize(dict(view), seat, Rng(seed_to_state(f"{seed}:world:{i}")))
+        for j, cmd in enumerate(options):
+            try:
+                after, _ = game.apply(world, seat, cmd)
+            except RuleError:
+                continue  # not legal in this sampled world: it counts in the others
+            end = playout(game, adapter, after, Rng(seed_to_state(f"{seed}:play:{i}")))
+            totals[j] += _share(end, seat)
+            tried[j] += 1
+            pause()
+    chances = [total / n if n else 0.0 for total, n in zip(totals, tried, strict=True)]
+    made_key = command_key(made)
+    made_at = next(j for j, c in enumerate(options) if command_key(c) == made_key)
+    best_at = max(range(len(options)), key=lambda j: (chances[j], -j))
+    return {
+        "seat": seat,
+        "made": made,
+        "chance": chances[made_at],
+        "best": options[best_at],
+        "best_chance": chances[best_at],
+        "cost": max(0.0, chances[best_at] - chances[made_at]),
+        "options": [{"cmd": c, "chance": p} for c, p in zip(options, chances, strict=True)],
+    }
+
+
+def analyse_step(
+    record: Mapping[str, Any],
+    replayed: Replayed,
+    step: int,
+    params: Params = DEFAULT_PARAMS,
+    pause: Pause = _go_on,
+) -> dict[str, Any]:
+    """One position: the win chances after ``step`` commands and, when a person made the
+    next command, the verdict on it. Deterministic for the record, step and params."""
+    seats = int(record["seats"])
+    game, adapter, state = replayed.game, replayed.adapter, replayed.states[step]
+    chances = win_chances(
+        game, adapter, state, seats, params.playouts, f"analysis:{record['seed']}:{step}", pause
+    )
+    decision = None
+    if step < len(record["commands"]):
+        entry = record["commands"][step]
+        seat, made = int(entry["seat"]), entry["cmd"]
+        if is_person(record, seat):
+            view = game.view(state, seat)
+            decision = judge(game, adapter, view, seat, step, made, params, pause)
+    return {"step": step, "round": replayed.rounds[step], "chances": chances, "decision": decision}
+
+
+def summarise(
+    record: Mapping[str, Any], positions: Mapping[int, Mapping[str, Any]]
+) -> dict[str, Any]:
+    """What is shown of the positions done so far: the chances per step (null where not yet
+    done), each person's costliest decisions and the biggest swings between done steps."""
+    total = steps_of(record)
+    seats = int(record["seats"])
+    chances: list[list[float] | None] = [
+        list(positions[k]["chances"]) if k in positions else None for k in range(total)
+    ]
+    rounds = [positions[k]["round"] if k in positions else None for k in range(total)]
+    decisions: dict[int, list[dict[str, Any]]] = {
+        s: [] for s in range(seats) if is_person(record, s)
+    }
+    for k in sorted(positions):
+        found = positions[k].get("decision")
+        if found and found["cost"] > 0 and found["seat"] in decisions:
+            decisions[found["seat"]].append({"step": k, "round": rounds[k], **found})
+    costliest = {
+        str(seat): sorted(found, key=lambda d: (-d["cost"], d["step"]))[:TOP]
+        for seat, found in decisions.items()
+    }
+    return {
+        "game": record["game"],
+        "seats": seats,
+        "names": list(record.get("names") or [None] * seats),
+        "steps": total,
+        "done": len(positions),
+        "chances": chances,
+        "rounds": rounds,
+        "costliest": costliest,
+        "swings": swings(record, chances, rounds),
+    }
+
+
+def swings(
+    record: Mapping[str, Any], chances: Sequence[Sequence[float] | None], rounds: Sequence[Any]
+) -> list[dict[str, Any]]:
+    """The biggest moves of one seat's win chance over one command (both ends done)."""
+    found = []
+    for k in range(1, len(chances)):
+        before, after = chances[k - 1], chances[k]
+        if before is None or after is None:
+            continue
+        seat = max(range(len(after)), key=lambda s: (abs(after[s] - before[s]), -s))
+        change = after[seat] - before[seat]
+        if change == 0:
+            continue
+        entry = record["commands"][k - 1]
+        found.append(
+            {
+                "step": k,
+                "round": rounds[k - 1],
+                "by": int(entry["seat"]),
+                "cmd": entry["cmd"],
+                "seat": seat,
+                "before": before[seat],
+                "after": after[seat],
+            }
+        )
+    found.sort(key=lambda s: (-abs(s["after"] - s["before"]), s["step"]))
+    return found[:TOP]
+
+
+def analyse(record: Mapping[str, Any], params: Params = DEFAULT_PARAMS) -> dict[str, Any]:
+    """The whole analysis of a finished game's record, as ``guildhall analyse`` prints it."""
+    replayed = replay_record(record)
+    if replayed.game.result(replayed.states[-1]) is None:
+        raise ValueError("the record's game is not finished")
+    positions = {k: analyse_step(record, replayed, k, params) for k in range(steps_of(record))}
+    return {**summarise(record, positions), "params": params.as_dict()}

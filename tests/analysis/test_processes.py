@@ -1,0 +1,145 @@
+"""Real ``guildhall serve`` processes analysing finished games: a process killed in the
+middle of an analysis leaves it to the restarted one, which does not compute the stored
+positions again; two processes on one Postgres never analyse the same game.
+
+Each stored position writes a log line ``analysed position STEP of N of table ID by analyst
+OWNER``; the tests read those. They wait on the wall clock, bounded, by polling what is
+stored: never by asserting how long something took.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from server.load.servers import ServerProcess, run_migrate, server_env
+from tests.support.databases import fresh_postgres
+
+pytestmark = pytest.mark.slow
+
+LINE = re.compile(r"analysed position (\d+) of (\d+) of table (\w+) by analyst (\w+)")
+
+
+def wait_for(what: str, check: Any, timeout: float = 180.0) -> Any:
+    started = time.monotonic()
+    while time.monotonic() - started < timeout:
+        found = check()
+        if found:
+            return found
+        time.sleep(0.2)
+    raise AssertionError(f"{what}: not within {timeout:.0f} s")
+
+
+def call(server: ServerProcess, method: str, path: str, body: Any = None, token: str = "") -> Any:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    answer = httpx.request(method, server.url + path, json=body, headers=headers, timeout=30)
+    assert answer.status_code < 300, answer.text
+    return answer.json()
+
+
+def finished_table(server: ServerProcess) -> str:
+    """A Norenberc table of two bots (its creator hands seat 0 over), played to the end."""
+    made = call(
+        server,
+        "POST",
+        "/api/tables",
+        {"game": "norenberc", "seats": 2, "bots": [None, "greedy"], "name": "Anna"},
+    )
+    table_id, token = made["table_id"], made["token"]
+    call(server, "POST", f"/api/tables/{table_id}/start", {}, token)
+    call(server, "POST", f"/api/tables/{table_id}/seats/0/bot", {"kind": "greedy"}, token)
+    wait_for(
+        "the bots finish",
+        lambda: call(server, "GET", f"/api/tables/{table_id}")["status"] == "finished",
+    )
+    return table_id
+
+
+def analysed(logs: list[Path]) -> list[tuple[str, int, str]]:
+    """(table, step, analyst) of every position the processes stored, in log order."""
+    found = []
+    for path in logs:
+        for match in LINE.finditer(path.read_text(errors="replace")):
+            found.append((match[3], int(match[1]), match[4]))
+    return found
+
+
+def servers(url: str, tmp_path: Path, count: int, **extra: str) -> list[ServerProcess]:
+    env = server_env(url, GUILDHALL_BOT_DELAY="0", **extra)
+    run_migrate(env)
+    return [ServerProcess(env, tmp_path / f"server-{i}.log") for i in range(count)]
+
+
+def status(server: ServerProcess, table_id: str) -> dict[str, Any]:
+    answer: dict[str, Any] = call(server, "GET", f"/api/tables/{table_id}/analysis")
+    return answer
+
+
+def test_a_killed_analysis_resumes_without_redoing_stored_positions(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'guildhall.db'}"
+    (server,) = servers(
+        url, tmp_path, 1, GUILDHALL_ANALYSIS_CPU="0.5", GUILDHALL_ANALYSIS_PLAYOUTS="4"
+    )
+    log = server.log_path
+    server.start()
+    try:
+        table_id = finished_table(server)
+        wait_for("a few positions stored", lambda: len(analysed([log])) >= 5)
+        server.kill()
+        before = analysed([log])
+        steps = status_total = int(LINE.search(log.read_text())[2])  # type: ignore[index]
+        assert len(before) < steps, "the machine was too fast: the analysis ended before the kill"
+        server.start()
+        done = wait_for(
+            "the restarted server finishes the analysis",
+            lambda: (s := status(server, table_id))["status"] == "done" and s,
+        )
+        assert done["done"] == done["steps"] == status_total
+        every = analysed([log])
+        counted = Counter(step for _table, step, _analyst in every)
+        assert set(counted) == set(range(steps))
+        assert set(counted.values()) == {1}, "a stored position was computed again"
+        assert len({analyst for _t, _s, analyst in every}) == 2  # one per process life
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def postgres() -> Iterator[str]:
+    with fresh_postgres() as url:
+        yield url
+
+
+@pytest.mark.postgres
+def test_two_processes_on_one_postgres_never_analyse_the_same_game(
+    postgres: str, tmp_path: Path
+) -> None:
+    a, b = servers(
+        postgres, tmp_path, 2, GUILDHALL_ANALYSIS_CPU="1", GUILDHALL_ANALYSIS_PLAYOUTS="1"
+    )
+    a.start()
+    b.start()
+    try:
+        tables = [finished_table(a), finished_table(b), finished_table(a)]
+        for table_id in tables:
+            wait_for(
+                f"the analysis of {table_id}",
+                lambda table_id=table_id: status(b, table_id)["status"] == "done",
+            )
+        every = analysed([a.log_path, b.log_path])
+        for table_id in tables:
+            mine = [(step, analyst) for t, step, analyst in every if t == table_id]
+            assert len({analyst for _step, analyst in mine}) == 1, "two processes analysed it"
+            assert Counter(step for step, _analyst in mine) == Counter(
+                range(status(a, table_id)["steps"])
+            )
+    finally:
+        a.stop()
+        b.stop()

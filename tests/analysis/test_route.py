@@ -1,0 +1,116 @@
+"""The analysis of a finished game in one app (SQLite): queued when the game ends, run in
+the background, served by ``GET /api/tables/{id}/analysis`` only once the game is over."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server.settings import Settings
+from tests.support.databases import migrated_database
+from tests.support.play import running_app, set_up_table
+from tests.support.testclient import TestClient
+
+
+@pytest.fixture
+def database_url(tmp_path: Path) -> Iterator[str]:
+    with migrated_database("sqlite", tmp_path) as url:
+        yield url
+
+
+def _settings(database_url: str, **extra: Any) -> Settings:
+    values: dict[str, Any] = {
+        "database_url": database_url,
+        "secret_key": "k",
+        "bot_delay": 0,
+        "analysis_cpu": 1.0,
+        "analysis_playouts": 1,
+    }
+    return Settings(**{**values, **extra})
+
+
+def _wait(what: str, check: Any, timeout: float = 120.0) -> Any:
+    started = time.monotonic()
+    while time.monotonic() - started < timeout:
+        found = check()
+        if found:
+            return found
+        time.sleep(0.1)
+    raise AssertionError(f"{what}: not within {timeout:.0f} s")
+
+
+def bots_finish(client: TestClient, game: str = "norenberc", seats: int = 2) -> str:
+    """A table whose creator hands seat 0 to a bot: the bots play it to the end."""
+    table_id, tokens = set_up_table(client, game, seats, bots=[None] + ["greedy"] * (seats - 1))
+    auth = {"Authorization": f"Bearer {tokens[0]}"}
+    handed = client.post(
+        f"/api/tables/{table_id}/seats/0/bot", json={"kind": "greedy"}, headers=auth
+    )
+    assert handed.status_code == 200, handed.text
+    _wait(
+        "the bots finish the game",
+        lambda: client.get(f"/api/tables/{table_id}").json()["status"] == "finished",
+    )
+    return table_id
+
+
+@pytest.mark.parametrize(("game", "seats"), [("norenberc", 2), ("strasbourg", 3)])
+def test_a_finished_game_is_analysed_in_the_background(
+    database_url: str, game: str, seats: int
+) -> None:
+    with running_app(_settings(database_url)) as client:
+        table_id = bots_finish(client, game, seats)
+
+        def done() -> dict[str, Any] | None:
+            answer = client.get(f"/api/tables/{table_id}/analysis")
+            assert answer.status_code == 200, answer.text
+            body: dict[str, Any] = answer.json()
+            return body if body["status"] == "done" else None
+
+        figures = _wait("the analysis is done", done)
+        assert figures["done"] == figures["steps"] == len(figures["chances"])
+        assert all(len(c) == seats and abs(sum(c) - 1) < 1e-9 for c in figures["chances"])
+        assert figures["rounds"][0] == 1 and figures["rounds"][-1] >= 2
+        assert len(figures["swings"]) <= 3
+        record = client.get(f"/api/tables/{table_id}/record").json()
+        winners = record["result"]["winners"]
+        last = [1 / len(winners) if s in winners else 0 for s in range(seats)]
+        assert figures["chances"][-1] == last
+
+
+def test_the_analysis_waits_for_the_end_of_the_game(database_url: str) -> None:
+    with running_app(_settings(database_url)) as client:
+        table_id, _tokens = set_up_table(client, "norenberc", 2)
+        answer = client.get(f"/api/tables/{table_id}/analysis")
+        assert answer.status_code == 409 and answer.json()["code"] == "not_finished"
+        answer = client.get("/api/tables/nosuchtable/analysis")
+        assert answer.status_code == 404
+
+
+def test_an_app_that_stops_gives_its_analysis_up_and_the_next_resumes_it(
+    database_url: str, tmp_path: Path
+) -> None:
+    """A graceful stop ends the lease at once; the next app computes only the positions not
+    stored yet."""
+
+    def row(table_id: str) -> tuple[Any, ...]:
+        with sqlite3.connect(tmp_path / "guildhall.db") as db:
+            query = "SELECT status, lease_until, done, steps FROM analyses WHERE table_id = ?"
+            found = db.execute(query, (table_id,)).fetchone()
+        return tuple(found) if found else ()
+
+    with running_app(_settings(database_url, analysis_cpu=0.2)) as client:
+        table_id = bots_finish(client)
+        _wait("a few positions stored", lambda: (r := row(table_id)) and r[2] >= 3)
+    status, lease_until, stored, steps = row(table_id)
+    assert status == "running" and lease_until == 0 and 3 <= stored < steps
+    with running_app(_settings(database_url)) as client:
+        _wait("the analysis resumed and done", lambda: row(table_id)[0] == "done")
+        computed = client.app.state.analysis.computed  # type: ignore[attr-defined]
+    assert row(table_id)[2] == steps
+    assert stored <= steps - computed <= stored + 1  # at most the position in flight again

@@ -1,0 +1,173 @@
+// The post-game analysis on a finished table's page (GET /api/tables/{id}/analysis): each
+// seat's win chance after every step as a graph (one line per seat in its colour, the rounds
+// marked; a click jumps the replay to that step) with a data table as its text alternative,
+// the game's biggest swings and each person's costliest decisions in plain words. Loaded by
+// table.js once the game is over; it polls while the server still analyses, and the graph
+// fills as positions are done.
+import { h, t } from "./i18n.js";
+import { api } from "./conn.js";
+import { SEAT_MARK } from "./pieces.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+const WIDTH = 600;
+const HEIGHT = 200;
+const POLL_MS = 3000;
+
+let host = null; // {el, tableId, seatName(seat), describe(cmd), jump(step)}
+let figures = null;
+let pollTimer = null;
+
+// Draw the analysis into ``el`` and keep it fresh until the analysis is done.
+export function showAnalysis(el, page) {
+  host = Object.assign({ el: el }, page);
+  fetchAnalysis();
+}
+
+function fetchAnalysis() {
+  clearTimeout(pollTimer);
+  api("GET", "/api/tables/" + host.tableId + "/analysis").then(function (res) {
+    figures = res;
+    drawAnalysis();
+    if (res.status === "queued" || res.status === "running") pollTimer = setTimeout(fetchAnalysis, POLL_MS);
+  }).catch(function () {
+    pollTimer = setTimeout(fetchAnalysis, POLL_MS * 5);
+  });
+}
+
+function percent(p) {
+  return t("analysis.percent", { n: Math.round(p * 100) });
+}
+
+function svgNode(tag, attrs, children) {
+  const el = document.createElementNS(SVG, tag);
+  Object.keys(attrs).forEach(function (k) { el.setAttribute(k, attrs[k]); });
+  (children || []).forEach(function (c) { el.appendChild(c); });
+  return el;
+}
+
+function xOf(step) {
+  return figures.steps > 1 ? (step / (figures.steps - 1)) * WIDTH : 0;
+}
+
+function yOf(p) {
+  return 4 + (1 - p) * (HEIGHT - 8);
+}
+
+// One line per seat through the steps done so far (a gap where a step is not done yet).
+function seatLines(seat) {
+  const runs = [];
+  let run = [];
+  figures.chances.forEach(function (c, k) {
+    if (c) run.push(xOf(k).toFixed(1) + "," + yOf(c[seat]).toFixed(1));
+    else if (run.length) { runs.push(run); run = []; }
+  });
+  if (run.length) runs.push(run);
+  return runs.map(function (points) {
+    return svgNode("polyline", { points: points.join(" "), class: "analysis-line p" + seat, fill: "none" });
+  });
+}
+
+function roundMarks() {
+  const marks = [];
+  figures.rounds.forEach(function (r, k) {
+    if (r === null || (k > 0 && figures.rounds[k - 1] === r)) return;
+    const x = xOf(k);
+    marks.push(svgNode("line", { x1: x, x2: x, y1: 0, y2: HEIGHT, class: "analysis-round" }));
+    const label = svgNode("text", { x: x + 3, y: 14, class: "analysis-round-label" });
+    label.textContent = t("analysis.round_mark", { round: r });
+    marks.push(label);
+  });
+  return marks;
+}
+
+// The step nearest to where the graph was clicked.
+function clickedStep(ev, svg) {
+  const box = svg.getBoundingClientRect();
+  const x = ((ev.clientX - box.left) / box.width) * WIDTH;
+  return Math.max(0, Math.min(figures.steps - 1, Math.round((x / WIDTH) * (figures.steps - 1))));
+}
+
+function graph() {
+  const seats = [];
+  for (let s = 0; s < figures.seats; s++) seats.push(s);
+  const grid = [0, 0.5, 1].map(function (p) {
+    return svgNode("line", { x1: 0, x2: WIDTH, y1: yOf(p), y2: yOf(p), class: "analysis-grid" });
+  });
+  const svg = svgNode("svg", {
+    viewBox: "0 0 " + WIDTH + " " + HEIGHT, class: "analysis-graph", id: "analysis-graph",
+    role: "img", "aria-label": t("analysis.graph_label"),
+  }, grid.concat(roundMarks(), ...seats.map(seatLines)));
+  svg.addEventListener("click", function (ev) { host.jump(clickedStep(ev, svg)); });
+  const legend = h("ul", { class: "analysis-legend" }, seats.map(function (s) {
+    return h("li", { class: "p" + s }, h("span", { class: "pmark", "aria-hidden": "true" }, SEAT_MARK[s]), " ", host.seatName(s));
+  }));
+  return [svg, legend];
+}
+
+// The text alternative: every step done, its round and each seat's chance.
+function dataTable() {
+  const seats = [];
+  for (let s = 0; s < figures.seats; s++) seats.push(s);
+  const head = h("tr", null, h("th", { scope: "col" }, t("analysis.step")), h("th", { scope: "col" }, t("analysis.round")),
+    seats.map(function (s) { return h("th", { scope: "col" }, host.seatName(s)); }));
+  const rows = [];
+  figures.chances.forEach(function (c, k) {
+    if (!c) return;
+    rows.push(h("tr", null,
+      h("th", { scope: "row" }, h("button", { type: "button", class: "link", onclick: function () { host.jump(k); } }, String(k))),
+      h("td", null, String(figures.rounds[k])),
+      seats.map(function (s) { return h("td", null, percent(c[s])); })));
+  });
+  return h("details", { class: "analysis-figures" },
+    h("summary", null, t("analysis.show_table")),
+    h("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": t("analysis.table_caption") },
+      h("table", { id: "analysis-table" }, h("caption", null, t("analysis.table_caption")), h("thead", null, head), h("tbody", null, rows))));
+}
+
+function jumpButton(step) {
+  return h("button", { type: "button", class: "link", onclick: function () { host.jump(step); } }, t("analysis.goto", { step: step }));
+}
+
+function swingList() {
+  if (!figures.swings.length) return null;
+  return [h("h3", null, t("analysis.swings")),
+    h("ol", { id: "analysis-swings" }, figures.swings.map(function (s) {
+      return h("li", null, t("analysis.swing", {
+        round: s.round, by: host.seatName(s.by), move: host.describe(s.cmd),
+        name: host.seatName(s.seat), before: percent(s.before), after: percent(s.after),
+      }), " ", jumpButton(s.step));
+    }))];
+}
+
+function decisionLists() {
+  return Object.keys(figures.costliest).map(function (key) {
+    const seat = Number(key);
+    const name = host.seatName(seat);
+    const found = figures.costliest[key];
+    return h("section", { class: "analysis-person" },
+      h("h3", null, t("analysis.decisions", { name: name })),
+      found.length ? h("ol", null, found.map(function (d) {
+        return h("li", null, t("analysis.decision", {
+          round: d.round, name: name, made: host.describe(d.made), best: host.describe(d.best),
+          best_chance: percent(d.best_chance), chance: percent(d.chance),
+        }), " ", jumpButton(d.step));
+      })) : h("p", { class: "muted" }, t(figures.status === "done" ? "analysis.no_decisions" : "analysis.none_yet", { name: name })));
+  });
+}
+
+function progressLine() {
+  if (figures.status === "done") return h("p", { class: "muted" }, t("analysis.note"));
+  if (figures.status === "failed") return h("p", { class: "muted" }, t("analysis.failed"));
+  const text = figures.status === "queued" && !figures.done ? t("analysis.queued")
+    : t("analysis.progress", { done: figures.done, steps: figures.steps });
+  return [h("p", { id: "analysis-progress", role: "status" }, text),
+    h("progress", { max: String(figures.steps), value: String(figures.done), "aria-label": text })];
+}
+
+function drawAnalysis() {
+  const el = host.el;
+  const parts = [h("h2", { id: "analysis-title" }, t("analysis.title")), progressLine()];
+  if (figures.done) parts.push(graph(), dataTable(), swingList(), decisionLists());
+  el.replaceChildren(...parts.flat(2).filter(Boolean));
+  el.hidden = false;
+}
