@@ -32,6 +32,10 @@ for _limit in (
     "GUILDHALL_BOT_TABLES",
 ):
     os.environ.setdefault(_limit, "1000000")
+# A finished game is analysed in the background only where a test asks for it (tests/analysis
+# sets the share itself): elsewhere every game a test finishes would cost play-outs the
+# test never looks at.
+os.environ.setdefault("GUILDHALL_ANALYSIS_CPU", "0")
 
 
 def _missing(marker: str) -> str | None:
