@@ -52,6 +52,9 @@ class Phase(NamedTuple):
     idle: Callable[[State, int], RuleError | None] | None = None
     # The seats the game waits for in this phase (None: the game's ``to_act`` says).
     to_act: Callable[[State], set[int]] | None = None
+    # Fields a command may leave out that only confirm what the rules compute (a sale's total):
+    # a command without them is the listed one that has them.
+    informational: frozenset[str] = frozenset()
 
 
 def _no_events(state: State) -> list[Event]:
@@ -313,7 +316,7 @@ class PhaseGame:
             )
         norm = self.normalize(cmd) if self.normalize else cmd
         options = phase.legal(state, seat)
-        if norm in options:
+        if norm in options or (phase.informational and _listed(norm, options, phase)):
             return phase, norm
         why = phase.explain(state, seat, norm, options) if phase.explain else None
         if why is None and not options:
@@ -328,6 +331,17 @@ class PhaseGame:
             )
         same = [c for c in options if c["type"] == norm["type"]]
         raise RuleError("not_allowed", f"{norm!r} is not allowed; allowed: {same[:20]}")
+
+
+def _listed(cmd: Command, options: list[Command], phase: Phase) -> bool:
+    """True when ``cmd`` is a listed command with some of its informational fields left out."""
+    given = {k: v for k, v in cmd.items() if k not in phase.informational}
+    for option in options:
+        if {k: v for k, v in option.items() if k not in phase.informational} == given and all(
+            option.get(k) == cmd[k] for k in cmd if k in phase.informational
+        ):
+            return True
+    return False
 
 
 def legal_in(phases: Mapping[str, Phase], state: State, seat: Any) -> list[Command]:

@@ -8,9 +8,9 @@ The package follows docs/adding-a-game.md.
 from server.engine import register_game
 
 from .data import DataError, components
-from .game import GAME, Norenberc
+from .game import GAME
 
 components()
 register_game(GAME)
 
-__all__ = ["GAME", "DataError", "Norenberc"]
+__all__ = ["GAME", "DataError"]
