@@ -11,7 +11,13 @@ import pytest
 from server.engine import Event, RuleError, State, event
 from server.engine import planning as pl
 from server.engine.clauses import Citations
-from server.engine.phases import PhaseGame, SealedPlanning, command_table, sample_from_public
+from server.engine.phases import (
+    Phase,
+    PhaseGame,
+    SealedPlanning,
+    command_table,
+    sample_from_public,
+)
 from server.engine.schema import Fields, Int
 
 
@@ -155,3 +161,33 @@ def test_a_command_declared_twice_must_take_the_same_fields() -> None:
     assert command_table({"wait": Fields()}, PICKING.commands).types == ["wait", "pick", "retract"]
     with pytest.raises(ValueError, match="two different fields"):
         command_table({"pick": Fields()}, PICKING.commands)
+
+
+def test_a_command_may_leave_out_its_informational_fields() -> None:
+    def sell(state: State, seat: int, cmd: dict[str, Any]) -> list[Event]:
+        return [event("Sold", "sold", params={"count": cmd["count"]})]
+
+    selling = PhaseGame(
+        name="market",
+        title="Market",
+        seats=(2, 2),
+        default_options=dict,
+        setup=lambda seats, seed, options: ({"seats": seats, "phase": "selling"}, []),
+        phases={
+            "selling": Phase(
+                lambda state, seat: [{"type": "sell", "count": 1, "total": 5}],
+                sell,
+                informational=frozenset({"total"}),
+            )
+        },
+        commands=command_table({"sell": Fields({"count": Int(1, 9)}, {"total": Int(0, 99)})}),
+        view=lambda state, seat: {},
+        result=lambda state: None,
+    )
+    state = selling.new(2, "s", {})
+    for cmd in ({"type": "sell", "count": 1}, {"type": "sell", "count": 1, "total": 5}):
+        assert selling.apply(state, 0, cmd)[1][0]["params"] == {"count": 1}
+    for cmd in ({"type": "sell", "count": 1, "total": 4}, {"type": "sell", "count": 2}):
+        with pytest.raises(RuleError) as caught:
+            selling.apply(state, 0, cmd)
+        assert caught.value.code == "not_allowed"
