@@ -55,6 +55,10 @@ class Phase(NamedTuple):
     # Fields a command may leave out that only confirm what the rules compute (a sale's total):
     # a command without them is the listed one that has them.
     informational: frozenset[str] = frozenset()
+    # ``legal_of(state, seat, cmd)``: the part of ``legal`` that may hold ``cmd`` (every listed
+    # command of its type, or of its type and size), which the shell checks first because it
+    # is cheaper to list; it must be exactly those commands of ``legal``.
+    legal_of: Callable[[State, int, Command], list[Command]] | None = None
 
 
 def _no_events(state: State) -> list[Event]:
@@ -76,7 +80,9 @@ class SealedPlanning:
     (default: all of them); ``order_words``: how the wait event names the order.
     ``waits`` / ``retracts``: whether a seat may ask to wait / take its plan back at all;
     ``may_wait(state, seat)``: a further condition of the game on waiting;
-    ``retracted(draft, seat, plan)``: what a take-back gives back to the seat.
+    ``retracted(draft, seat, plan)``: what a take-back gives back to the seat;
+    ``choices_of(state, seat, cmd)``: the choices that may equal ``cmd``, when the game can list
+    them more cheaply than all of them (the plans of one size).
     """
 
     commits: Mapping[str, Fields]
@@ -92,6 +98,7 @@ class SealedPlanning:
     retracts: bool = True
     may_wait: Callable[[State, int], bool] | None = None
     retracted: Callable[[State, int, Any], None] | None = None
+    choices_of: Callable[[State, int, Command], list[Command]] | None = None
     key: str = "planning"
 
     @property
@@ -126,6 +133,20 @@ class SealedPlanning:
         if self.may_wait_now(state, seat):
             commands = [*commands, {"type": "wait"}]
         return commands
+
+    def legal_of(self, state: State, seat: int, cmd: Command) -> list[Command]:
+        """The part of ``legal`` that may hold ``cmd``: the choices of its kind (``choices_of``,
+        when the game can list them more cheaply than all of its choices), wait or retract."""
+        p, kind = state[self.key], cmd["type"]
+        if kind == "retract" or (self.retracts and pl.may_retract(p, seat)):
+            return self.legal(state, seat) if kind == "retract" else []
+        if not pl.may_commit(p, seat):
+            return []
+        if kind == "wait":
+            return [{"type": "wait"}] if self.may_wait_now(state, seat) else []
+        if self.choices_of is not None:
+            return self.choices_of(state, seat, cmd)
+        return [c for c in self.choices(state, seat) if c["type"] == kind]
 
     def may_wait_now(self, state: State, seat: int) -> bool:
         p = state[self.key]
@@ -172,7 +193,9 @@ class SealedPlanning:
 
     def phase(self) -> Phase:
         """This phase as a row of a phase table."""
-        return Phase(self.legal, self.apply, idle=self.idle, to_act=self.to_act)
+        return Phase(
+            self.legal, self.apply, idle=self.idle, to_act=self.to_act, legal_of=self.legal_of
+        )
 
 
 def sample_from_public(public: Mapping[str, Any], plan_for: Callable[[int], Any]) -> pl.Planning:
@@ -315,9 +338,12 @@ class PhaseGame:
                 "not_your_turn", f"seat {seat!r} is not at this table (0-{state['seats'] - 1})"
             )
         norm = self.normalize(cmd) if self.normalize else cmd
-        options = phase.legal(state, seat)
+        part = phase.legal_of(state, seat, norm) if phase.legal_of else None
+        options = phase.legal(state, seat) if part is None else part
         if norm in options or (phase.informational and _listed(norm, options, phase)):
             return phase, norm
+        if part is not None:  # refused: the ladder reads the whole list
+            options = phase.legal(state, seat)
         why = phase.explain(state, seat, norm, options) if phase.explain else None
         if why is None and not options:
             why = phase.idle(state, seat) if phase.idle else None

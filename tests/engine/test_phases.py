@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from server.engine import Event, RuleError, State, event
+import tests.games.lantern  # noqa: F401  (registers the test game)
+from server.engine import Event, RuleError, State, event, get_game
 from server.engine import planning as pl
 from server.engine.clauses import Citations
 from server.engine.phases import (
@@ -19,6 +20,7 @@ from server.engine.phases import (
     sample_from_public,
 )
 from server.engine.schema import Fields, Int
+from tests.support.playout import Seeded, play, states
 
 
 def reveal(state: State) -> list[Event]:
@@ -191,3 +193,30 @@ def test_a_command_may_leave_out_its_informational_fields() -> None:
         with pytest.raises(RuleError) as caught:
             selling.apply(state, 0, cmd)
         assert caught.value.code == "not_allowed"
+
+
+@pytest.mark.parametrize(
+    ("name", "seats", "options"),
+    [
+        ("norenberc", 3, {"planning": "simultaneous", "promo": True}),
+        ("strasbourg", 3, {"planning": "ordered"}),
+        ("lantern", 3, {"planning": "simultaneous"}),
+    ],
+)
+def test_each_part_of_legal_the_shell_checks_first_is_exactly_that_part(
+    name: str, seats: int, options: dict[str, Any]
+) -> None:
+    """``legal_of`` is a faster slice of ``legal``, never a second truth: for every listed
+    command it lists the same command, and nothing ``legal`` does not list."""
+    game = get_game(name)
+    assert isinstance(game, PhaseGame)
+    record = play(game, seats, f"slices-{name}", options, Seeded(f"slices-{name}"))
+    for state in states(game, record):
+        phase = game.phases.get(state["phase"])
+        if phase is None or phase.legal_of is None:
+            continue
+        for seat in range(seats):
+            listed = game.legal(state, seat)
+            for cmd in listed:
+                part = phase.legal_of(state, seat, cmd)
+                assert cmd in part and all(c in listed for c in part), (seat, cmd)

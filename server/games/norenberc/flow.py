@@ -90,6 +90,15 @@ def _plans(state: State, seat: int) -> list[Command]:
     return [*({"type": "plan", "guilds": list(plan)} for plan in plans), {"type": "pass"}]
 
 
+def _plans_like(state: State, seat: int, cmd: Command) -> list[Command]:
+    """The choices that may equal ``cmd``: a pass, or the plans of its number of guilds."""
+    if cmd["type"] != "plan":
+        return [{"type": "pass"}]
+    size = len(cmd["guilds"])
+    plans = _plans_of(len(state["houses"]), state["players"][seat]["hand"])
+    return [{"type": "plan", "guilds": list(plan)} for plan in plans if len(plan) == size]
+
+
 @lru_cache(maxsize=64)
 def _plans_of(guild_count: int, hand: int) -> tuple[tuple[int, ...], ...]:
     """Every plan of at most ``hand`` guilds out of ``guild_count``: by size, then guilds."""
@@ -150,6 +159,7 @@ PLANNING = SealedPlanning(
         "pass": Fields(),
     },
     choices=_plans,
+    choices_of=_plans_like,
     plan_of=lambda state, seat, cmd: sorted(cmd["guilds"]) if cmd["type"] == "plan" else [],
     sealed=_log_commit,
     reveal=_end_planning,

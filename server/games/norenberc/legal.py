@@ -31,6 +31,23 @@ def _legal_action(state: State, seat: int) -> list[Command]:
     return actions.legal_actions(state, seat)
 
 
+def _legal_action_like(state: State, seat: int, cmd: Command) -> list[Command]:
+    """The part of ``_legal_action`` that may hold ``cmd``: the open choice's answers, or the
+    actions of its type."""
+    if flow.current_actor(state) != seat:
+        return []
+    if state["action"]["choice"] is not None:
+        return citizens.legal_choice(state, seat)
+    kind = cmd["type"]
+    if kind == "nothing":
+        return [{"type": "nothing"}]
+    listing = _ACTION_LISTS.get(kind)
+    return listing(state, seat, state["action"]["guild"]) if listing else []
+
+
+_ACTION_LISTS = {"sell": actions.legal_sell, "hire": actions.legal_hire, "buy": actions.legal_buy}
+
+
 def _apply_action(state: State, seat: int, cmd: Command) -> list[Event]:
     """The open citizen choice answered, or the action at the called guild taken; then play
     moves on."""
@@ -74,6 +91,7 @@ PHASES = {
         explain=_explain_action,
         to_act=_actor,
         informational=INFORMATIONAL,
+        legal_of=_legal_action_like,
     ),
 }
 
