@@ -13,6 +13,9 @@ from typing import Any
 
 from server.resources import ROOT
 
+from .errors import RuleError
+from .schema import Shape
+
 SEEDS = ROOT / "seeds"
 
 
@@ -40,3 +43,15 @@ def read_json(path: Path) -> Any:
     except OSError as exc:
         raise DataError(f"{path}: cannot read the component data: {exc}") from exc
     return parse_json(text, str(path))
+
+
+def read_shaped(path: Path, shape: Shape) -> Any:
+    """The decoded file at ``path`` if it has ``shape`` (``server.engine.schema``); else
+    DataError naming the file and the bad entry. A game checks what a shape cannot say
+    (ids that repeat, counts that must agree) itself."""
+    raw = read_json(path)
+    try:
+        shape.check(raw, path.name)
+    except RuleError as exc:
+        raise DataError(exc.message) from None
+    return raw

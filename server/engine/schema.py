@@ -132,6 +132,19 @@ class MapOf:
 
 
 @dataclass(frozen=True)
+class Record:
+    """An object of exactly the keys of ``fields``, each of its shape (a data file's entry)."""
+
+    fields: Mapping[str, Shape]
+
+    def check(self, value: Any, where: str) -> None:
+        if type(value) is not dict or set(value) != set(self.fields):
+            raise _bad(where, f"an object of exactly {', '.join(self.fields)}", value)
+        for key, shape in self.fields.items():
+            shape.check(value[key], f"{where}.{key}")
+
+
+@dataclass(frozen=True)
 class Fields:
     """The keys of one command besides ``type``: all ``required`` ones, any ``optional`` ones
     (informational fields a client may leave out), nothing else."""

@@ -1,6 +1,6 @@
 """Norenberc's command table: every command type and the exact shape of its fields.
 
-``apply`` checks a command against it before any rule looks at it (see
+The engine's shell checks a command against it before any rule looks at it (see
 ``server.engine.schema``), so only commands made of exactly the JSON types ``legal`` lists
 can reach the rules and the store. Bounds are generous where the rules decide (a window
 number is 0-9 here, 1-4 by the rules, which then say ``bad_window``) and tight where the
@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.engine.schema import Bool, CommandSchema, Fields, Int, ListOf, MapOf, Str
+from server.engine.phases import command_table
+from server.engine.schema import Bool, Fields, Int, ListOf, MapOf, Str
 
-MAX_GUILDS = 6
+from .flow import MAX_GUILDS, PLANNING
+
 NAME_CHARS = 16  # good names and tile ids ("beer", "c2-01", "t07") are short
 SEAT = Int(0, 9)
 GUILD = Int(0, 9)
@@ -22,13 +24,10 @@ TALERS = Int(0, 9999)
 GOODS = MapOf(Str(NAME_CHARS), COUNT, max_len=MAX_GUILDS)
 TILE = Str(NAME_CHARS)
 
-COMMANDS = CommandSchema(
+COMMANDS = command_table(
+    # planning: the sealed-planning phase's own (plan, pass, wait, retract)
+    PLANNING.commands,
     {
-        # planning
-        "plan": Fields({"guilds": ListOf(GUILD, max_len=MAX_GUILDS)}),
-        "pass": Fields(),
-        "wait": Fields(),
-        "retract": Fields(),
         # actions (``total`` and ``tile`` are informational: optional, checked when given)
         "sell": Fields({"count": COUNT}, optional={"total": TALERS}),
         "buy": Fields({"goods": GOODS}, optional={"total": TALERS}),
@@ -44,7 +43,7 @@ COMMANDS = CommandSchema(
         "judge_house": Fields({"guild": GUILD}),
         "historian": Fields({"give": GUILD, "take": GUILD}),
         "duchess": Fields({"guild": GUILD}),
-    }
+    },
 )
 
 

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from server.engine import Rng, State, View
+from server.engine.phases import sample_from_public
 
 from .data import components
 
@@ -114,27 +115,15 @@ def _sample_talers(view: View, seat: int, rng: Rng, guesses: list[float]) -> lis
 
 def _planning_record(view: View, seat: int, guess: GuessPlan) -> dict[str, Any]:
     """The sealed-planning record, with other seats' committed plans sampled."""
-    plan = view["planning"]
     guilds = [g["guild"] for g in view["guilds"]]
-    status = plan["status"]
-    record: dict[str, Any] = {
-        "order": list(plan["order"]),
-        "eligible": [s != "out" for s in status],
-        "ordered": bool(plan.get("ordered")),
-        "waited_by": plan.get("waited_by"),
-        "plans": [None] * len(status),
-        "committed_at": [None] * len(status),
-        "counter": 0,
-    }
-    for s in plan["order"]:
-        if status[s] != "committed":
-            continue
-        cards = view["players"][s]["cards"] or 0
-        record["counter"] += 1
-        record["committed_at"][s] = record["counter"]
+
+    def plan_for(s: int) -> list[int]:
         mine = view["my_plan"] if s == seat else None
-        record["plans"][s] = list(mine) if mine is not None else guess(s, guilds, cards)
-    return record
+        return (
+            list(mine) if mine is not None else guess(s, guilds, view["players"][s]["cards"] or 0)
+        )
+
+    return sample_from_public(view["planning"], plan_for)
 
 
 def _action_plans(view: View, seat: int, guess: GuessPlan) -> tuple[list[list[int]], list[int]]:

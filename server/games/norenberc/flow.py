@@ -1,19 +1,22 @@
 """Turn flow: sealed planning, calling guilds in order, whose action it is, the end phase.
 
-Planning goes through ``server.engine.planning``; its ``order`` is the reverse play order.
-A plan is the sorted list of guilds a seat played; ``[]`` is a pass.
+Planning is the engine's sealed-planning phase (``PLANNING``, ``server.engine.phases``); its
+order is the reverse play order. A plan is the sorted list of guilds a seat played; ``[]``
+is a pass.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
-from server.engine import Event, RuleError, event
+from server.engine import Command, Event, RuleError, State, event
 from server.engine import planning as sealed
+from server.engine.phases import SealedPlanning
+from server.engine.schema import Fields, Int, ListOf
 
 from . import roundend
 from .state import (
-    State,
     guild_name,
     guilds_in_play,
     own_action,
@@ -23,24 +26,16 @@ from .state import (
     player,
 )
 
-PLANNING_COMMANDS = ("plan", "pass", "wait", "retract")
+MAX_GUILDS = 6
 
 
 def open_turn(state: State) -> None:
     """Start the planning phase of a turn for every seat whose disc shows the agent side."""
-    seats = state["seats"]
-    eligible = [s for s in range(seats) if player(state, s)["disc"] == "agent"]
-    order = list(reversed(state["order"]))
-    ordered = state["options"]["planning"] == "ordered"
-    state["planning"] = sealed.open_planning(seats, order, eligible, ordered=ordered)
+    PLANNING.open(state)
     state["phase"] = "planning"
     state["plans"] = None
     state["called"] = []
     state["action"] = None
-
-
-def planning_to_act(state: State) -> list[int]:
-    return sorted(sealed.awaiting(state["planning"]))
 
 
 def parse_plan(state: State, seat: int, guilds: Any) -> list[int]:
@@ -63,38 +58,76 @@ def parse_plan(state: State, seat: int, guilds: Any) -> list[int]:
     return sorted(guilds)
 
 
-def apply_planning(state: State, seat: int, cmd: dict[str, Any], events: list[Event]) -> None:
-    """Apply a planning command to ``state`` (a draft: each planning step replaces the
-    planning record, which ``server.engine.planning`` never changes in place)."""
-    kind = cmd["type"]
-    p = state["planning"]
-    if kind == "retract":
-        state["planning"] = sealed.retract(p, seat)
-        events.append(sealed.retracted_event(seat))
-        return
-    if kind == "wait":
-        # N-4.5: one wait makes the whole phase ordered, last in play order first.
-        state["planning"] = sealed.wait(p, seat)
-        events.append(sealed.waited_event(seat, "last in play order first"))
-        return
-    sealed.check_may_plan(p, seat)
-    plan = [] if kind == "pass" else parse_plan(state, seat, cmd.get("guilds"))
-    state["planning"] = sealed.commit(p, seat, plan)
-    _log_commit(seat, plan, events)
-    if sealed.is_complete(state["planning"]):
-        end_planning(state, events)
+def explain_planning(state: State, seat: int, cmd: Command, legal: list[Command]) -> Any:
+    """Why a planning command ``legal`` does not list is refused, as the rules say it (which
+    guild is not in play, which card is one too many), before the shared codes."""
+    p, kind = state["planning"], cmd["type"]
+    if kind not in PLANNING.commands:
+        if not p["eligible"][seat]:
+            return RuleError("not_your_turn", f"seat {seat} does not plan this turn")
+        return RuleError(
+            "unexpected_command",
+            f"{kind!r} is not possible while planning (plan, pass, wait, retract)",
+        )
+    try:
+        if kind == "retract":
+            sealed.retract(p, seat)
+        elif kind == "wait":
+            # N-4.5: one wait makes the whole phase ordered, last in play order first.
+            sealed.wait(p, seat)
+        else:
+            sealed.check_may_plan(p, seat)
+            if kind == "plan":
+                parse_plan(state, seat, cmd["guilds"])
+    except RuleError as exc:
+        return exc
+    return None
 
 
-def _log_commit(seat: int, plan: list[int], events: list[Event]) -> None:
+def _plans(state: State, seat: int) -> list[Command]:
+    """Every plan the seat may play (by size, then guilds), then a pass."""
+    plans = _plans_of(len(state["houses"]), state["players"][seat]["hand"])
+    return [*({"type": "plan", "guilds": list(plan)} for plan in plans), {"type": "pass"}]
+
+
+def _plans_like(state: State, seat: int, cmd: Command) -> list[Command]:
+    """The choices that may equal ``cmd``: a pass, or the plans of its number of guilds."""
+    if cmd["type"] != "plan":
+        return [{"type": "pass"}]
+    size = len(cmd["guilds"])
+    plans = _plans_of(len(state["houses"]), state["players"][seat]["hand"])
+    return [{"type": "plan", "guilds": list(plan)} for plan in plans if len(plan) == size]
+
+
+@lru_cache(maxsize=64)
+def _plans_of(guild_count: int, hand: int) -> tuple[tuple[int, ...], ...]:
+    """Every plan of at most ``hand`` guilds out of ``guild_count``: by size, then guilds."""
+    guilds = list(range(1, guild_count + 1))
+    plans = []
+    for mask in range(1, 1 << len(guilds)):
+        plan = tuple(g for i, g in enumerate(guilds) if mask >> i & 1)
+        if len(plan) <= hand:
+            plans.append(plan)
+    return tuple(sorted(plans, key=lambda plan: (len(plan), plan)))
+
+
+def _log_commit(state: State, seat: int, plan: list[int]) -> list[Event]:
     if not plan:
-        events.append(event("Passed", f"{{s{seat}}} passed", params={"seat": seat}))
-        return
+        return [event("Passed", f"{{s{seat}}} passed", params={"seat": seat})]
     n = len(plan)
     # Public: only how many cards; which guilds stays sealed until they are called.
     text = f"{{s{seat}}} played {n} card{'s' * (n > 1)}"
-    events.append(event("PlanCommitted", text, params={"seat": seat, "n": n}))
     names = ", ".join(guild_name(g) for g in plan)
-    events.append(event("PlanSealed", f"your plan: {names}", to=[seat], params={"guilds": plan}))
+    return [
+        event("PlanCommitted", text, params={"seat": seat, "n": n}),
+        event("PlanSealed", f"your plan: {names}", to=[seat], params={"guilds": plan}),
+    ]
+
+
+def _end_planning(state: State) -> list[Event]:
+    events: list[Event] = []
+    end_planning(state, events)
+    return events
 
 
 def end_planning(state: State, events: list[Event]) -> None:
@@ -112,6 +145,30 @@ def end_planning(state: State, events: list[Event]) -> None:
     text = "all plans are in; the guilds are called in order"
     events.append(event("PlanningEnded", text, params={}))
     advance(state, events)
+
+
+def _agents(state: State) -> list[int]:
+    """The seats that plan this turn: those whose disc shows the agent side."""
+    return [s for s in range(state["seats"]) if player(state, s)["disc"] == "agent"]
+
+
+# N-4.1 - N-4.8: every seat with its agent side up plans; a plan is sorted, a pass is [].
+PLANNING = SealedPlanning(
+    commits={
+        "plan": Fields({"guilds": ListOf(Int(0, 9), max_len=MAX_GUILDS)}),
+        "pass": Fields(),
+    },
+    choices=_plans,
+    choices_of=_plans_like,
+    plan_of=lambda state, seat, cmd: sorted(cmd["guilds"]) if cmd["type"] == "plan" else [],
+    sealed=_log_commit,
+    reveal=_end_planning,
+    order=lambda state: list(reversed(state["order"])),
+    eligible=lambda state: [
+        s for s in range(state["seats"]) if player(state, s)["disc"] == "agent"
+    ],
+    order_words="last in play order first",
+)
 
 
 def current_actor(state: State) -> int | None:

@@ -8,10 +8,10 @@ The package follows docs/adding-a-game.md.
 from server.engine import register_game
 
 from .data import components
-from .game import GAME, Strasbourg
+from .game import GAME
 from .manifest import MANIFEST
 
 components()
 register_game(GAME, MANIFEST)
 
-__all__ = ["GAME", "Strasbourg"]
+__all__ = ["GAME"]

@@ -1,6 +1,6 @@
 """Strasbourg's command table: every command type and the exact shape of its fields.
 
-``apply`` checks a command against it before ``legal.check`` compares it with the legal
+The engine's shell checks a command against it before it compares it with the legal
 list (see ``server.engine.schema``). That comparison alone is not enough: ``9.0 == 9`` and
 ``True == 1`` in Python, so a ``keep`` of ``[9.0]`` would be accepted, stored and then break
 every view built from it. Sizes follow the components: 25 task cards (5 dealt), a deck of
@@ -11,26 +11,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.engine.schema import CommandSchema, Fields, Int, ListOf, Pair, Str
+from server.engine.phases import command_table
+from server.engine.schema import Fields, Int, Pair, Str
 
-from .data import COLS, GUILD_KEYS, ROWS, TASK_COUNT
-from .setup import TASKS_DEALT
+from .data import COLS, GUILD_KEYS, ROWS
+from .planning import CARD, INFLUENCE, TASKS
 from .state import DECK
 
-CARD = Int(min(DECK), max(DECK))
 CELL = Pair(Int(0, ROWS - 1), Int(0, COLS - 1))
 
-COMMANDS = CommandSchema(
+COMMANDS = command_table(
+    # tasks and planning: their phases' own (keep; draw, stop, stack, seal, wait, retract)
+    TASKS.commands,
+    INFLUENCE.commands,
     {
-        # tasks
-        "keep": Fields({"tasks": ListOf(Int(0, TASK_COUNT - 1), max_len=TASKS_DEALT)}),
-        # planning
-        "draw": Fields(),
-        "stop": Fields(),
-        "wait": Fields(),
-        "stack": Fields({"cards": ListOf(CARD, max_len=len(DECK))}),
-        "seal": Fields(),
-        "retract": Fields(),
         # influence
         "reveal": Fields({"stack": Int(0, len(DECK) - 1)}),
         "pass": Fields(),
@@ -45,7 +39,7 @@ COMMANDS = CommandSchema(
         "return_none": Fields(),
         "chapel": Fields({"site": Int(0, 63)}),
         "edifice": Fields({"cell": CELL}),
-    }
+    },
 )
 
 

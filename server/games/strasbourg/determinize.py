@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from server.engine import Rng
-from server.engine import planning as pl
+from server.engine.phases import sample_from_public
 
 from .data import GUILD_KEYS, components
 from .state import DECK, STEPS, State
@@ -109,16 +109,9 @@ def _planning(view: View, state: State, rng: Rng) -> dict[str, Any] | None:
     public = view["planning"]
     if public is None:
         return None
-    n, seat = view["seats"], view["seat"]
-    p = pl.open_planning(n, public["order"], list(range(n)), ordered=public["ordered"])
-    p.update(
-        waited_by=public["waited_by"],
-        committed_at=list(public["committed_at"]),
-        counter=public["counter"],
-    )
-    for s in range(n):
-        if p["committed_at"][s] is None:
-            continue
+    seat = view["seat"]
+
+    def plan_for(s: int) -> Any:
         player = state["players"][s]
         if view["phase"] == "tasks":
             offer = player["offer"]
@@ -126,8 +119,9 @@ def _planning(view: View, state: State, rng: Rng) -> dict[str, Any] | None:
             player["tasks"] = []
         else:
             plan, player["stacks"] = player["stacks"], []
-        p["plans"][s] = plan
-    return p
+        return plan
+
+    return sample_from_public(public, plan_for)
 
 
 def _influence(view: View) -> dict[str, Any] | None:

@@ -1,4 +1,4 @@
-"""The two sealed, simultaneous choices, both through ``server.engine.planning``:
+"""The two sealed, simultaneous choices, both phases of ``server.engine.phases``' kit:
 
 - setup: each seat keeps 1–5 of its 5 task cards (``keep``);
 - each round: each seat draws influence cards one at a time (``draw`` / ``stop``), then
@@ -15,9 +15,13 @@ from typing import Any
 
 from server.engine import Command, Event, event
 from server.engine import planning as pl
+from server.engine.phases import SealedPlanning
+from server.engine.schema import Fields, Int, ListOf
 
+from .data import TASK_COUNT
 from .flow import end_planning, start_round
-from .state import State, counted, own_player
+from .setup import TASKS_DEALT
+from .state import DECK, State, counted, own_player
 
 
 def sub_multisets(values: list[int]) -> list[list[int]]:
@@ -35,10 +39,8 @@ def sub_multisets(values: list[int]) -> list[list[int]]:
     return sorted(out, key=len)
 
 
-def legal_tasks(state: State, seat: int) -> list[Command]:
+def _tasks(state: State, seat: int) -> list[Command]:
     """``keep`` commands for every non-empty subset of the seat's offered tasks."""
-    if not pl.may_commit(state["planning"], seat):
-        return []
     offer = state["players"][seat]["offer"]
     return [
         {"type": "keep", "tasks": list(ids)}
@@ -47,45 +49,49 @@ def legal_tasks(state: State, seat: int) -> list[Command]:
     ]
 
 
-def legal_planning(state: State, seat: int) -> list[Command]:
-    """The seat's next private planning commands (drawing, then splitting, or retract)."""
-    p = state["planning"]
+def _tasks_chosen(state: State, seat: int, tasks: Any) -> list[Event]:
+    return [event("TasksChosen", f"{{s{seat}}} chose their task cards", params={"seat": seat})]
+
+
+def _tasks_revealed(state: State) -> list[Event]:
+    """Every seat has chosen: the kept tasks are its own, round 1 begins."""
+    for s in range(state["seats"]):
+        player = own_player(state, s)
+        player["tasks"], player["offer"] = pl.plan_of(state["planning"], s), []
+    return start_round(state, 0)
+
+
+# Setup (S-3.4): a simultaneous secret choice, without waiting or taking back; setup opens it.
+TASKS = SealedPlanning(
+    commits={"keep": Fields({"tasks": ListOf(Int(0, TASK_COUNT - 1), max_len=TASKS_DEALT)})},
+    choices=_tasks,
+    plan_of=lambda state, seat, cmd: cmd["tasks"],
+    sealed=_tasks_chosen,
+    reveal=_tasks_revealed,
+    waits=False,
+    retracts=False,
+)
+
+
+def _influence(state: State, seat: int) -> list[Command]:
+    """The seat's next private planning commands: drawing, then splitting."""
     player = state["players"][seat]
-    if pl.may_retract(p, seat):
-        return [{"type": "retract"}]
-    if not pl.may_commit(p, seat):
-        return []
     if not player["stopped"]:
         cmds: list[Command] = [{"type": "draw"}] if player["deck"] else []
         # S-4.2: the first card is always drawn, so stopping needs a card in hand (or a
         # deck with nothing left to draw).
         if player["hand"] or not player["deck"]:
             cmds.append({"type": "stop"})
-        # S-4.6: a seat may ask to wait only before it has seen a card of its own.
-        if pl.may_wait(p, seat) and not player["hand"]:
-            cmds.append({"type": "wait"})
         return cmds
     if not player["hand"]:
         return [{"type": "seal"}]
     return [{"type": "stack", "cards": cards} for cards in sub_multisets(player["hand"])]
 
 
-def apply_keep(state: State, seat: int, cmd: Command) -> list[Event]:
-    """Seal the kept tasks; once every seat has chosen, round 1 begins."""
-    state["planning"] = pl.commit(state["planning"], seat, cmd["tasks"])
-    events = [event("TasksChosen", f"{{s{seat}}} chose their task cards", params={"seat": seat})]
-    if not pl.is_complete(state["planning"]):
-        return events
-    for s in range(state["seats"]):
-        player = own_player(state, s)
-        player["tasks"], player["offer"] = pl.plan_of(state["planning"], s), []
-    return events + start_round(state, 0)
-
-
-def apply_planning(state: State, seat: int, cmd: Command) -> list[Event]:
-    """Apply one of draw / stop / wait / stack / seal / retract (already checked legal)."""
-    handler = _PLANNING[cmd["type"]]
-    return handler(state, seat, cmd)
+def _may_wait(state: State, seat: int) -> bool:
+    """S-4.6: a seat may ask to wait only before it has seen a card of its own."""
+    player = state["players"][seat]
+    return not player["stopped"] and not player["hand"]
 
 
 def _draw(state: State, seat: int, cmd: Command) -> list[Event]:
@@ -106,14 +112,9 @@ def _stop(state: State, seat: int, cmd: Command) -> list[Event]:
             params={"held": len(player["hand"])},
         )
     ]
-    if not player["hand"]:
-        events += _seal(state, seat, cmd)  # nothing to split: the empty plan is sealed at once
+    if not player["hand"]:  # nothing to split: the empty plan is sealed at once
+        events += INFLUENCE.seal(state, seat, _take_stacks(state, seat, cmd))
     return events
-
-
-def _wait(state: State, seat: int, cmd: Command) -> list[Event]:
-    state["planning"] = pl.wait(state["planning"], seat)
-    return [pl.waited_event(seat, "from the starting player clockwise")]
 
 
 def _stack(state: State, seat: int, cmd: Command) -> list[Event]:
@@ -131,12 +132,16 @@ def _stack(state: State, seat: int, cmd: Command) -> list[Event]:
     ]
 
 
-def _seal(state: State, seat: int, cmd: Command) -> list[Event]:
+def _take_stacks(state: State, seat: int, cmd: Command) -> list[list[int]]:
+    """The stacks the seat has formed: its plan, sealed."""
     player = own_player(state, seat)
     stacks, player["building"] = player["building"], []
-    state["planning"] = pl.commit(state["planning"], seat, stacks)
+    return stacks
+
+
+def _stacks_sealed(state: State, seat: int, stacks: list[list[int]]) -> list[Event]:
     sizes = [len(s) for s in stacks]
-    events = [
+    return [
         event(
             "StacksSealed",
             f"{{s{seat}}} put down {counted(len(stacks), 'stack')}"
@@ -144,24 +149,29 @@ def _seal(state: State, seat: int, cmd: Command) -> list[Event]:
             params={"seat": seat, "count": len(stacks), "sizes": sizes},
         )
     ]
-    if pl.is_complete(state["planning"]):
-        events += end_planning(state)
-    return events
 
 
-def _retract(state: State, seat: int, cmd: Command) -> list[Event]:
-    player = own_player(state, seat)
-    stacks = pl.plan_of(state["planning"], seat)
-    state["planning"] = pl.retract(state["planning"], seat)
-    player["hand"] = sorted(card for stack in stacks for card in stack)
-    return [pl.retracted_event(seat)]
+def _retracted(state: State, seat: int, stacks: list[list[int]]) -> None:
+    """S-4.5: the sealed stacks go back to the hand to be split again (drawn cards never go
+    back to the deck)."""
+    own_player(state, seat)["hand"] = sorted(card for stack in stacks for card in stack)
 
 
-_PLANNING: dict[str, Any] = {
-    "draw": _draw,
-    "stop": _stop,
-    "wait": _wait,
-    "stack": _stack,
-    "seal": _seal,
-    "retract": _retract,
-}
+CARD = Int(min(DECK), max(DECK))
+
+# Each round (S-4.1 - S-4.6): draw, stop, split into stacks, seal; wait and retract.
+INFLUENCE = SealedPlanning(
+    commits={"seal": Fields()},
+    steps={
+        "draw": (Fields(), _draw),
+        "stop": (Fields(), _stop),
+        "stack": (Fields({"cards": ListOf(CARD, max_len=len(DECK))}), _stack),
+    },
+    choices=_influence,
+    plan_of=_take_stacks,
+    sealed=_stacks_sealed,
+    reveal=end_planning,
+    order_words="from the starting player clockwise",
+    may_wait=_may_wait,
+    retracted=_retracted,
+)

@@ -1,20 +1,10 @@
-"""The command table: every command type and the exact JSON type of its fields."""
+"""The command table: the bidding phase's (bid, wait, retract)."""
 
 from __future__ import annotations
 
-from typing import Any
+from server.engine.phases import command_table
 
-from server.engine.schema import CommandSchema, Fields, Int
+from .flow import BIDDING
 
-COMMANDS = CommandSchema(
-    {
-        "bid": Fields({"amount": Int(0, 99)}),
-        "wait": Fields(),
-        "retract": Fields(),
-    }
-)
-
-
-def check_command(cmd: Any) -> None:
-    """RuleError('bad_command') unless ``cmd`` has exactly the shape of a command."""
-    COMMANDS.check(cmd)
+COMMANDS = command_table(BIDDING.commands)
+check_command = COMMANDS.check

@@ -6,11 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
 
-from server.engine.data import DataError, read_json
+from server.engine.data import DataError, read_shaped
+from server.engine.schema import Int, ListOf, Record, Str
 
 DATA_PATH = Path(__file__).with_name("lantern.json")
+LANTERN = Record({"id": Str(16), "value": Int(1, 99)})
+SHAPE = Record({"coins": Int(1, 99), "rounds": Int(1, 99), "lanterns": ListOf(LANTERN, 99, 1)})
 
 
 @dataclass(frozen=True)
@@ -22,28 +24,9 @@ class Components:
 
 @cache
 def components() -> Components:
-    """The validated data (read once)."""
-    return parse(read_json(DATA_PATH))
-
-
-def parse(raw: Any) -> Components:
-    """Validate the decoded file; DataError naming the bad entry."""
-    where = DATA_PATH.name
-    if not isinstance(raw, dict) or set(raw) != {"coins", "rounds", "lanterns"}:
-        raise DataError(f"{where}: needs exactly the keys coins, rounds, lanterns")
-    coins, rounds, lanterns = raw["coins"], raw["rounds"], raw["lanterns"]
-    if type(coins) is not int or not 1 <= coins <= 99:
-        raise DataError(f"{where}: coins must be an integer 1-99, not {coins!r}")
-    if not isinstance(lanterns, list) or not lanterns:
-        raise DataError(f"{where}: lanterns must be a non-empty list")
-    values: dict[str, int] = {}
-    for i, entry in enumerate(lanterns):
-        ok = isinstance(entry, dict) and set(entry) == {"id", "value"}
-        if not ok or not isinstance(entry["id"], str) or type(entry["value"]) is not int:
-            raise DataError(f"{where}: lanterns[{i}] must be {{'id': str, 'value': int}}")
-        if entry["id"] in values or entry["value"] < 1:
-            raise DataError(f"{where}: lanterns[{i}] repeats an id or has no value")
-        values[entry["id"]] = entry["value"]
-    if type(rounds) is not int or not 1 <= rounds <= len(values):
-        raise DataError(f"{where}: rounds must be 1-{len(values)}, not {rounds!r}")
-    return Components(coins=coins, rounds=rounds, values=values)
+    """The validated data (read once); DataError naming what is wrong."""
+    raw = read_shaped(DATA_PATH, SHAPE)
+    values = {entry["id"]: entry["value"] for entry in raw["lanterns"]}
+    if len(values) < len(raw["lanterns"]) or raw["rounds"] > len(values):
+        raise DataError(f"{DATA_PATH.name}: lantern ids repeat, or more rounds than lanterns")
+    return Components(coins=raw["coins"], rounds=raw["rounds"], values=values)

@@ -1,52 +1,34 @@
-"""The phase sequence: a round opens sealed bidding on the shown lantern; when every bid is
-in, the bids are revealed and the lantern sold; after the last round the game is over."""
+"""The one phase: sealed bidding on the shown lantern. When every bid is in, the bids are
+revealed and the lantern sold; after the last round the game is over."""
 
 from __future__ import annotations
 
-from server.engine import Event, event
+from server.engine import Event, State, event, own, own_item
 from server.engine import planning as pl
+from server.engine.phases import SealedPlanning
+from server.engine.schema import Fields, Int
 
-from .state import BidCommand, LanternCommand, LanternState, round_order, value_of
+from .state import round_order, value_of
 
 
-def start_round(state: LanternState) -> list[Event]:
+def start_round(state: State) -> list[Event]:
     """Show the next lantern and open the bidding (clockwise from ``start``)."""
     state["round"] += 1
-    state["shown"] = lantern = state["deck"].pop(0)
-    order = round_order(state)
-    ordered = state["options"]["planning"] == "ordered"
-    state["planning"] = pl.open_planning(state["seats"], order, order, ordered=ordered)
+    state["shown"] = lantern = own(state, "deck").pop(0)
+    BIDDING.open(state)
     text = f"Round {state['round']}: a {lantern} lantern ({value_of(lantern)}) is for sale"
     return [event("LanternShown", text, params={"round": state["round"], "lantern": lantern})]
 
 
-def apply_planning(state: LanternState, seat: int, cmd: LanternCommand) -> list[Event]:
-    """bid / wait / retract (already checked legal); ends the bidding when all are in."""
-    p = state["planning"]
-    assert p is not None
-    if cmd["type"] == "wait":
-        state["planning"] = pl.wait(p, seat)
-        return [pl.waited_event(seat, "clockwise from this round's first bidder")]
-    if cmd["type"] == "retract":
-        state["planning"] = pl.retract(p, seat)
-        return [pl.retracted_event(seat)]
-    bid: BidCommand = cmd
-    state["planning"] = p = pl.commit(p, seat, bid["amount"])
-    events = [event("BidSealed", f"{{s{seat}}} sealed a bid", params={"seat": seat})]
-    if pl.is_complete(p):
-        events += _sell(state)
-    return events
-
-
-def _sell(state: LanternState) -> list[Event]:
-    p = state["planning"]
-    assert p is not None and state["shown"] is not None
-    order = round_order(state)
-    bids = [pl.plan_of(p, s) for s in range(state["seats"])]
+def sell(state: State) -> list[Event]:
+    """Every bid is in: the highest buys, a tie goes to the bidder first in order."""
+    order, lantern = round_order(state), state["shown"]
+    bids = [pl.plan_of(state["planning"], s) for s in range(state["seats"])]
     winner = max(order, key=lambda s: (bids[s], -order.index(s)))
-    state["players"][winner]["coins"] -= bids[winner]
-    state["players"][winner]["lanterns"].append(state["shown"])
-    state["planning"], lantern = None, state["shown"]
+    buyer = own_item(state, "players", winner)
+    buyer["coins"] -= bids[winner]
+    buyer["lanterns"].append(lantern)
+    state["planning"] = None
     listed = ", ".join(f"{{s{s}}} {bids[s]}" for s in order)
     events = [
         event(pl.PLANNING_ENDED, f"Bids: {listed}", params={"bids": bids}),
@@ -61,3 +43,18 @@ def _sell(state: LanternState) -> list[Event]:
         return [*events, event("GameEnded", "The market has closed", params={})]
     state["start"] = (state["start"] + 1) % state["seats"]
     return events + start_round(state)
+
+
+BIDDING = SealedPlanning(
+    commits={"bid": Fields({"amount": Int(0, 99)})},
+    choices=lambda state, seat: [
+        {"type": "bid", "amount": a} for a in range(state["players"][seat]["coins"] + 1)
+    ],
+    plan_of=lambda state, seat, cmd: cmd["amount"],
+    sealed=lambda state, seat, bid: [
+        event("BidSealed", f"{{s{seat}}} sealed a bid", params={"seat": seat})
+    ],
+    reveal=sell,
+    order=round_order,
+    order_words="clockwise from this round's first bidder",
+)

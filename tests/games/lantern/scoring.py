@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
-from server.engine import Result
+from server.engine import Result, State
 
-from .state import LanternState, value_of
+from .state import value_of
 
 
-def final_result(state: LanternState) -> Result:
+def result(state: State) -> Result | None:
+    return final_result(state) if state["phase"] == "over" else None
+
+
+def final_result(state: State) -> Result:
+    """The scores as they stand (the bots also score unfinished games)."""
     breakdown = [
         {"lanterns": sum(value_of(t) for t in p["lanterns"]), "coins": p["coins"]}
         for p in state["players"]

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.engine import Rng, RuleError, seed_to_state
-from server.engine.planning import check_planning_option
+from server.engine import Event, Rng, State, seed_to_state
 
 from .data import components
-from .state import LanternState
+from .flow import start_round
 
 MIN_SEATS, MAX_SEATS = 2, 4
 
@@ -17,22 +16,14 @@ def default_options() -> dict[str, Any]:
     return {"planning": "simultaneous"}
 
 
-def new_state(seats: int, seed: str, options: dict[str, Any]) -> LanternState:
-    """The deal: coins to everyone, the deck shuffled; ``flow.start_round`` opens round 1."""
-    if type(seats) is not int or not MIN_SEATS <= seats <= MAX_SEATS:
-        raise RuleError("bad_seats", f"Lantern market takes {MIN_SEATS}-{MAX_SEATS} seats")
-    unknown = set(options) - set(default_options())
-    if unknown:
-        raise RuleError("bad_option", f"unknown option(s) {sorted(unknown)}")
-    merged = {**default_options(), **options}
-    check_planning_option(merged["planning"])
-    comps = components()
-    rng = Rng(seed_to_state(seed))
+def new_state(seats: int, seed: str, options: dict[str, Any]) -> tuple[State, list[Event]]:
+    """The deal (coins to everyone, the deck shuffled) and round 1 opened, with its events."""
+    rng, comps = Rng(seed_to_state(seed)), components()
     deck = list(comps.values)
     rng.shuffle(deck)
-    return {
+    state: State = {
         "seats": seats,
-        "options": merged,
+        "options": options,
         "rng": rng.state,
         "round": 0,
         "phase": "planning",
@@ -42,3 +33,4 @@ def new_state(seats: int, seed: str, options: dict[str, Any]) -> LanternState:
         "players": [{"coins": comps.coins, "lanterns": []} for _ in range(seats)],
         "planning": None,
     }
+    return state, start_round(state)

@@ -47,7 +47,7 @@ def value_of(lantern: str) -> int:
     return components().values[lantern]
 
 
-def round_order(state: LanternState) -> list[int]:
+def round_order(state: Any) -> list[int]:
     """This round's planning order: clockwise from ``start``."""
     n = state["seats"]
     return [(state["start"] + i) % n for i in range(n)]

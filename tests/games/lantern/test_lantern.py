@@ -11,13 +11,57 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from server.bots import decide
-from server.engine import Rng, RuleError, get_game, seed_to_state
+from server.engine import Event, Rng, RuleError, State, get_game, seed_to_state
+from server.engine import planning as pl
 from tests.support.playout import PLAYOUT_TIMEOUT, Checks, Drawn, Seeded, fast_games, play, replay
 
 from . import GAME
 from .bots import BOTS
-from .helpers import bid_all, new_game
-from .invariants import check_state, hidden_variant
+from .data import components
+
+
+def new_game(seats: int = 3, seed: str = "lantern", **options: Any) -> State:
+    return GAME.new(seats, seed, options)
+
+
+def bid_all(state: State, amounts: list[int]) -> tuple[State, list[Event]]:
+    """Every seat bids, in this round's planning order."""
+    events: list[Event] = []
+    for seat in list(state["planning"]["order"]):
+        state, more = GAME.apply(state, seat, {"type": "bid", "amount": amounts[seat]})
+        events += more
+    return state, events
+
+
+def check_state(state: State) -> None:
+    """What always holds: every dealt lantern in one place, coins within bounds, bidding
+    open until the game is over."""
+    comps = components()
+    won = [t for p in state["players"] for t in p["lanterns"]]
+    shown = [state["shown"]] if state["shown"] else []
+    every = won + shown + state["deck"]
+    assert len(every) == len(set(every)) == comps.rounds
+    assert all(0 <= p["coins"] <= comps.coins for p in state["players"])
+    assert (state["phase"] == "over") == (state["planning"] is None)
+
+
+def hidden_variant(state: State, owner: int, rng: Rng) -> State | None:
+    """The same public position with ``owner``'s sealed bid and the deck order changed."""
+    changed = False
+    new = {**state, "deck": list(state["deck"])}
+    if len(new["deck"]) > 1:
+        new["deck"] = new["deck"][1:] + new["deck"][:1]
+        changed = True
+    p = state["planning"]
+    if p is not None and pl.has_committed(p, owner):
+        plans = list(p["plans"])
+        coins = state["players"][owner]["coins"]
+        plans[owner] = (plans[owner] + 1) % (coins + 1)
+        if plans[owner] != p["plans"][owner]:
+            new["planning"] = {**p, "plans": plans}
+            changed = True
+    return new if changed else None
+
 
 FULL = Checks(invariants=check_state, hidden_variant=hidden_variant)
 
