@@ -187,6 +187,7 @@ def _table_part(data: TableData, connected: frozenset[int]) -> tuple[Doc, str]:
         "seat_log": list(data.shown_seat_log),
         "clock": table_clock.public(data),
         "rematch": data.rematch,
+        "learning": data.learning,
     }
     skipped = len(data.seat_log) - len(data.shown_seat_log)
     if skipped:

@@ -60,4 +60,5 @@ def seat_status(data: TableData, access: Access) -> dict[str, Any]:
             "winners": result.get("winners"),
         },
         "rematch": data.rematch,
+        "learning": data.learning,
     }
