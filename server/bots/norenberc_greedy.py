@@ -67,19 +67,13 @@ def ranked(view: View, seat: int, limit: int) -> list[Command]:
 
 def gains(view: View, seat: int, cmds: list[Command]) -> list[float | None]:
     """The heuristic's estimate of the VP each of ``cmds`` adds (a learning table's reason):
-    an action tried on the position; a plan, the summed gains of its guilds' best actions;
-    None for what it does not price (passing, waiting, taking a plan back)."""
-    pos = Position.from_view(view, estimate_talers(view, seat))
+    an action tried on the position; None for what one step does not price (a plan, whose
+    worth lies in actions still to come, passing, waiting, taking a plan back)."""
     if view["phase"] == "planning":
-        per_guild = planned_gains(view, pos, seat)
-        return [
-            sum(per_guild.get(g, 0.0) for g in cmd["guilds"]) if cmd["type"] == "plan" else None
-            for cmd in cmds
-        ]
+        return [None] * len(cmds)
+    pos = Position.from_view(view, estimate_talers(view, seat))
     base = worth(pos, seat)
-    return [
-        _gain(view, pos, seat, cmd, base) if cmd["type"] in _EFFECTS else None for cmd in cmds
-    ]
+    return [_gain(view, pos, seat, cmd, base) if cmd["type"] in _EFFECTS else None for cmd in cmds]
 
 
 def _plan_variants(view: View, pos: Position, seat: int, legal: list[Command]) -> list[Command]:

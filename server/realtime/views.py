@@ -187,8 +187,9 @@ def _table_part(data: TableData, connected: frozenset[int]) -> tuple[Doc, str]:
         "seat_log": list(data.shown_seat_log),
         "clock": table_clock.public(data),
         "rematch": data.rematch,
-        "learning": data.learning,
     }
+    if data.learning:
+        table["learning"] = True  # a learning table (docs/protocol.md); absent: not one
     skipped = len(data.seat_log) - len(data.shown_seat_log)
     if skipped:
         table["seat_log_skipped"] = skipped  # the older entries the document leaves out

@@ -31,13 +31,14 @@ def _learning_table(
     learning: bool = True,
     start: bool = True,
     options: dict[str, Any] | None = None,
+    third: str | None = "greedy",
 ) -> tuple[str, list[str | None]]:
-    """Two people (seats 0, 1) and a bot; ``learning`` as asked."""
+    """Two people (seats 0, 1) and ``third`` (a bot's kind; None: a third person)."""
     body = {
         "game": game,
         "options": options or {},
         "seats": 3,
-        "bots": [None, None, "greedy"],
+        "bots": [None, None, third],
         "name": "Ada",
         "learning": learning,
         "public": True,
@@ -47,10 +48,14 @@ def _learning_table(
     table_id, ada = created.json()["table_id"], created.json()["token"]
     join = {"name": "Bea", "invite": created.json()["invite"]}
     bea = client.post(f"/api/tables/{table_id}/join", json=join).json()["token"]
+    cy = None
+    if third is None:
+        join = {"name": "Cy", "invite": created.json()["invite"]}
+        cy = client.post(f"/api/tables/{table_id}/join", json=join).json()["token"]
     if start:
         assert client.post(f"/api/tables/{table_id}/start", headers=_auth(ada)).status_code == 200
     client.app.state.service.suggester.budget = SMALL  # type: ignore[attr-defined]
-    return table_id, [ada, bea, None]
+    return table_id, [ada, bea, cy]
 
 
 def _ask(client: TestClient, table_id: str, seat: int, token: str | None) -> Any:
@@ -86,7 +91,7 @@ def test_the_option_is_off_by_default_and_everyone_sees_it(client: TestClient) -
 def test_the_deciding_seat_gets_three_suggestions_from_its_legal_commands(
     client: TestClient, game: str
 ) -> None:
-    table_id, tokens = _learning_table(client, game)
+    table_id, tokens = _learning_table(client, game, third=None)  # nothing moves meanwhile
     seat = next(s for s in _deciding(client, table_id) if tokens[s] is not None)
     answer = _ask(client, table_id, seat, tokens[seat])
     assert answer.status_code == 200, answer.text
