@@ -288,7 +288,8 @@ class Suggestion(BaseModel):
     visits: int = Field(description="simulated games the search played with it")
     total: int = Field(description="simulated games the search played in all")
     win: float | None = Field(
-        description="its share of won simulated games, 0-1 (null: not simulated in time, or the only command)"
+        description="the search's win estimate, 0-1 (null: not simulated in time, or the "
+        "only command)"
     )
     points: float | None = Field(
         description="the game heuristic's estimate of the points it adds (null: none)"

@@ -14,7 +14,6 @@ from server.bots.adapters import adapter_for
 from server.engine import Rng, get_game
 from server.tables.data import SeatInfo, TableData, hash_token, seed_hash
 from server.tables.suggest import compute
-from tests.support.play import set_up_table
 from tests.support.testclient import TestClient
 
 # A few whole-game simulations: enough for three ranked commands, quick on a busy machine.
@@ -164,11 +163,11 @@ def test_a_seat_is_rate_limited(client: TestClient) -> None:
     table_id, tokens = _learning_table(client, "strasbourg")
     seat = next(s for s in _deciding(client, table_id) if tokens[s] is not None)
     suggester = client.app.state.service.suggester  # type: ignore[attr-defined]
-    suggester._answers.clear()  # noqa: SLF001 - each ask below must count
+    suggester._answers.clear()
     codes = []
     for _ in range(4):
         codes.append(_ask(client, table_id, seat, tokens[seat]).status_code)
-        suggester._answers.clear()  # noqa: SLF001
+        suggester._answers.clear()
     assert codes[:3] == [200, 200, 200]
     last = _ask(client, table_id, seat, tokens[seat])
     assert (last.status_code, last.json()["code"]) == (429, "rate_limited")
