@@ -151,7 +151,8 @@ def test_only_the_seats_own_playing_token_asks_and_only_on_its_decision(
 
 def test_not_your_decision_is_refused(client: TestClient) -> None:
     # Ordered planning: one seat plans at a time, the others wait for their turn.
-    table_id, tokens = _learning_table(client, options={"planning": "ordered"})
+    # Three people: nothing moves while the test asks.
+    table_id, tokens = _learning_table(client, options={"planning": "ordered"}, third=None)
     deciding = _deciding(client, table_id)
     assert len(deciding) == 1
     waiting = next(s for s in (0, 1) if s not in deciding)
@@ -160,7 +161,7 @@ def test_not_your_decision_is_refused(client: TestClient) -> None:
 
 
 def test_a_seat_is_rate_limited(client: TestClient) -> None:
-    table_id, tokens = _learning_table(client, "strasbourg")
+    table_id, tokens = _learning_table(client, "strasbourg", third=None)
     seat = next(s for s in _deciding(client, table_id) if tokens[s] is not None)
     suggester = client.app.state.service.suggester  # type: ignore[attr-defined]
     suggester._answers.clear()

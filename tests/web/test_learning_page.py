@@ -83,6 +83,9 @@ def test_a_learning_table_suggests_three_moves_to_the_deciding_seat(
     watcher.wait_for_selector("#learning-badge")
     watcher.wait_for_selector("#board *", state="attached")
     assert watcher.locator("#learn-ask").count() == 0
+    # Back in the lobby, "your tables" marks it too.
+    page.goto(f"{live.url}/?lang={lang}")
+    page.wait_for_selector("#mine-card .learning-badge", timeout=15000)
 
 
 def test_a_table_without_the_option_shows_no_button(new_page: Any, live: ServerThread) -> None:
