@@ -99,3 +99,15 @@ def test_a_table_without_the_option_shows_no_button(new_page: Any, live: ServerT
     page.wait_for_timeout(300)  # what a learning table's module would add, it would by now
     assert page.locator("#learn-ask").count() == 0
     assert page.locator("#learning-badge").count() == 0
+
+
+def test_the_waiting_room_says_it_is_a_learning_table(new_page: Any, live: ServerThread) -> None:
+    body = {"game": "strasbourg", "seats": 3, "bots": [None, None, "mcts"], "name": "Ada"}
+    made = httpx.post(f"{live.url}/api/tables", json={**body, "learning": True}).json()
+    page = new_page(viewport=VIEWPORTS["390"])
+    page.goto(f"{live.url}/t/{made['table_id']}?lang=nl#seat={made['token']}")
+    page.wait_for_selector("#waiting-room:not([hidden])")
+    page.wait_for_selector("#learning-badge")
+    assert "Leertafel" in page.inner_text("#learning-badge")
+    assert page.locator("#learn-ask").count() == 0  # nothing to decide before the start
+    _shot(page, "learning-waiting-room-390")
