@@ -4,8 +4,11 @@ Asked by the seat's own token, for its own seat, while it plays it and the game 
 (docs/seats.md); refused on a table created without the learning option, before the start and
 after the end. The search sees what the seat sees, its view, and nothing else
 (``server.bots.suggest``), and runs in a worker thread like a bot seat's, within the bots'
-usual budget. Each seat may ask a few times in a row, then once every few seconds
-(``rate_limited``); the same question at the same version is answered from memory.
+usual budget, charged to the same process-wide thinking budget as the bot seats
+(``server.tables.bots.ThinkingBudget``), so that asking cannot starve the tables' bots of the
+CPU: when that budget runs low the search is cut short. Each seat may ask a few times in a
+row, then once every few seconds (``rate_limited``); the same question at the same version is
+answered from memory.
 """
 
 from __future__ import annotations
@@ -15,7 +18,8 @@ import math
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any
+from dataclasses import replace
+from typing import Any, Protocol
 
 from server.bots import DEFAULT_BUDGET, Budget
 from server.bots.suggest import suggest
@@ -28,6 +32,15 @@ from .data import ServiceError, TableData
 BURST = 3  # suggestions a seat may ask for in a row
 EVERY = 5.0  # seconds, then one more each
 REMEMBERED = 256  # answers kept (table, seat, version)
+FLOOR = 0.05  # seconds a suggestion searches however spent the thinking budget is
+
+
+class Thinking(Protocol):
+    """The bots' process-wide thinking budget (``server.tables.bots.ThinkingBudget``)."""
+
+    def take(self, wanted: float, address: str | None = None) -> float: ...
+
+    def settle(self, granted: float, used: float, address: str | None = None) -> None: ...
 
 
 class SeatBuckets:
@@ -62,6 +75,7 @@ class Suggester:
         self.secret_key, self.cache = secret_key, cache
         self.buckets = SeatBuckets(BURST, EVERY, clock)
         self.budget = DEFAULT_BUDGET  # the bots' usual one (tests give a smaller one)
+        self.thinking: Thinking | None = None  # the bot runner hands its own over
         self._answers: OrderedDict[tuple[str, int, int], list[dict[str, Any]]] = OrderedDict()
 
     async def ask(self, table_id: str, token: str, seat: int) -> dict[str, Any]:
@@ -85,8 +99,18 @@ class Suggester:
                     429,
                     retry_after=math.ceil(wait),
                 )
-            # Off the event loop, as a bot seat thinks (``server.tables.bots``).
-            found = await asyncio.to_thread(compute, data, seat, self.budget)
+            budget, granted = self.budget, None
+            if self.thinking is not None and budget.seconds is not None:
+                granted = self.thinking.take(budget.seconds, data.creator_key)
+                budget = replace(budget, seconds=max(granted, FLOOR))
+            started = time.perf_counter()
+            try:
+                # Off the event loop, as a bot seat thinks (``server.tables.bots``).
+                found = await asyncio.to_thread(compute, data, seat, budget)
+            finally:
+                if self.thinking is not None and granted is not None:
+                    used = time.perf_counter() - started
+                    self.thinking.settle(granted, used, data.creator_key)
             self._answers[key] = found
             while len(self._answers) > REMEMBERED:
                 self._answers.popitem(last=False)

@@ -254,3 +254,33 @@ def test_a_finished_table_gives_no_suggestion() -> None:
     with pytest.raises(ServiceError) as refused:
         check_askable(over, "k", "tok", 0)
     assert refused.value.code == "finished"
+
+
+class _Thinking:
+    """A thinking budget that grants a little and notes what it was charged."""
+
+    def __init__(self, grant: float) -> None:
+        self.grant = grant
+        self.asked: list[float] = []
+        self.settled: list[tuple[float, float]] = []
+
+    def take(self, wanted: float, address: str | None = None) -> float:
+        self.asked.append(wanted)
+        return self.grant
+
+    def settle(self, granted: float, used: float, address: str | None = None) -> None:
+        self.settled.append((granted, used))
+
+
+def test_a_suggestion_searches_on_the_bots_thinking_budget(client: TestClient) -> None:
+    suggester = client.app.state.service.suggester  # type: ignore[attr-defined]
+    # The app's bot runner hands its budget over: suggestions cannot starve the bot seats.
+    assert suggester.thinking is client.app.state.bots.thinking  # type: ignore[attr-defined]
+    table_id, tokens = _learning_table(client, "strasbourg", third=None)
+    seat = next(s for s in _deciding(client, table_id) if tokens[s] is not None)
+    thinking = _Thinking(grant=0.2)
+    suggester.thinking = thinking
+    suggester.budget = Budget(iterations=3, seconds=5.0, horizon=60)
+    assert _ask(client, table_id, seat, tokens[seat]).status_code == 200
+    assert thinking.asked == [5.0]
+    assert len(thinking.settled) == 1 and thinking.settled[0][0] == 0.2
