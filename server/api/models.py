@@ -103,6 +103,11 @@ class CreateTable(BaseModel):
         description="listed in the lobby, its free seats open to anyone (default: invite only)",
     )
     clock: ClockSettings | None = Field(None, description="the turn clock (default: untimed)")
+    learning: bool = Field(
+        False,
+        description="a learning table: each seat may ask what the strong bot would do "
+        "(POST /api/tables/{id}/seats/{seat}/suggest); shown to everyone",
+    )
 
 
 Invite = Field(
@@ -188,6 +193,7 @@ class TableSummary(BaseModel):
         description="untimed tables: nudge_after, nudge_every, vote_after (s; docs/clocks.md)",
     )
     rematch: str | None = Field(None, description="the id of this finished game's rematch")
+    learning: bool = Field(False, description="a learning table: the bot's suggestions are on")
 
 
 class SeatToken(BaseModel):
@@ -240,6 +246,7 @@ class MyTable(BaseModel):
     )
     result: MyTableResult | None = None
     rematch: str | None = None
+    learning: bool | None = Field(None, description="a learning table (the bot's suggestions)")
     chat: int | None = Field(
         None,
         description="the seq of the newest chat message someone else wrote (0: none): newer"
@@ -270,6 +277,7 @@ class TableRecord(BaseModel):
     names: list[str | None]
     bots: list[str | None]
     options: dict[str, Any]
+    learning: bool = Field(False, description="whether the bot's suggestions were on")
     seed: str
     seed_sha256: str
     commands: list[CommandRecord]
@@ -301,6 +309,28 @@ class OptionInfo(BaseModel):
 class ScoreInfo(BaseModel):
     key: str = Field(description="a key of the result's breakdown")
     label: str = Field(description="dictionary key of the category's name")
+
+
+class Suggestion(BaseModel):
+    cmd: dict[str, Any] = Field(description="the command, as the view's legal list has it")
+    visits: int = Field(description="simulated games the search played with it")
+    total: int = Field(description="simulated games the search played in all")
+    win: float | None = Field(
+        description="the search's win estimate, 0-1 (null: not simulated in time, or the "
+        "only command)"
+    )
+    points: float | None = Field(
+        description="the game heuristic's estimate of the points it adds (null: none)"
+    )
+
+
+class Suggestions(BaseModel):
+    """What the strong bot would do, best first (at most three)."""
+
+    table_id: str
+    seat: int
+    version: int = Field(description="the table version the suggestions are for")
+    suggestions: list[Suggestion]
 
 
 class GameInfo(BaseModel):

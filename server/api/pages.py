@@ -123,8 +123,9 @@ def _read_strings(path: Path) -> dict[str, str]:
 # of their own, as a game's do, so that no table page carries them.
 LOBBY_STRINGS = "lobby"
 # Folders of strings a table page loads later, with the part that shows them (the seat's
-# notifications card: push notices, e-mail, webhook), on top of the dictionary it has.
-LATER_STRINGS = frozenset({"notices"})
+# notifications card: push notices, e-mail, webhook; a learning table's badge and the bot's
+# suggestions), on top of the dictionary it has.
+LATER_STRINGS = frozenset({"notices", "learning"})
 
 
 @lru_cache(maxsize=1)

@@ -25,6 +25,7 @@ from .models import (
     MyTablesAsked,
     SeatLink,
     SeatSummary,
+    Suggestions,
     TableList,
     TableRecord,
     TableSummary,
@@ -66,6 +67,7 @@ def summary(
         clock=table_clock.public(data),
         server_time=time.time(),
         rematch=data.rematch,
+        learning=data.learning,
     )
 
 
@@ -130,6 +132,7 @@ async def create_table(
         public=body.public,
         clock=body.clock.config() if body.clock is not None else None,
         address=request.client.host if request.client is not None else "unknown",
+        learning=body.learning,
     )
     return seat_link(settings, service, data.id, 0, token)
 
@@ -215,6 +218,14 @@ async def reclaim_seat(
     """Take your seat back from the bot standing in for you (your own seat token)."""
     data = await service.reclaim(table_id, token, seat)
     return await full_summary(request, service, data)
+
+
+@router.post("/{table_id}/seats/{seat}/suggest")
+async def suggest(table_id: str, seat: int, service: Service, token: Token) -> Suggestions:
+    """A learning table's "what would the bot do?": the strong bot's three best commands for
+    your seat, from your seat's own view, while the game waits for you (your seat token).
+    ``not_a_learning_table`` (409) on a table created without the option."""
+    return Suggestions.model_validate(await service.suggest(table_id, token, seat))
 
 
 @router.post("/{table_id}/rematch")

@@ -115,6 +115,11 @@ class Search:
 
     def best_key(self) -> str:
         """Most visited root command; ties go to the better mean, then to candidate order."""
+        return self.ranking()[0]
+
+    def ranking(self) -> list[str]:
+        """The root commands best first, as ``best_key`` orders them (the learning table's
+        suggestions show the first three)."""
         order = list(self.root_legal)
 
         def rank(key: str) -> tuple[int, float, int]:
@@ -123,7 +128,14 @@ class Search:
                 return (0, 0.0, -order.index(key))
             return (node.visits, node.value / node.visits, -order.index(key))
 
-        return max(order, key=rank)
+        return sorted(order, key=rank, reverse=True)
+
+    def stats(self, key: str) -> tuple[int, float | None]:
+        """Visits of root command ``key`` and its mean reward (None: never tried)."""
+        node = self.root.children.get(key)
+        if node is None or node.visits == 0:
+            return 0, None
+        return node.visits, node.value / node.visits
 
     def _iterate(self) -> None:
         state = self.adapter.determinize(self.view, self.seat, self.rng)

@@ -11,7 +11,7 @@ from server.engine import Command, Game, Rng, State, View
 from server.games.norenberc.determinize import GuessPlan, sample_state
 
 from .adapters import register_adapter
-from .norenberc_greedy import choose, estimate_talers, planned_gains, ranked
+from .norenberc_greedy import choose, estimate_talers, gains, planned_gains, ranked
 from .norenberc_model import Position, worths
 
 CANDIDATES = 4  # root commands the search compares
@@ -57,6 +57,10 @@ class NorenbercBots:
 
     def candidates(self, view: View, seat: int) -> list[Command]:
         return ranked(view, seat, CANDIDATES)
+
+    def gains(self, view: View, seat: int, cmds: list[Command]) -> list[float | None]:
+        """VP the heuristic expects each command to add (a learning table's reasons)."""
+        return gains(view, seat, cmds)
 
     def rollout(self, game: Game, state: State, seat: int, rng: Rng) -> Command:
         view = game.view(state, seat)

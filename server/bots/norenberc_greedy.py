@@ -65,6 +65,17 @@ def ranked(view: View, seat: int, limit: int) -> list[Command]:
     return [legal[i] for i in order[:limit]]
 
 
+def gains(view: View, seat: int, cmds: list[Command]) -> list[float | None]:
+    """The heuristic's estimate of the VP each of ``cmds`` adds (a learning table's reason):
+    an action tried on the position; None for what one step does not price (a plan, whose
+    worth lies in actions still to come, passing, waiting, taking a plan back)."""
+    if view["phase"] == "planning":
+        return [None] * len(cmds)
+    pos = Position.from_view(view, estimate_talers(view, seat))
+    base = worth(pos, seat)
+    return [_gain(view, pos, seat, cmd, base) if cmd["type"] in _EFFECTS else None for cmd in cmds]
+
+
 def _plan_variants(view: View, pos: Position, seat: int, legal: list[Command]) -> list[Command]:
     plans = {tuple(c["guilds"]): c for c in legal if c["type"] == "plan"}
     passing = [c for c in legal if c["type"] == "pass"]

@@ -188,6 +188,8 @@ def _table_part(data: TableData, connected: frozenset[int]) -> tuple[Doc, str]:
         "clock": table_clock.public(data),
         "rematch": data.rematch,
     }
+    if data.learning:
+        table["learning"] = True  # a learning table (docs/protocol.md); absent: not one
     skipped = len(data.seat_log) - len(data.shown_seat_log)
     if skipped:
         table["seat_log_skipped"] = skipped  # the older entries the document leaves out

@@ -109,6 +109,8 @@ class BotRunner:
         self._tasks: dict[str, asyncio.Task[None]] = {}
         settings = service.settings
         self.thinking = ThinkingBudget(settings.bot_cpu, share=settings.bot_cpu_per_address)
+        # A learning table's suggestions search on the same budget as the bot seats.
+        service.suggester.thinking = self.thinking
         service.on_change.append(self.kick)
 
     def kick(self, data: TableData) -> None:

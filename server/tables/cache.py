@@ -23,7 +23,7 @@ from server.settings import Settings
 from server.store import queries
 from server.store.models import CommandRow, SeatRow, TableRow
 
-from .data import SeatInfo, ServiceError, TableData, check_table_id
+from .data import SeatInfo, ServiceError, TableData, check_table_id, split_options
 
 T = TypeVar("T")
 
@@ -252,11 +252,12 @@ def table_data(
     log: list[Event] = []
     for command in commands:
         log.extend(_events(command))
+    options, learning = split_options(row.options)
     return TableData(
         id=row.id,
         game=row.game,
         title=get_game(row.game).title,
-        options=dict(row.options),
+        options=options,
         seed=row.seed,
         seed_sha256=row.seed_sha256,
         status=row.status,
@@ -272,4 +273,5 @@ def table_data(
         due_at=row.due_at,
         rematch=row.rematch,
         creator_key=row.creator_key,
+        learning=learning,
     )

@@ -117,6 +117,9 @@ class TableData:
     # The keyed hash of the address the table was created from (``limits.address_key``;
     # None: a rematch, or made by the server's tools): what per-address shares charge.
     creator_key: str | None = field(default=None, repr=False)
+    # A learning table: each seat may ask what the strong bot would do (``server.tables.
+    # suggest``). Chosen at creation, shown to everyone, said in the finished game's record.
+    learning: bool = False
 
     @property
     def shown_seat_log(self) -> tuple[dict[str, Any], ...]:
@@ -126,6 +129,24 @@ class TableData:
     def seat_kinds(self) -> dict[int, str]:
         """Bot seats and their kinds."""
         return {s.seat: s.bot for s in self.seats if s.bot is not None}
+
+
+# Where the learning option is kept: in the table row's ``options`` JSON beside the game's own
+# options (no schema change), and taken out again on reading, so that ``TableData.options``
+# stays what the game takes (``Game.new`` refuses an option it does not know).
+LEARNING_KEY = "learning"
+
+
+def stored_options(options: dict[str, Any], learning: bool) -> dict[str, Any]:
+    """What the row's ``options`` column holds: the game's options, with the learning flag
+    only when it is on (a table from before the option reads the same)."""
+    return {**options, LEARNING_KEY: True} if learning else dict(options)
+
+
+def split_options(stored: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+    """The game's options and the learning flag from the row's ``options`` column."""
+    options = dict(stored)
+    return options, bool(options.pop(LEARNING_KEY, False))
 
 
 def new_token() -> str:

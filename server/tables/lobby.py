@@ -28,7 +28,7 @@ from server.store.models import SeatRow, TableRow
 from . import limits, rematch
 from . import seats as seat_model
 from .cache import TableCache
-from .data import ServiceError, TableData, hash_token, new_token, seed_hash
+from .data import ServiceError, TableData, hash_token, new_token, seed_hash, stored_options
 from .seats import Access
 from .writes import WRITE_ATTEMPTS, busy_is_none, kept_changing
 
@@ -74,6 +74,7 @@ class Lobby:
         public: bool = False,
         clock: dict[str, Any] | None = None,
         address: str | None = None,
+        learning: bool = False,
     ) -> tuple[TableData, str]:
         """A new open table with its creator in seat 0; returns it and seat 0's token.
 
@@ -81,7 +82,8 @@ class Lobby:
         needs the invite secret (``seats.invite_code``). ``clock``: the clock settings
         (``server.clocks.model.check_config``; default untimed), 'bad_clock' if refused.
         ``address``: the client's, for the creation limits (``limits.check_create``); None
-        (the server's own tools) is not limited.
+        (the server's own tools) is not limited. ``learning``: each seat may ask what the
+        strong bot would do (``server.tables.suggest``).
 
         Raises RuleError for an unknown game or options the game refuses, ServiceError for a
         bad seat count or bot list, or a limit. ``seed`` is for tests; tables get one from
@@ -106,7 +108,7 @@ class Lobby:
         async with self._cache.sqlite_lock(), self._sessions() as session:
             if creator is not None:
                 await limits.check_create(session, self.settings, creator)
-            row = _new_table_row(table_id, game_name, seats, full_options, seed, public)
+            row = _new_table_row(table_id, game_name, seats, full_options, seed, public, learning)
             row.clock, row.creator_key = turn_clock, creator
             session.add(row)
             await session.flush()  # the table row first: seats reference it
@@ -254,8 +256,15 @@ class Lobby:
                 raise rematch.AlreadyMade(data.rematch)
             new_id = secrets.token_urlsafe(6)
             options, config = data.options, rematch.clock_config(data)
+            # The rematch is the same kind of table: a learning table's is one too.
             row = _new_table_row(
-                new_id, data.game, len(data.seats), options, secrets.token_hex(32), data.public
+                new_id,
+                data.game,
+                len(data.seats),
+                options,
+                secrets.token_hex(32),
+                data.public,
+                data.learning,
             )
             # Not charged to an address: one rematch per finished game cannot flood anything.
             row.clock = clock_model.new_clock(config, len(data.seats))
@@ -432,13 +441,19 @@ def _canonical_bot(kind: str) -> str:
 
 
 def _new_table_row(
-    table_id: str, game: str, seats: int, options: dict[str, Any], seed: str, public: bool
+    table_id: str,
+    game: str,
+    seats: int,
+    options: dict[str, Any],
+    seed: str,
+    public: bool,
+    learning: bool = False,
 ) -> TableRow:
     return TableRow(
         id=table_id,
         game=game,
         seats=seats,
-        options=options,
+        options=stored_options(options, learning),
         seed=seed,
         seed_sha256=seed_hash(seed),
         status="open",

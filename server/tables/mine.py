@@ -60,4 +60,6 @@ def seat_status(data: TableData, access: Access) -> dict[str, Any]:
             "winners": result.get("winners"),
         },
         "rematch": data.rematch,
+        # Only a learning table says so (the lobby marks it), as the other facts it may lack.
+        "learning": True if data.learning else None,
     }

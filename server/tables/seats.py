@@ -145,6 +145,9 @@ RIGHTS: Final[dict[str, Right]] = {
     "POST /api/tables/{table_id}/pause/decline": Right.PLAYER,
     "POST /api/tables/{table_id}/resume": Right.PLAYER,
     "POST /api/tables/{table_id}/seats/{seat}/away": Right.OWN_SEAT_PLAYER,
+    # A learning table's "what would the bot do?": the seat's own view, so its own token,
+    # while it plays the seat (server.tables.suggest).
+    "POST /api/tables/{table_id}/seats/{seat}/suggest": Right.OWN_SEAT_PLAYER,
     "POST /api/tables/{table_id}/seats/{seat}/nudge": Right.PLAYER,
     "POST /api/tables/{table_id}/seats/{seat}/vote": Right.PLAYER,
     # The websocket: anyone may connect and watch; messages as below.

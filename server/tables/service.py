@@ -32,6 +32,7 @@ from .data import ServiceError, TableData, hash_token, is_table_id, unknown_tabl
 from .fanout import FanOut
 from .lobby import Lobby
 from .play import Play
+from .suggest import Suggester
 
 
 class TableService:
@@ -75,6 +76,9 @@ class TableService:
         # Play.
         self.submit = self.play.submit
         self.close = self.play.close
+        # A learning table's "what would the bot do?".
+        self.suggester = Suggester(settings.secret_key, self.cache)
+        self.suggest = self.suggester.ask
 
     # ---------------------------------------------------------------- reading beside the cache
 
@@ -140,6 +144,7 @@ class TableService:
             "names": [s.name for s in data.seats],
             "bots": [s.bot for s in data.seats],
             "options": data.options,
+            "learning": data.learning,
             "seed": data.seed,
             "seed_sha256": data.seed_sha256,
             "commands": [{"seat": r.seat, "cmd": r.command} for r in rows],

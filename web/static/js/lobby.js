@@ -121,6 +121,8 @@ function createBody() {
     name: $("player-name").value.trim(),
     public: $("public").checked,
     clock: presetClock($("clock").value),
+    // A table-level option, like the clock: every game offers it.
+    learning: $("learning").checked,
   };
 }
 
@@ -232,6 +234,7 @@ function renderOpen(data) {
     ul.appendChild(h("li", null,
       h("a", { href: "/t/" + tb.id, class: "button small-btn" }, t(open ? "lobby.join" : "lobby.watch")), " ",
       h("b", null, tb.title || tb.game), " · ", people.join(", "), " · ", clockLabel(tb.clock), " ",
+      tb.learning ? h("span", { class: "badge learning-badge" }, t("lobby.learning_badge")) : null, tb.learning ? " " : null,
       h("span", { class: "muted" }, open ? t("lobby.taken", { n: taken, of: seats.length }) : t("lobby.playing"))));
   });
   $("open-empty").hidden = items.length > 0;

@@ -82,7 +82,8 @@ function item(entry, answer) {
     h("div", { class: "mine-text" },
       h("div", { class: "mine-head" },
         h("b", null, (answer && answer.title) || entry.title || entry.id),
-        people ? h("span", { class: "mine-people" }, " · " + people) : null),
+        people ? h("span", { class: "mine-people" }, " · " + people) : null,
+        answer && answer.learning ? [" ", h("span", { class: "learning-badge" }, t("lobby.learning_badge"))] : null),
       h("div", { class: "mine-status" }, status(answer))),
     h("div", { class: "mine-actions" }, actions(entry, answer, yours)));
 }

@@ -387,6 +387,7 @@ function draw() {
   if (!doc) return;
   var table = doc.table || {};
   $("table-name").textContent = (table.title || table.game || "") + " · " + tableId;
+  if (table.learning) import("./suggest.js").then(function (m) { m.mountLearning({ table: table, game: doc.game, seat: replay ? null : mySeat(), token: token, tableId: tableId, renderer: renderers[table.game], ctx: context(doc.game) }); });
   if (table.status === "open") return renderWaitingRoom(table);
   stopWaitingPoll();
   if (mySeat() === 0 && table.status === "playing") startAwayPoll();
