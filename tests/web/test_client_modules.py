@@ -43,7 +43,7 @@ GLOBAL_WRITE = re.compile(r"(?<![\w$.])(?:window|globalThis)\s*(?:\.\s*[\w$]+|\[
 # module or read through a namespace import: ``panel.draw``, ``push.place``), listed with
 # exactly those modules, so that a third definition still fails.
 DIFFERENT_THINGS = {
-    "draw": {"notify", "push", "summary", "table"},  # each draws its own card or page
+    "draw": {"notify", "push", "summary", "table_draw"},  # each draws its own card or page
     "has": {"i18n", "patch"},  # a dictionary key; an object's own member
     "init": {"lobby", "table"},  # each page's start
     "locate": {"norenberc_parts", "patch"},  # a tile on the board; a JSON pointer's target

@@ -145,7 +145,17 @@ def _keys_named(module: str) -> set[str]:
 
 
 # What a table page imports only when it is needed (``import(...)``): its keys are the page's too.
-LAZY = ("notify.js", "push.js", "summary.js", "clock_chips.js", "pause_bar.js", "patch.js")
+LAZY = (
+    "notify.js",
+    "push.js",
+    "summary.js",
+    "clock_chips.js",
+    "pause_bar.js",
+    "patch.js",
+    "table_waiting.js",
+    "table_scores.js",
+    "table_replay.js",
+)
 
 
 @pytest.mark.parametrize(
@@ -371,6 +381,11 @@ async def test_a_table_page_loads_only_its_own_games_module_style_and_strings() 
         "sheet",
         "strasbourg",
         "table_acts",
+        "table_banner",
+        "table_conn",
+        "table_draw",
+        "table_log",
+        "table_state",
     }
     assert preloaded == {f"{js}/{name}.js" for name in wanted}
     assert '"sb.log.' in scripts["stras"]
