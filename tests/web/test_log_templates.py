@@ -6,7 +6,7 @@ receives them (``pages.languages()`` merges each game's own folder):
 
 - every language has the template ``<prefix><type>[.<variant>]``;
 - each placeholder names a param the event always carries, and each ``{name:format}``
-  names a formatter the page defines (shared ones in table.js, the game's LOG_FORMATS);
+  names a formatter the page defines (shared ones in table_log.js, the game's LOG_FORMATS);
 - the English template uses every param, so no value the engine reports is dropped.
 
 The browser test at the end renders one event of every kind in Hungarian with the real
@@ -59,14 +59,15 @@ GAMES_PER_SETUP = 3
 
 
 def _formats_in(source: str, opening: str) -> set[str]:
-    block = re.search(re.escape(opening) + r"(.*?)\n\s*\};", source, re.S)
+    block = re.search(re.escape(opening) + r"(.*?)\n\};", source, re.S)
     assert block, f"no {opening!r} block"
-    return set(re.findall(r"^\s*(\w+): function \(", block[1], re.M))
+    # Its members are methods (``seat(seat) {``), one a line, two spaces in.
+    return set(re.findall(r"^  (\w+)\(", block[1], re.M))
 
 
 def known_formats(game: str) -> set[str]:
-    shared = _formats_in((JS / "table.js").read_text("utf-8"), "var sharedLogFormats = {")
-    own = _formats_in((JS / GAMES[game]["js"]).read_text("utf-8"), "var LOG_FORMATS = {")
+    shared = _formats_in((JS / "table_log.js").read_text("utf-8"), "const sharedLogFormats = {")
+    own = _formats_in((JS / GAMES[game]["js"]).read_text("utf-8"), "const LOG_FORMATS = {")
     return shared | own
 
 

@@ -22,9 +22,10 @@ DICTS = {
     for lang in ("en", "hu")
 }
 JS = (ROOT / "web" / "static" / "js" / "strasbourg.js").read_text("utf-8")
-_LOG_FORMATS_LITERAL = re.search(r"var LOG_FORMATS = \{(.*?)\n\s*\};", JS, re.S)
-assert _LOG_FORMATS_LITERAL is not None, "strasbourg.js defines var LOG_FORMATS = { ... };"
-LOG_FORMATS = set(re.findall(r"^\s*(\w+): function \(", _LOG_FORMATS_LITERAL[1], re.M))
+_LOG_FORMATS_LITERAL = re.search(r"const LOG_FORMATS = \{(.*?)\n\};", JS, re.S)
+assert _LOG_FORMATS_LITERAL is not None, "strasbourg.js defines const LOG_FORMATS = { ... };"
+# Its members are methods (``guild(value, params) {``), one a line, two spaces in.
+LOG_FORMATS = set(re.findall(r"^  (\w+)\(", _LOG_FORMATS_LITERAL[1], re.M))
 SHARED_FORMATS = {"seat", "seats", "list"}
 WORD_JOINER = "\u2060"
 PLACEHOLDER = re.compile(r"\{(\w+)(?::(\w+))?\}")
