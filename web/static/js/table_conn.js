@@ -181,7 +181,7 @@ function rememberOnce() {
 
 export function readToken() {
   const m = /(?:^|[#&])seat=([^&]+)/.exec(location.hash);
-  const offered = /(?:^|[#&])state.invite=([^&]+)/.exec(location.hash);
+  const offered = /(?:^|[#&])invite=([^&]+)/.exec(location.hash);
   if (offered) state.invite = decodeURIComponent(offered[1]);
   if (m) return decodeURIComponent(m[1]);
   const known = keptSeat(state.tableId);
