@@ -44,13 +44,13 @@ PLACEHOLDER = re.compile(r"\{(\w+)(?::(\w+))?\}")
 GAMES: dict[str, dict[str, Any]] = {
     "norenberc": {
         "prefix": "log.",
-        "js": "norenberc_parts.js",
+        "js": "games/norenberc/norenberc_parts.js",
         "options": [{}, {"promo": True}],
         "read_by_formatter": set(),
     },
     "strasbourg": {
         "prefix": "sb.log.",
-        "js": "strasbourg.js",
+        "js": "games/strasbourg/strasbourg.js",
         "options": [{}, {"planning": "ordered"}],
         "read_by_formatter": {("StepRanked", "totals"), ("ChapelBuilt", "c")},
     },

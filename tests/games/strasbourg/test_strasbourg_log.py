@@ -1,6 +1,7 @@
 """The Strasbourg log events carry params the browser renders from per-language templates
 (``sb.log.<type>[.<variant>]`` in web/i18n/strasbourg/*.json, formatters in
-web/static/js/strasbourg.js). Seeded random games check every event they produce."""
+web/static/js/games/strasbourg/strasbourg.js). Seeded random games check every event they
+produce."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ DICTS = {
     lang: json.loads((ROOT / "web" / "i18n" / "strasbourg" / f"{lang}.json").read_text("utf-8"))
     for lang in ("en", "hu")
 }
-JS = (ROOT / "web" / "static" / "js" / "strasbourg.js").read_text("utf-8")
+JS = (ROOT / "web" / "static" / "js" / "games" / "strasbourg" / "strasbourg.js").read_text("utf-8")
 _LOG_FORMATS_LITERAL = re.search(r"const LOG_FORMATS = \{(.*?)\n\};", JS, re.S)
 assert _LOG_FORMATS_LITERAL is not None, "strasbourg.js defines const LOG_FORMATS = { ... };"
 # Its members are methods (``guild(value, params) {``), one a line, two spaces in.

@@ -163,7 +163,7 @@ const loading = {};
 export function loadRenderer(game) {
   if (!loading[game]) {
     loading[game] = /^[a-z][a-z0-9_]*$/.test(game)
-      ? import("./" + game + ".js").then(
+      ? import(`./games/${game}/${game}.js`).then(
           (module) => {
             state.renderers[game] = module.default;
             render();

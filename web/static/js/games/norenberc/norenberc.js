@@ -1,7 +1,7 @@
 // Norenberc: the board, the players' areas and the status line; the prompts are in
 // norenberc_prompts.js and the shared pieces in norenberc_parts.js.
-import { h, t } from "./i18n.js";
-import { redraw } from "./page.js";
+import { h, t } from "../../i18n.js";
+import { redraw } from "../../page.js";
 import {
   SEAT_MARK,
   badge,
@@ -13,7 +13,7 @@ import {
   planningTag as tag,
   result,
   seatNames,
-} from "./pieces.js";
+} from "../../pieces.js";
 import {
   GOODS,
   LOG_FORMATS,

@@ -1,7 +1,7 @@
 // Norenberc: the small pieces every part of the page shares — names, goods, tiles, and
 // the plain-language description of a command (confirm line, replay).
-import { h, t } from "./i18n.js";
-import * as pieces from "./pieces.js";
+import { h, t } from "../../i18n.js";
+import * as pieces from "../../pieces.js";
 
 export const GOODS = ["beer", "pastry", "shoes", "paper", "cloth", "hats"];
 const SYMBOL = { star: "★", moon: "☾", sun: "☀" };

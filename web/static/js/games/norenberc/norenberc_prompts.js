@@ -1,6 +1,6 @@
 // Norenberc prompts, built only from the view's "legal" list: the page narrows that list
 // down with the player's picks and sends the one command left on Confirm. No rule lives here.
-import { h, t } from "./i18n.js";
+import { h, t } from "../../i18n.js";
 import {
   Draft,
   confirmRow as sharedConfirmRow,
@@ -13,7 +13,7 @@ import {
   same,
   seatNames,
   waitChangesSomething,
-} from "./pieces.js";
+} from "../../pieces.js";
 import {
   GOODS,
   describe,

@@ -1,8 +1,8 @@
 // Norenberc: what a round end did, guild by guild, read from the public log entries between
 // "RoundEnded" and the next round's (or the game's) end. The page (summary.js) shows it as a
 // panel when it happens and again from the log. Nothing here is not already in the log.
-import { h, t } from "./i18n.js";
-import { badge } from "./pieces.js";
+import { h, t } from "../../i18n.js";
+import { badge } from "../../pieces.js";
 import { andList, goodName, guildLetter, guildName, tileLabel } from "./norenberc_parts.js";
 
 // "Ada: 3": the colon keeps a count apart from a name that ends in a number ("Bot 3: 3").

@@ -1,9 +1,9 @@
 // Strasbourg: the city board, council, round cards, screens and stacks, and the prompts.
 // Prompts are built only from the view's "legal" list: the player picks one of the listed
 // commands (or assembles a stack from drawn cards) and sends it on Confirm. No rule lives here.
-import { LANG, h, has, t } from "./i18n.js";
-import { redraw } from "./page.js";
-import * as pieces from "./pieces.js";
+import { LANG, h, has, t } from "../../i18n.js";
+import { redraw } from "../../page.js";
+import * as pieces from "../../pieces.js";
 import {
   Draft,
   SEAT_MARK,
@@ -16,7 +16,7 @@ import {
   ruleLink,
   same,
   seatNames,
-} from "./pieces.js";
+} from "../../pieces.js";
 
 export const GUILDS = ["smiths", "vintners", "shoemakers", "butchers", "bakers"];
 export const COUNCIL = ["nobility", "church", "merchants"].concat(GUILDS);

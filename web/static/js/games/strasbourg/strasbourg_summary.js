@@ -2,8 +2,8 @@
 // the prestige each seat scored, privileges, discarded cards). The page (summary.js) shows it
 // as a panel when it happens and again from the log; strasbourg.js loads this module with
 // the first council scored.
-import { h, t } from "./i18n.js";
-import { badge } from "./pieces.js";
+import { h, t } from "../../i18n.js";
+import { badge } from "../../pieces.js";
 import { COUNCIL, GUILDS } from "./strasbourg.js";
 
 // One summary per council phase: from its first "CouncilScored" to the next round's start
