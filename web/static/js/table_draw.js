@@ -182,36 +182,21 @@ function unknownGame(game) {
 }
 
 // The running clocks' chips (clock_chips.js) come with the first timed table drawn: most
-// tables have no clock, and their section stays hidden as the page was served.
-let chips = null;
-
-let chipsLoading = false;
-
+// tables have no clock, and their section stays hidden as the page was served. Once here,
+// they draw (or hide) at every draw.
 function drawClocks(el, table) {
-  if (chips) return chips.renderClocks(el, table);
-  if (!table.clock || table.clock.mode === "untimed" || chipsLoading) return;
-  chipsLoading = true;
-  import("./clock_chips.js").then((m) => {
-    chips = m;
-    render();
-  });
+  const timed = !!table.clock && table.clock.mode !== "untimed";
+  const chips = timed || "clock_chips" in parts ? part("clock_chips") : null;
+  if (chips) chips.renderClocks(el, table);
 }
 
 // The pause bar (pause_bar.js) comes with the first table drawn that has a pause proposed
 // or running: most games never pause, and the bar stays hidden as the page was served.
-let pauseBar = null;
-
-let pauseBarLoading = false;
-
 function drawPause(el, table) {
-  if (pauseBar) return pauseBar.renderPause(el, table, mySeat(), tableAct, seatName);
   const clock = acts.live(table) ? table.clock : null;
-  if (!clock || !(clock.paused || clock.proposal) || pauseBarLoading) return;
-  pauseBarLoading = true;
-  import("./pause_bar.js").then((m) => {
-    pauseBar = m;
-    render();
-  });
+  const shown = !!clock && !!(clock.paused || clock.proposal);
+  const bar = shown || "pause_bar" in parts ? part("pause_bar") : null;
+  if (bar) bar.renderPause(el, table, mySeat(), tableAct, seatName);
 }
 
 // The round-end (or council) summaries of the log shown: the live one or the replay's. The
@@ -341,12 +326,16 @@ export function focusPrompt() {
   target.focus();
 }
 
-// Arrow keys move between the choices of one prompt (a group of options, a hand of cards).
+// Arrow keys move between the choices of one prompt (a group of options, or a game's own
+// group marked data-choices, such as a hand of cards).
 export function arrowKeys(ev) {
   const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[ev.key];
   const el = ev.target;
   const group =
-    step && el.closest && el.matches("button") && el.closest("#prompt .options, #prompt .sb-hand");
+    step &&
+    el.closest &&
+    el.matches("button") &&
+    el.closest("#prompt .options, #prompt [data-choices]");
   if (!group) return;
   const choices = Array.prototype.filter.call(group.querySelectorAll("button"), (b) => {
     return !b.disabled;

@@ -952,7 +952,7 @@ function tasksPrompt(game, legal, ctx) {
 function hand(cards, selectable, ctx) {
   return h(
     "div",
-    { class: "sb-hand", role: "group", "aria-label": t("sb.hand") },
+    { class: "sb-hand", role: "group", "data-choices": true, "aria-label": t("sb.hand") },
     cards.map((v, i) => {
       if (!selectable) return cardChip(v, "up");
       const on = draft.picks.indexOf(i) >= 0;
