@@ -28,7 +28,19 @@ PYTEST = $(PY) -m compileall -q -j0 server tests migrations >/dev/null; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests - treating as failure"; exit 1; fi; \
 	exit $$rc
 
-.PHONY: serve test test-cpu test-fast soak bench lint format migrate clean lock upgrade
+.PHONY: serve test test-cpu test-fast soak bench lint format lint-js format-js migrate clean lock upgrade
+
+# The browser client's linter and formatter (ESLint, Prettier): npm dev tools, pinned in
+# package-lock.json and installed into node_modules/ only for `make lint` and `make format`.
+# The served modules are the files as written: nothing is built, and the runtime image has no
+# Node. `npm ci` again only when the lock file changes.
+NODE_STAMP := node_modules/.installed-stamp
+JS_SOURCES := web/static/js web/static/sw.js tests/web/*.js eslint.config.js
+JS_FILES := $(JS_SOURCES) .prettierrc.json package.json
+
+$(NODE_STAMP): package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $(NODE_STAMP)
 
 # The installers (pip, uv) by hash into .venv: nothing but python3 and make is needed.
 $(UV): requirements/tools.txt
@@ -84,16 +96,24 @@ test-fast: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m server.bench
 
-lint: $(STAMP)
+lint: $(STAMP) lint-js
 	$(VENV)/bin/ruff check server tests migrations
 	$(VENV)/bin/ruff format --check server tests migrations
 	$(VENV)/bin/mypy
 	$(VENV)/bin/mypy tests
 	$(VENV)/bin/python -m tests.import_layers
 
-format: $(STAMP)
+format: $(STAMP) format-js
 	$(VENV)/bin/ruff format server tests migrations
 	$(VENV)/bin/ruff check --fix server tests migrations
 
+lint-js: $(NODE_STAMP)
+	node_modules/.bin/eslint --max-warnings 0 $(JS_SOURCES)
+	node_modules/.bin/prettier --check $(JS_FILES)
+
+format-js: $(NODE_STAMP)
+	node_modules/.bin/prettier --write --log-level warn $(JS_FILES)
+	node_modules/.bin/eslint --fix $(JS_SOURCES)
+
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache .hypothesis

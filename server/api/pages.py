@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import posixpath
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -66,7 +67,8 @@ def static_url(path: str) -> str:
     return f"/static/{ASSET_VERSION}/{path}"
 
 
-IMPORT = re.compile(r'^import [^"]*"\./([a-z0-9_]+\.js)";', re.MULTILINE)
+# A static import of another module of ours (``import … from "./x.js"``, ``"../../x.js"``).
+IMPORT = re.compile(r'^import [^"]*"(\.\.?/[a-z0-9_/.]+\.js)";', re.MULTILINE)
 
 
 @lru_cache(maxsize=16)
@@ -80,7 +82,9 @@ def module_closure(*entries: str) -> tuple[str, ...]:
         if name in found:
             continue
         found.append(name)
-        todo += IMPORT.findall((STATIC_DIR / "js" / name).read_text(encoding="utf-8"))
+        source = (STATIC_DIR / "js" / name).read_text(encoding="utf-8")
+        here = posixpath.dirname(name)
+        todo += [posixpath.normpath(posixpath.join(here, path)) for path in IMPORT.findall(source)]
     return tuple(found)
 
 
@@ -140,7 +144,17 @@ def _game_keys() -> dict[str, frozenset[str]]:
 
 @lru_cache(maxsize=1)
 def _game_modules() -> frozenset[str]:
-    return frozenset(p.stem for p in (STATIC_DIR / "js").glob("*.js"))
+    """The games with a page module: ``web/static/js/games/<game>/<game>.js``."""
+    return frozenset(
+        p.parent.name
+        for p in (STATIC_DIR / "js" / "games").glob("*/*.js")
+        if p.stem == p.parent.name
+    )
+
+
+def game_module(game: str) -> str:
+    """A game's page module (its renderer), under ``web/static/js``."""
+    return f"games/{game}/{game}.js"
 
 
 def page_strings(lang: str, game: str | None = None) -> dict[str, str]:
@@ -228,7 +242,7 @@ def _context(request: Request, game: str | None = None, **extra: Any) -> dict[st
         "game_style": game is not None and (STATIC_DIR / "css" / f"{game}.css").is_file(),
         # table.js itself is the page's script; the rest is preloaded
         "page_modules": module_closure(
-            "table.js", *([f"{game}.js"] if game in _game_modules() else [])
+            "table.js", *([game_module(game)] if game in _game_modules() else [])
         )[1:],
         "strings": page_strings(lang, game),
         "strings_url": strings_url(lang, game),

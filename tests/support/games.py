@@ -68,10 +68,10 @@ def page_module_path(name: str) -> Path:
 
 
 def game_modules(name: str) -> list[Path]:
-    """The page's modules of ``name``: its page module and the modules beside it that share
-    its stem (``norenberc.js``, ``norenberc_parts.js`` …)."""
+    """The page's modules of ``name``: every module in its folder
+    (``web/static/js/games/<name>/``)."""
     page = page_module_path(name)
-    return sorted(p for p in page.parent.glob(f"{page.stem}*.js") if p.is_file())
+    return sorted(p for p in page.parent.glob("*.js") if p.is_file())
 
 
 @dataclass(frozen=True)

@@ -25,16 +25,21 @@
       cards[0].click();
       continue;
     }
-    const plus = [...card.querySelectorAll(".step-btn")].find((b) => b.textContent === "+" && !b.disabled);
+    const plus = [...card.querySelectorAll(".step-btn")].find(
+      (b) => b.textContent === "+" && !b.disabled,
+    );
     if (plus) {
       plus.click();
       continue;
     }
     const open = [...card.querySelectorAll(".options")].find(
-      (g) => !g.matches('[role="group"]') && g.querySelector(".opt") && !g.querySelector(".opt.selected"),
+      (g) =>
+        !g.matches('[role="group"]') &&
+        g.querySelector(".opt") &&
+        !g.querySelector(".opt.selected"),
     );
     if (!open) throw new Error("no way to complete the prompt: " + card.innerText);
     open.querySelector(".opt").click();
   }
   throw new Error("prompt did not complete");
-}
+};

@@ -3,6 +3,7 @@ shared by import, and no module leaves anything on the global object."""
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections import defaultdict
 from dataclasses import dataclass
@@ -35,7 +36,8 @@ DECLARATION = re.compile(
 )
 HEAD = re.compile(rf"^(?:async )?(?:function ?\*? ?(?:{NAME} ?)?)?\(")
 IMPORT = re.compile(
-    r'import\s+(?:\*\s+as\s+(?P<ns>[\w$]+)|\{(?P<names>[^}]*)\})\s+from\s+"\./(?P<module>\w+)\.js"'
+    r"import\s+(?:\*\s+as\s+(?P<ns>[\w$]+)|\{(?P<names>[^}]*)\})\s+from\s+"
+    r'"(?P<path>\.\.?/[\w/.]+)\.js"'
 )
 GLOBAL_WRITE = re.compile(r"(?<![\w$.])(?:window|globalThis)\s*(?:\.\s*[\w$]+|\[[^\]]*\])\s*=(?!=)")
 
@@ -43,13 +45,20 @@ GLOBAL_WRITE = re.compile(r"(?<![\w$.])(?:window|globalThis)\s*(?:\.\s*[\w$]+|\[
 # module or read through a namespace import: ``panel.draw``, ``push.place``), listed with
 # exactly those modules, so that a third definition still fails.
 DIFFERENT_THINGS = {
-    "draw": {"notify", "push", "summary", "table"},  # each draws its own card or page
+    "draw": {"notify", "push", "summary", "table_draw"},  # each draws its own card or page
     "has": {"i18n", "patch"},  # a dictionary key; an object's own member
     "init": {"lobby", "table"},  # each page's start
-    "locate": {"norenberc_parts", "patch"},  # a tile on the board; a JSON pointer's target
+    "locate": {
+        "games/norenberc/norenberc_parts",
+        "patch",
+    },  # a tile on the board; a JSON pointer's target
     "mark": {"follow", "pieces"},  # mark changed places; a seat's shape
     "place": {"push", "sheet"},  # put the push control in a card; the prompt on a phone
-    "status": {"mine", "norenberc", "strasbourg"},  # a table in the lobby; a game's status line
+    "status": {
+        "mine",
+        "games/norenberc/norenberc",
+        "games/strasbourg/strasbourg",
+    },  # a table in the lobby; a game's status line
     "tick": {"clock_chips", "mine"},  # each one's own countdowns
 }
 
@@ -153,11 +162,17 @@ def definitions(module: str, source: str) -> list[Definition]:
     return found
 
 
+def import_target(module: str, m: re.Match[str]) -> str:
+    """The module an import names, as ``client_sources`` names it (its path under
+    web/static/js without ``.js``), resolved from the importing ``module``'s folder."""
+    return posixpath.normpath(posixpath.join(posixpath.dirname(module), m["path"]))
+
+
 def calls_shared(d: Definition, source: str, defined_in: set[str]) -> bool:
     """Whether ``d`` builds on a definition of the same name it imports from one of
     ``defined_in`` (a game's ``confirmRow`` filling in the shared one): that is using it."""
     for m in IMPORT.finditer(source):
-        if m["module"] not in defined_in:
+        if import_target(d.module, m) not in defined_in:
             continue
         if m["ns"] and re.search(rf"(?<![\w$]){re.escape(m['ns'])}\.{re.escape(d.name)}\(", d.text):
             return True
@@ -204,9 +219,11 @@ def duplicates(sources: dict[str, str]) -> list[str]:
 
 
 def client_sources() -> dict[str, str]:
-    files = sorted(JS_DIR.glob("*.js"))
+    """Every module under web/static/js (a game's under games/<game>/), by its path there
+    without ``.js``: ``table_draw``, ``games/norenberc/norenberc_parts``."""
+    files = sorted(JS_DIR.rglob("*.js"))
     assert len(files) > 10
-    return {f.stem: f.read_text(encoding="utf-8") for f in files}
+    return {f.relative_to(JS_DIR).with_suffix("").as_posix(): f.read_text("utf-8") for f in files}
 
 
 def test_no_helper_is_defined_in_two_client_modules() -> None:
@@ -228,11 +245,12 @@ def test_every_imported_name_is_exported_by_its_module() -> None:
     sources = client_sources()
     for module, source in sources.items():
         for m in IMPORT.finditer(source):
-            assert m["module"] in sources, (module, m["module"])
+            target = import_target(module, m)
+            assert target in sources, (module, target)
             wanted = {e.strip().partition(" as ")[0] for e in (m["names"] or "").split(",")} - {""}
-            missing = wanted - exports(sources[m["module"]])
+            missing = wanted - exports(sources[target])
             assert not missing, (
-                f"{module}.js imports {sorted(missing)} from {m['module']}.js, which lacks them"
+                f"{module}.js imports {sorted(missing)} from {target}.js, which lacks them"
             )
 
 

@@ -9,7 +9,7 @@ that game receives it (``pages.page_strings``: the shared one and the game's own
   game manifest's) or, for an event of the engine's own (sealed planning), the shared
   ``log.<type>``, translated once with the game's order of planning as ``{order}``;
 - each placeholder names a param the event always carries, and each ``{name:format}``
-  names a formatter the page defines (shared ones in table.js, the game's LOG_FORMATS);
+  names a formatter the page defines (shared ones in table_log.js, the game's LOG_FORMATS);
 - the English template uses every param, so no value the engine reports is dropped.
 
 The browser test at the end renders one event of every kind in Hungarian with the real
@@ -48,28 +48,32 @@ PLACEHOLDER = re.compile(r"\{(\w+)(?::(\w+))?\}")
 GAMES = games.with_page()
 GAMES_PER_SETUP = 3
 SHARED_PREFIX = "log."  # the engine's own events, translated once for every game
-FORMATTER = re.compile(r"^\s*(\w+):\s*(?:function\s*)?\(([^)]*)\)\s*(?:=>\s*)?(.*)$", re.M)
 
 
 def _formats_in(source: str, opening: str) -> dict[str, set[str]]:
     """Each formatter of the block opened by ``opening``, with the params it reads besides
-    its own value (``params.totals``)."""
-    block = re.search(re.escape(opening) + r"(.*?)\n\s*\};", source, re.S)
+    its own value (``params.totals``). Its members are methods (``seat(seat) {``), each
+    starting a line two spaces in."""
+    block = re.search(re.escape(opening) + r"(.*?)\n\};", source, re.S)
     assert block, f"no {opening!r} block"
-    return {m[1]: set(re.findall(r"\bparams\.(\w+)", m[3])) for m in FORMATTER.finditer(block[1])}
+    members = re.split(r"^  (?=\w+\()", block[1], flags=re.M)
+    heads = [(re.match(r"(\w+)\(", member), member) for member in members]
+    return {
+        head[1]: set(re.findall(r"\bparams\.(\w+)", member)) for head, member in heads if head
+    }
 
 
 def formatters(game: str) -> dict[str, set[str]]:
-    """The formatters a template of ``game`` may name: the shared ones in table.js and those
-    of the game's module that defines LOG_FORMATS."""
-    shared = _formats_in((JS / "table.js").read_text("utf-8"), "var sharedLogFormats = {")
+    """The formatters a template of ``game`` may name: the shared ones in table_log.js and
+    those of the game's module that defines LOG_FORMATS."""
+    shared = _formats_in((JS / "table_log.js").read_text("utf-8"), "const sharedLogFormats = {")
     own = [
         path.read_text("utf-8")
         for path in games.game_modules(game)
-        if "var LOG_FORMATS = {" in path.read_text("utf-8")
+        if "const LOG_FORMATS = {" in path.read_text("utf-8")
     ]
     assert len(own) == 1, f"{game}: one module defines LOG_FORMATS"
-    return {**shared, **_formats_in(own[0], "var LOG_FORMATS = {")}
+    return {**shared, **_formats_in(own[0], "const LOG_FORMATS = {")}
 
 
 def known_formats(game: str) -> set[str]:

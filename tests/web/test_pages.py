@@ -144,16 +144,34 @@ def _keys_named(module: str) -> set[str]:
     return {key for key in named if key.split(".")[0] in prefixes}
 
 
+def game_modules(game: str) -> tuple[str, ...]:
+    """Every module of a game's page (web/static/js/games/<game>/), its renderer first: the
+    rest it imports at once or when needed (a summary)."""
+    folder = pages.STATIC_DIR / "js" / "games" / game
+    rest = sorted(p.name for p in folder.glob("*.js") if p.stem != game)
+    return tuple(f"games/{game}/{name}" for name in [f"{game}.js", *rest])
+
+
 # What a table page imports only when it is needed (``import(...)``): its keys are the page's too.
-LAZY = ("notify.js", "push.js", "summary.js", "clock_chips.js", "pause_bar.js", "patch.js")
+LAZY = (
+    "notify.js",
+    "push.js",
+    "summary.js",
+    "clock_chips.js",
+    "pause_bar.js",
+    "patch.js",
+    "table_waiting.js",
+    "table_scores.js",
+    "table_replay.js",
+)
 
 
 @pytest.mark.parametrize(
     ("game", "entries"),
     [
         (None, ("lobby.js",)),
-        ("norenberc", ("table.js", "norenberc.js", *LAZY, "norenberc_summary.js")),
-        ("strasbourg", ("table.js", "strasbourg.js", *LAZY, "strasbourg_summary.js")),
+        ("norenberc", ("table.js", *game_modules("norenberc"), *LAZY)),
+        ("strasbourg", ("table.js", *game_modules("strasbourg"), *LAZY)),
     ],
 )
 def test_each_page_carries_the_keys_its_modules_name(
@@ -351,7 +369,9 @@ async def test_a_table_page_loads_only_its_own_games_module_style_and_strings() 
         noren, stras, unknown = [(await client.get(f"/t/{i}")).text for i in ("tn", "ts", "tx")]
         lobby = (await client.get("/")).text
     js = f"/static/{pages.ASSET_VERSION}/js"
-    assert f'href="{js}/norenberc.js"' in noren and "strasbourg" not in noren.lower()
+    assert (
+        f'href="{js}/games/norenberc/norenberc.js"' in noren and "strasbourg" not in noren.lower()
+    )
     scripts = {}
     async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
         for name, page in (("noren", noren), ("stras", stras), ("lobby", lobby)):
@@ -369,8 +389,13 @@ async def test_a_table_page_loads_only_its_own_games_module_style_and_strings() 
         "page",
         "pieces",
         "sheet",
-        "strasbourg",
+        "games/strasbourg/strasbourg",
         "table_acts",
+        "table_banner",
+        "table_conn",
+        "table_draw",
+        "table_log",
+        "table_state",
     }
     assert preloaded == {f"{js}/{name}.js" for name in wanted}
     assert '"sb.log.' in scripts["stras"]

@@ -4,15 +4,19 @@
 // sees no request: the pages work exactly as they do without it.
 "use strict";
 
-var ICON = "/static/img/crest-192.png";
+const ICON = "/static/img/crest-192.png";
 
-self.addEventListener("install", function () { self.skipWaiting(); });
-self.addEventListener("activate", function (ev) { ev.waitUntil(self.clients.claim()); });
+self.addEventListener("install", () => {
+  self.skipWaiting();
+});
+self.addEventListener("activate", (ev) => {
+  ev.waitUntil(self.clients.claim());
+});
 
 // Only a path of this site is ever opened: a notice names its table's page, nothing else.
 function pagePath(url) {
   try {
-    var u = new URL(typeof url === "string" ? url : "/", self.location.origin);
+    const u = new URL(typeof url === "string" ? url : "/", self.location.origin);
     return u.origin === self.location.origin ? u.pathname : "/";
   } catch (err) {
     return "/";
@@ -23,10 +27,14 @@ function text(value, fallback) {
   return typeof value === "string" && value ? value : fallback;
 }
 
-self.addEventListener("push", function (ev) {
-  var data = {};
-  try { data = ev.data ? ev.data.json() : {}; } catch (err) { data = {}; }
-  var options = {
+self.addEventListener("push", (ev) => {
+  let data = {};
+  try {
+    data = ev.data ? ev.data.json() : {};
+  } catch (err) {
+    data = {};
+  }
+  const options = {
     body: text(data.body, ""),
     icon: ICON,
     // One notice per table on the device too: a reminder replaces the first notice, and
@@ -38,13 +46,15 @@ self.addEventListener("push", function (ev) {
   ev.waitUntil(self.registration.showNotification(text(data.title, "Guildhall"), options));
 });
 
-self.addEventListener("notificationclick", function (ev) {
+self.addEventListener("notificationclick", (ev) => {
   ev.notification.close();
-  var path = pagePath(ev.notification.data && ev.notification.data.url);
-  ev.waitUntil(self.clients.matchAll({ type: "window", includeUncontrolled: true }).then(function (tabs) {
-    for (var i = 0; i < tabs.length; i++) {
-      if (new URL(tabs[i].url).pathname === path && "focus" in tabs[i]) return tabs[i].focus();
-    }
-    return self.clients.openWindow(path);
-  }));
+  const path = pagePath(ev.notification.data && ev.notification.data.url);
+  ev.waitUntil(
+    self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((tabs) => {
+      for (let i = 0; i < tabs.length; i++) {
+        if (new URL(tabs[i].url).pathname === path && "focus" in tabs[i]) return tabs[i].focus();
+      }
+      return self.clients.openWindow(path);
+    }),
+  );
 });

@@ -14,7 +14,7 @@ MANIFEST = Manifest(
         # The "Bonus Townsmen" promo tiles join the citizens (rules: promo).
         OptionSpec(key="promo", type="bool", default=False, label="lobby.promo"),
     ),
-    page_module="norenberc.js",
+    page_module="games/norenberc/norenberc.js",
     # Norenberc's keys came before prefixes: its own folder holds them unprefixed.
     strings_prefix="",
     log_prefix="log.",

@@ -12,7 +12,7 @@ MANIFEST = Manifest(
         # Planning one after another goes from the starting player clockwise (rules S-4.6).
         planning_option("lobby.planning.ordered_strasbourg"),
     ),
-    page_module="strasbourg.js",
+    page_module="games/strasbourg/strasbourg.js",
     strings_prefix="sb.",
     log_prefix="sb.log.",
     scores=(

@@ -1,6 +1,6 @@
 """The Strasbourg log events carry params the browser renders from per-language templates
 (``sb.log.<type>[.<variant>]`` in web/i18n/strasbourg/*.json, formatters in
-web/static/js/strasbourg.js; the engine's own planning events from the shared ``log.<type>``
+web/static/js/games/strasbourg/strasbourg.js; the engine's own planning events from the shared ``log.<type>``
 with ``sb.log.order`` as ``{order}``). Seeded random games check every event they produce."""
 
 from __future__ import annotations
@@ -32,10 +32,11 @@ DICTS = {
 }
 # The page's own param of every event: the game's order of planning.
 ORDER = "sb.log.order"
-JS = (ROOT / "web" / "static" / "js" / "strasbourg.js").read_text("utf-8")
-_LOG_FORMATS_LITERAL = re.search(r"var LOG_FORMATS = \{(.*?)\n\s*\};", JS, re.S)
-assert _LOG_FORMATS_LITERAL is not None, "strasbourg.js defines var LOG_FORMATS = { ... };"
-LOG_FORMATS = set(re.findall(r"^\s*(\w+): function \(", _LOG_FORMATS_LITERAL[1], re.M))
+JS = (ROOT / "web" / "static" / "js" / "games" / "strasbourg" / "strasbourg.js").read_text("utf-8")
+_LOG_FORMATS_LITERAL = re.search(r"const LOG_FORMATS = \{(.*?)\n\};", JS, re.S)
+assert _LOG_FORMATS_LITERAL is not None, "strasbourg.js defines const LOG_FORMATS = { ... };"
+# Its members are methods (``guild(value, params) {``), one a line, two spaces in.
+LOG_FORMATS = set(re.findall(r"^  (\w+)\(", _LOG_FORMATS_LITERAL[1], re.M))
 SHARED_FORMATS = {"seat", "seats", "list"}
 WORD_JOINER = "\u2060"
 PLACEHOLDER = re.compile(r"\{(\w+)(?::(\w+))?\}")

@@ -6,6 +6,9 @@
 // fills as positions are done.
 import { h, t } from "./i18n.js";
 import { api } from "./conn.js";
+import { $ } from "./page.js";
+import { context } from "./table_conn.js";
+import { seatName, state } from "./table_state.js";
 import { SEAT_MARK } from "./pieces.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -18,20 +21,35 @@ let figures = null;
 let pollTimer = null;
 
 // Draw the analysis into ``el`` and keep it fresh until the analysis is done.
+// The table page's hook (table_draw.js): started once, when a finished game is first drawn;
+// a point of the graph or a listed decision jumps the replay (table_replay.js) there.
+let shown = false;
+export function showOnPage(renderer) {
+  if (shown) return;
+  shown = true;
+  const describe = (cmd) =>
+    renderer.describe ? renderer.describe(cmd, context(state.doc.game, true)) : JSON.stringify(cmd);
+  const jump = (step) => import("./table_replay.js").then((m) => m.showStep(step));
+  showAnalysis($("analysis"), { tableId: state.tableId, seatName, describe, jump });
+}
+
 export function showAnalysis(el, page) {
-  host = Object.assign({ el: el }, page);
+  host = Object.assign({ el }, page);
   fetchAnalysis();
 }
 
 function fetchAnalysis() {
   clearTimeout(pollTimer);
-  api("GET", "/api/tables/" + host.tableId + "/analysis").then(function (res) {
-    figures = res;
-    drawAnalysis();
-    if (res.status === "queued" || res.status === "running") pollTimer = setTimeout(fetchAnalysis, POLL_MS);
-  }).catch(function () {
-    pollTimer = setTimeout(fetchAnalysis, POLL_MS * 5);
-  });
+  api("GET", "/api/tables/" + host.tableId + "/analysis")
+    .then((res) => {
+      figures = res;
+      drawAnalysis();
+      if (res.status === "queued" || res.status === "running")
+        pollTimer = setTimeout(fetchAnalysis, POLL_MS);
+    })
+    .catch(() => {
+      pollTimer = setTimeout(fetchAnalysis, POLL_MS * 5);
+    });
 }
 
 function percent(p) {
@@ -40,8 +58,12 @@ function percent(p) {
 
 function svgNode(tag, attrs, children) {
   const el = document.createElementNS(SVG, tag);
-  Object.keys(attrs).forEach(function (k) { el.setAttribute(k, attrs[k]); });
-  (children || []).forEach(function (c) { el.appendChild(c); });
+  Object.keys(attrs).forEach((k) => {
+    el.setAttribute(k, attrs[k]);
+  });
+  (children || []).forEach((c) => {
+    el.appendChild(c);
+  });
   return el;
 }
 
@@ -57,19 +79,26 @@ function yOf(p) {
 function seatLines(seat) {
   const runs = [];
   let run = [];
-  figures.chances.forEach(function (c, k) {
+  figures.chances.forEach((c, k) => {
     if (c) run.push(xOf(k).toFixed(1) + "," + yOf(c[seat]).toFixed(1));
-    else if (run.length) { runs.push(run); run = []; }
+    else if (run.length) {
+      runs.push(run);
+      run = [];
+    }
   });
   if (run.length) runs.push(run);
-  return runs.map(function (points) {
-    return svgNode("polyline", { points: points.join(" "), class: "analysis-line p" + seat, fill: "none" });
+  return runs.map((points) => {
+    return svgNode("polyline", {
+      points: points.join(" "),
+      class: "analysis-line p" + seat,
+      fill: "none",
+    });
   });
 }
 
 function roundMarks() {
   const marks = [];
-  figures.rounds.forEach(function (r, k) {
+  figures.rounds.forEach((r, k) => {
     if (r === null || (k > 0 && figures.rounds[k - 1] === r)) return;
     const x = xOf(k);
     marks.push(svgNode("line", { x1: x, x2: x, y1: 0, y2: HEIGHT, class: "analysis-round" }));
@@ -90,17 +119,36 @@ function clickedStep(ev, svg) {
 function graph() {
   const seats = [];
   for (let s = 0; s < figures.seats; s++) seats.push(s);
-  const grid = [0, 0.5, 1].map(function (p) {
+  const grid = [0, 0.5, 1].map((p) => {
     return svgNode("line", { x1: 0, x2: WIDTH, y1: yOf(p), y2: yOf(p), class: "analysis-grid" });
   });
-  const svg = svgNode("svg", {
-    viewBox: "0 0 " + WIDTH + " " + HEIGHT, class: "analysis-graph", id: "analysis-graph",
-    role: "img", "aria-label": t("analysis.graph_label"),
-  }, grid.concat(roundMarks(), ...seats.map(seatLines)));
-  svg.addEventListener("click", function (ev) { host.jump(clickedStep(ev, svg)); });
-  const legend = h("ul", { class: "analysis-legend" }, seats.map(function (s) {
-    return h("li", { class: "p" + s }, h("span", { class: "pmark", "aria-hidden": "true" }, SEAT_MARK[s]), " ", host.seatName(s));
-  }));
+  const svg = svgNode(
+    "svg",
+    {
+      viewBox: "0 0 " + WIDTH + " " + HEIGHT,
+      class: "analysis-graph",
+      id: "analysis-graph",
+      role: "img",
+      "aria-label": t("analysis.graph_label"),
+    },
+    grid.concat(roundMarks(), ...seats.map(seatLines)),
+  );
+  svg.addEventListener("click", (ev) => {
+    host.jump(clickedStep(ev, svg));
+  });
+  const legend = h(
+    "ul",
+    { class: "analysis-legend" },
+    seats.map((s) => {
+      return h(
+        "li",
+        { class: "p" + s },
+        h("span", { class: "pmark", "aria-hidden": "true" }, SEAT_MARK[s]),
+        " ",
+        host.seatName(s),
+      );
+    }),
+  );
   return [svg, legend];
 }
 
@@ -108,60 +156,158 @@ function graph() {
 function dataTable() {
   const seats = [];
   for (let s = 0; s < figures.seats; s++) seats.push(s);
-  const head = h("tr", null, h("th", { scope: "col" }, t("analysis.step")), h("th", { scope: "col" }, t("analysis.round")),
-    seats.map(function (s) { return h("th", { scope: "col" }, host.seatName(s)); }));
+  const head = h(
+    "tr",
+    null,
+    h("th", { scope: "col" }, t("analysis.step")),
+    h("th", { scope: "col" }, t("analysis.round")),
+    seats.map((s) => {
+      return h("th", { scope: "col" }, host.seatName(s));
+    }),
+  );
   const rows = [];
-  figures.chances.forEach(function (c, k) {
+  figures.chances.forEach((c, k) => {
     if (!c) return;
-    rows.push(h("tr", null,
-      h("th", { scope: "row" }, h("button", { type: "button", class: "link", onclick: function () { host.jump(k); } }, String(k))),
-      h("td", null, String(figures.rounds[k])),
-      seats.map(function (s) { return h("td", null, percent(c[s])); })));
+    rows.push(
+      h(
+        "tr",
+        null,
+        h(
+          "th",
+          { scope: "row" },
+          h(
+            "button",
+            {
+              type: "button",
+              class: "link",
+              onclick() {
+                host.jump(k);
+              },
+            },
+            String(k),
+          ),
+        ),
+        h("td", null, String(figures.rounds[k])),
+        seats.map((s) => {
+          return h("td", null, percent(c[s]));
+        }),
+      ),
+    );
   });
-  return h("details", { class: "analysis-figures" },
+  return h(
+    "details",
+    { class: "analysis-figures" },
     h("summary", null, t("analysis.show_table")),
-    h("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": t("analysis.table_caption") },
-      h("table", { id: "analysis-table" }, h("caption", null, t("analysis.table_caption")), h("thead", null, head), h("tbody", null, rows))));
+    h(
+      "div",
+      {
+        class: "table-scroll",
+        tabindex: "0",
+        role: "region",
+        "aria-label": t("analysis.table_caption"),
+      },
+      h(
+        "table",
+        { id: "analysis-table" },
+        h("caption", null, t("analysis.table_caption")),
+        h("thead", null, head),
+        h("tbody", null, rows),
+      ),
+    ),
+  );
 }
 
 function jumpButton(step) {
-  return h("button", { type: "button", class: "link", onclick: function () { host.jump(step); } }, t("analysis.goto", { step: step }));
+  return h(
+    "button",
+    {
+      type: "button",
+      class: "link",
+      onclick() {
+        host.jump(step);
+      },
+    },
+    t("analysis.goto", { step }),
+  );
 }
 
 function swingList() {
   if (!figures.swings.length) return null;
-  return [h("h3", null, t("analysis.swings")),
-    h("ol", { id: "analysis-swings" }, figures.swings.map(function (s) {
-      return h("li", null, t("analysis.swing", {
-        round: s.round, by: host.seatName(s.by), move: host.describe(s.cmd),
-        name: host.seatName(s.seat), before: percent(s.before), after: percent(s.after),
-      }), " ", jumpButton(s.step));
-    }))];
+  return [
+    h("h3", null, t("analysis.swings")),
+    h(
+      "ol",
+      { id: "analysis-swings" },
+      figures.swings.map((s) => {
+        return h(
+          "li",
+          null,
+          t("analysis.swing", {
+            round: s.round,
+            by: host.seatName(s.by),
+            move: host.describe(s.cmd),
+            name: host.seatName(s.seat),
+            before: percent(s.before),
+            after: percent(s.after),
+          }),
+          " ",
+          jumpButton(s.step),
+        );
+      }),
+    ),
+  ];
 }
 
 function decisionLists() {
-  return Object.keys(figures.costliest).map(function (key) {
+  return Object.keys(figures.costliest).map((key) => {
     const seat = Number(key);
     const name = host.seatName(seat);
     const found = figures.costliest[key];
-    return h("section", { class: "analysis-person" },
-      h("h3", null, t("analysis.decisions", { name: name })),
-      found.length ? h("ol", null, found.map(function (d) {
-        return h("li", null, t("analysis.decision", {
-          round: d.round, name: name, made: host.describe(d.made), best: host.describe(d.best),
-          best_chance: percent(d.best_chance), chance: percent(d.chance),
-        }), " ", jumpButton(d.step));
-      })) : h("p", { class: "muted" }, t(figures.status === "done" ? "analysis.no_decisions" : "analysis.none_yet", { name: name })));
+    return h(
+      "section",
+      { class: "analysis-person" },
+      h("h3", null, t("analysis.decisions", { name })),
+      found.length
+        ? h(
+            "ol",
+            null,
+            found.map((d) => {
+              return h(
+                "li",
+                null,
+                t("analysis.decision", {
+                  round: d.round,
+                  name,
+                  made: host.describe(d.made),
+                  best: host.describe(d.best),
+                  best_chance: percent(d.best_chance),
+                  chance: percent(d.chance),
+                }),
+                " ",
+                jumpButton(d.step),
+              );
+            }),
+          )
+        : h(
+            "p",
+            { class: "muted" },
+            t(figures.status === "done" ? "analysis.no_decisions" : "analysis.none_yet", { name }),
+          ),
+    );
   });
 }
 
 function progressLine() {
   if (figures.status === "done") return h("p", { class: "muted" }, t("analysis.note"));
   if (figures.status === "failed") return h("p", { class: "muted" }, t("analysis.failed"));
-  const text = figures.status === "queued" && !figures.done ? t("analysis.queued")
-    : t("analysis.progress", { done: figures.done, steps: figures.steps });
-  return [h("p", { id: "analysis-progress", role: "status" }, text),
-    h("progress", { max: String(figures.steps), value: String(figures.done), "aria-label": text })];
+  const text =
+    figures.status === "queued" && !figures.done
+      ? t("analysis.queued")
+      : t("analysis.progress", { done: figures.done, steps: figures.steps });
+  return [
+    h("p", { id: "analysis-progress", role: "status" }, text),
+    h("progress", { max: String(figures.steps), value: String(figures.done), "aria-label": text }),
+  ];
 }
 
 function drawAnalysis() {

@@ -13,9 +13,9 @@
 import { errorText, h, t } from "./i18n.js";
 import { isPhone } from "./sheet.js";
 
-var PHONE = "(max-width: 800px)";
+const PHONE = "(max-width: 800px)";
 
-var state = {
+const state = {
   tableId: null,
   conn: null,
   messages: [], // as the server sent them, in seq order
@@ -34,11 +34,13 @@ var state = {
   started: false,
   fetching: false,
 };
-var ids = 0;
+let ids = 0;
 
 function chatId() {
   ids += 1;
-  return "chat-" + Date.now().toString(36) + "-" + ids + "-" + Math.random().toString(36).slice(2, 8);
+  return (
+    "chat-" + Date.now().toString(36) + "-" + ids + "-" + Math.random().toString(36).slice(2, 8)
+  );
 }
 
 // ---- muted people (this browser only) -----------------------------------------------
@@ -65,7 +67,9 @@ function isMuted(m) {
 }
 
 function setMuted(person, on) {
-  var list = muted().filter(function (p) { return p !== person; });
+  const list = muted().filter((p) => {
+    return p !== person;
+  });
   if (on) list.push(person);
   localStorage.setItem(muteKey(), JSON.stringify(list));
   drawChat();
@@ -74,7 +78,8 @@ function setMuted(person, on) {
 // ---- who is who ----------------------------------------------------------------------
 
 function authorName(m) {
-  if (m.seat === null) return (m.name || t("chat.spectator")) + " (" + t("chat.spectator_short") + ")";
+  if (m.seat === null)
+    return (m.name || t("chat.spectator")) + " (" + t("chat.spectator_short") + ")";
   return m.name || state.names[m.seat] || t("seat.n", { n: m.seat + 1 });
 }
 
@@ -101,11 +106,19 @@ export function receive(msg) {
     state.messages = msg.messages.slice();
     state.more = msg.more;
     state.spectatorsOpen = msg.spectators;
-    Object.keys(state.pending).forEach(function (id) { sendChat(state.pending[id]); });
+    Object.keys(state.pending).forEach((id) => {
+      sendChat(state.pending[id]);
+    });
   } else if (msg.type === "chat_history") {
-    var known = {};
-    state.messages.forEach(function (m) { known[m.seq] = true; });
-    state.messages = msg.messages.filter(function (m) { return !known[m.seq]; }).concat(state.messages);
+    const known = {};
+    state.messages.forEach((m) => {
+      known[m.seq] = true;
+    });
+    state.messages = msg.messages
+      .filter((m) => {
+        return !known[m.seq];
+      })
+      .concat(state.messages);
     state.more = msg.more;
     state.fetching = false;
   } else if (msg.type === "chat") {
@@ -128,9 +141,11 @@ export function refused(err) {
 }
 
 function take(msg) {
-  var bySeq = {};
-  state.messages.forEach(function (m, i) { bySeq[m.seq] = i; });
-  msg.messages.forEach(function (m) {
+  const bySeq = {};
+  state.messages.forEach((m, i) => {
+    bySeq[m.seq] = i;
+  });
+  msg.messages.forEach((m) => {
     if (bySeq[m.seq] !== undefined) return;
     state.messages.push(m);
     if (!mine(m) && !isMuted(m)) {
@@ -138,9 +153,17 @@ function take(msg) {
       if (!seen(m.room)) state.unread += 1;
     }
   });
-  (msg.hidden || []).forEach(function (seq) {
-    var i = bySeq[seq];
-    if (i !== undefined) state.messages[i] = { seq: seq, room: state.messages[i].room, seat: state.messages[i].seat, name: state.messages[i].name, at: state.messages[i].at, hidden: true };
+  (msg.hidden || []).forEach((seq) => {
+    const i = bySeq[seq];
+    if (i !== undefined)
+      state.messages[i] = {
+        seq,
+        room: state.messages[i].room,
+        seat: state.messages[i].seat,
+        name: state.messages[i].name,
+        at: state.messages[i].at,
+        hidden: true,
+      };
   });
   if (msg.spectators !== undefined) state.spectatorsOpen = msg.spectators;
 }
@@ -151,7 +174,7 @@ function seen(room) {
 }
 
 function readOut(m) {
-  var el = document.getElementById("chat-announce");
+  const el = document.getElementById("chat-announce");
   if (el) el.textContent = t("chat.said", { name: authorName(m), text: bodyText(m) });
 }
 
@@ -161,8 +184,10 @@ function sendChat(msg) {
 }
 
 function post(fields) {
-  var msg = { type: "chat", id: chatId(), room: state.room };
-  Object.keys(fields).forEach(function (k) { msg[k] = fields[k]; });
+  const msg = { type: "chat", id: chatId(), room: state.room };
+  Object.keys(fields).forEach((k) => {
+    msg[k] = fields[k];
+  });
   if (state.seat === null && state.room === "spectators") msg.name = spectatorName();
   state.error = null;
   sendChat(msg);
@@ -175,14 +200,16 @@ function spectatorName() {
 // ---- the document --------------------------------------------------------------------
 
 export function update(doc) {
-  var seat = doc.you ? doc.you.seat : null;
+  const seat = doc.you ? doc.you.seat : null;
   state.seat = seat === null ? state.covered : seat;
   state.creator = state.seat === 0;
   state.isPublic = !!doc.table.public;
   state.finished = doc.table.status === "finished";
-  state.names = doc.table.seats.map(function (s) { return s.name; });
+  state.names = doc.table.seats.map((s) => {
+    return s.name;
+  });
   if (state.seat === null && !state.isPublic) state.room = "spectators";
-  var toggle = document.getElementById("chat-toggle");
+  const toggle = document.getElementById("chat-toggle");
   if (toggle) toggle.hidden = false;
   placePanel(doc.table.status === "open");
   drawChat();
@@ -191,9 +218,9 @@ export function update(doc) {
 // The panel lives beside the game; before the start (the game's layout hidden) it stands
 // below the waiting room's card, where those who joined already talk.
 function placePanel(waiting) {
-  var el = document.getElementById("chat");
-  var room = document.getElementById("waiting-room");
-  var log = document.querySelector(".col-side .log-card");
+  const el = document.getElementById("chat");
+  const room = document.getElementById("waiting-room");
+  const log = document.querySelector(".col-side .log-card");
   if (!el || !room || !log) return;
   if (waiting && room.nextElementSibling !== el) room.parentNode.insertBefore(el, room.nextSibling);
   else if (!waiting && log.previousElementSibling !== el) log.parentNode.insertBefore(el, log);
@@ -215,13 +242,15 @@ export function cover(seat) {
 
 export function start(tableId) {
   state.tableId = tableId;
-  var toggle = document.getElementById("chat-toggle");
-  var panel = document.getElementById("chat");
+  const toggle = document.getElementById("chat-toggle");
+  const panel = document.getElementById("chat");
   if (!toggle || !panel) return;
   state.started = true;
   state.open = !isPhone();
-  toggle.addEventListener("click", function () { setOpen(!state.open); });
-  panel.addEventListener("keydown", function (ev) {
+  toggle.addEventListener("click", () => {
+    setOpen(!state.open);
+  });
+  panel.addEventListener("keydown", (ev) => {
     if (ev.key === "Escape") {
       ev.stopPropagation();
       setOpen(false);
@@ -230,15 +259,18 @@ export function start(tableId) {
   });
   // A phone opens the chat when asked (as a sheet it would cover the board), a wide window
   // shows it beside the game: crossing the width opens or closes it.
-  var phone = window.matchMedia(PHONE);
-  phone.addEventListener("change", function () {
+  const phone = window.matchMedia(PHONE);
+  phone.addEventListener("change", () => {
     state.open = !phone.matches;
     placeToggle(toggle);
     drawChat();
   });
   placeToggle(toggle);
-  document.addEventListener("visibilitychange", function () {
-    if (!document.hidden && state.open) { state.unread = 0; drawToggle(); }
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden && state.open) {
+      state.unread = 0;
+      drawToggle();
+    }
   });
   drawChat();
 }
@@ -247,10 +279,12 @@ export function start(tableId) {
 // it stands at the top of the page, above the banner, in the page's flow (fixed over the
 // page it would lie on the board's places).
 function placeToggle(toggle) {
-  var bar = document.getElementById("sound-toggle");
-  var banner = document.getElementById("banner");
-  if (isPhone() && banner && toggle.nextElementSibling !== banner) banner.parentNode.insertBefore(toggle, banner);
-  else if (!isPhone() && bar && toggle.nextElementSibling !== bar) bar.parentNode.insertBefore(toggle, bar);
+  const bar = document.getElementById("sound-toggle");
+  const banner = document.getElementById("banner");
+  if (isPhone() && banner && toggle.nextElementSibling !== banner)
+    banner.parentNode.insertBefore(toggle, banner);
+  else if (!isPhone() && bar && toggle.nextElementSibling !== bar)
+    bar.parentNode.insertBefore(toggle, bar);
 }
 
 function setOpen(open) {
@@ -262,27 +296,37 @@ function setOpen(open) {
 
 // replaceChildren with the parts that are there (it would write a null as "null").
 function fillPresent(el) {
-  var parts = Array.prototype.slice.call(arguments, 1).filter(function (part) { return part; });
+  const parts = Array.prototype.slice.call(arguments, 1).filter((part) => {
+    return part;
+  });
   el.replaceChildren.apply(el, parts);
 }
 
 function drawToggle() {
-  var toggle = document.getElementById("chat-toggle");
+  const toggle = document.getElementById("chat-toggle");
   if (!toggle) return;
   toggle.setAttribute("aria-expanded", state.open ? "true" : "false");
-  fillPresent(toggle,
+  fillPresent(
+    toggle,
     h("span", { class: "chat-toggle-label" }, t("chat.title")),
-    state.unread ? h("span", { class: "chat-badge", id: "chat-unread", "aria-hidden": "true" }, String(state.unread)) : null,
-    state.unread ? h("span", { class: "sr-only" }, t("chat.unread", { n: state.unread })) : null
+    state.unread
+      ? h(
+          "span",
+          { class: "chat-badge", id: "chat-unread", "aria-hidden": "true" },
+          String(state.unread),
+        )
+      : null,
+    state.unread ? h("span", { class: "sr-only" }, t("chat.unread", { n: state.unread })) : null,
   );
 }
 
 // The newest message this browser has shown: the lobby's "your tables" marks a table whose
 // chat has a newer one (mine.js).
 function markRead() {
-  var last = state.messages[state.messages.length - 1];
-  var key = "gh_chat_read:" + state.tableId;
-  if (last && last.seq > Number(localStorage.getItem(key) || 0)) localStorage.setItem(key, String(last.seq));
+  const last = state.messages[state.messages.length - 1];
+  const key = "gh_chat_read:" + state.tableId;
+  if (last && last.seq > Number(localStorage.getItem(key) || 0))
+    localStorage.setItem(key, String(last.seq));
 }
 
 function drawChat() {
@@ -290,7 +334,7 @@ function drawChat() {
   if (state.open && seen(state.room)) state.unread = 0;
   if (state.open && !document.hidden) markRead();
   drawToggle();
-  var el = document.getElementById("chat");
+  const el = document.getElementById("chat");
   if (!state.open) {
     el.hidden = true;
     return;
@@ -301,26 +345,41 @@ function drawChat() {
 
 // The panel's module and style sheet, once, the first time the chat is opened; it is drawn
 // when both are here (unstyled, it would jump).
-var panel = null;
-var loading = false;
+let panel = null;
+let loading = false;
 function loadPanel() {
   if (loading) return;
   loading = true;
-  var sheet = new Promise(function (resolve) {
-    var link = h("link", { rel: "stylesheet", href: new URL("../css/chat.css", import.meta.url).href });
+  const sheet = new Promise((resolve) => {
+    const link = h("link", {
+      rel: "stylesheet",
+      href: new URL("../css/chat.css", import.meta.url).href,
+    });
     link.addEventListener("load", resolve);
     link.addEventListener("error", resolve);
     document.head.appendChild(link);
   });
-  Promise.all([import("./chat_panel.js"), sheet]).then(function (loaded) {
+  Promise.all([import("./chat_panel.js"), sheet]).then((loaded) => {
     panel = loaded[0];
     drawChat();
   });
 }
 
 // What the panel needs of the chat.
-var core = {
-  state: state, draw: drawChat, setOpen: setOpen, send: sendChat, post: post, newId: chatId,
-  muted: muted, isMuted: isMuted, setMuted: setMuted, personOf: personOf, mine: mine,
-  authorName: authorName, bodyText: bodyText, spectatorName: spectatorName, fill: fillPresent,
+const core = {
+  state,
+  draw: drawChat,
+  setOpen,
+  send: sendChat,
+  post,
+  newId: chatId,
+  muted,
+  isMuted,
+  setMuted,
+  personOf,
+  mine,
+  authorName,
+  bodyText,
+  spectatorName,
+  fill: fillPresent,
 };

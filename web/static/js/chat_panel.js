@@ -5,54 +5,81 @@
 import { api } from "./conn.js";
 import { errorText, h, t } from "./i18n.js";
 import { mark } from "./pieces.js";
+import { chatForm } from "./chat_form.js";
 
-export var PHRASES = [
-  "hello", "good_luck", "good_game", "well_played", "my_turn_soon",
-  "back_tonight", "thanks_for_waiting", "sorry_slow", "thinking", "rematch",
-];
-var MAX_TEXT = 500;
-var core = null;
-var state = null;
+let core = null;
+let state = null;
 
 function timeOf(at) {
-  var d = new Date(at * 1000);
-  return d.toLocaleTimeString(document.documentElement.lang || undefined, { hour: "2-digit", minute: "2-digit" });
+  const d = new Date(at * 1000);
+  return d.toLocaleTimeString(document.documentElement.lang || undefined, {
+    hour: "2-digit",
+    minute: "2-digit",
+  });
 }
 
 export function drawPanel(chat) {
   core = chat;
   state = chat.state;
-  var panel = document.getElementById("chat");
+  const panel = document.getElementById("chat");
   panel.hidden = false;
   // On a phone the panel is a sheet from under the top bar down to the prompt's sheet.
-  var bar = document.querySelector(".topbar");
-  if (bar) panel.style.setProperty("--chat-top", Math.max(0, bar.getBoundingClientRect().bottom) + 4 + "px");
-  var list = document.getElementById("chat-list");
-  var stick = !list || list.scrollHeight - list.scrollTop - list.clientHeight < 40;
-  var typed = document.getElementById("chat-input");
-  var draft = typed ? typed.value : "";
-  var focused = typed && document.activeElement === typed;
+  const bar = document.querySelector(".topbar");
+  if (bar)
+    panel.style.setProperty(
+      "--chat-top",
+      Math.max(0, bar.getBoundingClientRect().bottom) + 4 + "px",
+    );
+  let list = document.getElementById("chat-list");
+  const stick = !list || list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+  const typed = document.getElementById("chat-input");
+  const draft = typed ? typed.value : "";
+  const focused = typed && document.activeElement === typed;
   // A spectator typing their name keeps the focus there while messages arrive.
-  var naming = document.activeElement && document.activeElement.id === "chat-name" ? document.activeElement.value : null;
-  core.fill(panel,
-    h("div", { class: "chat-head" },
+  const naming =
+    document.activeElement && document.activeElement.id === "chat-name"
+      ? document.activeElement.value
+      : null;
+  core.fill(
+    panel,
+    h(
+      "div",
+      { class: "chat-head" },
       h("h2", { id: "chat-title" }, t("chat.title")),
-      h("button", { type: "button", class: "icon chat-close", "aria-label": t("chat.close"), onclick: function () { core.setOpen(false); } }, "×")),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "icon chat-close",
+          "aria-label": t("chat.close"),
+          onclick() {
+            core.setOpen(false);
+          },
+        },
+        "×",
+      ),
+    ),
     rooms(),
-    state.finished ? h("button", { type: "button", class: "icon chat-download", id: "chat-download", onclick: download }, t("chat.download")) : null,
+    state.finished
+      ? h(
+          "button",
+          { type: "button", class: "icon chat-download", id: "chat-download", onclick: download },
+          t("chat.download"),
+        )
+      : null,
     messageList(),
     mutedLine(),
     state.error ? h("p", { class: "error", role: "alert" }, state.error) : null,
-    form(draft)
+    chatForm(core, draft),
   );
   list = document.getElementById("chat-list");
   if (stick) list.scrollTop = list.scrollHeight;
-  var name = document.getElementById("chat-name");
+  const name = document.getElementById("chat-name");
   if (naming !== null && name) {
     name.value = naming;
     name.focus();
   }
-  var input = document.getElementById("chat-input");
+  const input = document.getElementById("chat-input");
   if (input && (focused || state.focus) && !input.disabled) {
     input.focus();
     input.setSelectionRange(input.value.length, input.value.length);
@@ -60,133 +87,204 @@ export function drawPanel(chat) {
   state.focus = false;
 }
 
-
 function readsPlayers() {
   return state.seat !== null || state.isPublic;
 }
 
 function rooms() {
-  var tabs = [];
+  const tabs = [];
   if (readsPlayers()) tabs.push("players");
   tabs.push("spectators");
   if (tabs.length < 2) return h("p", { class: "muted chat-room-note" }, t("chat.room.spectators"));
-  return h("div", { class: "chat-rooms", role: "tablist", "aria-label": t("chat.rooms") }, tabs.map(function (room) {
-    return h("button", {
-      type: "button", role: "tab", class: "chat-room", id: "chat-room-" + room,
-      "aria-selected": state.room === room ? "true" : "false",
-      onclick: function () { state.room = room; state.error = null; core.draw(); },
-    }, t("chat.room." + room));
-  }));
+  return h(
+    "div",
+    { class: "chat-rooms", role: "tablist", "aria-label": t("chat.rooms") },
+    tabs.map((room) => {
+      return h(
+        "button",
+        {
+          type: "button",
+          role: "tab",
+          class: "chat-room",
+          id: "chat-room-" + room,
+          "aria-selected": state.room === room ? "true" : "false",
+          onclick() {
+            state.room = room;
+            state.error = null;
+            core.draw();
+          },
+        },
+        t("chat.room." + room),
+      );
+    }),
+  );
 }
 
 function messageList() {
-  var shown = state.messages.filter(function (m) { return m.room === state.room && !core.isMuted(m); });
-  var items = shown.map(function (m) {
-    var actions = [];
-    if (!core.mine(m)) actions.push(h("button", { type: "button", class: "icon chat-act", "aria-label": t("chat.mute", { name: core.authorName(m) }), title: t("chat.mute", { name: core.authorName(m) }), onclick: function () { core.setMuted(core.personOf(m), true); } }, t("chat.mute_short")));
-    if (state.creator && !m.hidden) actions.push(h("button", { type: "button", class: "icon chat-act", "aria-label": t("chat.hide"), title: t("chat.hide"), onclick: function () { hideForEveryone(m.seq); } }, t("chat.hide_short")));
-    return h("li", { class: "chat-msg" + (m.hidden ? " hidden-msg" : "") + (core.mine(m) ? " own" : ""), "data-seq": m.seq },
-      h("div", { class: "chat-meta" },
-        h("span", { class: "chat-author" + (m.seat === null ? " spectator" : " p" + m.seat) },
-          m.seat === null ? null : mark(m.seat), " ", core.authorName(m)),
-        h("time", { class: "chat-time muted" }, timeOf(m.at)),
-        actions),
-      h("p", { class: "chat-text" + (m.phrase ? " phrase" : "") }, core.bodyText(m)));
+  const shown = state.messages.filter((m) => {
+    return m.room === state.room && !core.isMuted(m);
   });
-  var pending = Object.keys(state.pending).map(function (id) { return state.pending[id]; })
-    .filter(function (p) { return p.type === "chat" && p.room === state.room; })
-    .map(function (p) {
-      return h("li", { class: "chat-msg own sending" },
+  const items = shown.map((m) => {
+    const actions = [];
+    if (!core.mine(m))
+      actions.push(
+        h(
+          "button",
+          {
+            type: "button",
+            class: "icon chat-act",
+            "aria-label": t("chat.mute", { name: core.authorName(m) }),
+            title: t("chat.mute", { name: core.authorName(m) }),
+            onclick() {
+              core.setMuted(core.personOf(m), true);
+            },
+          },
+          t("chat.mute_short"),
+        ),
+      );
+    if (state.creator && !m.hidden)
+      actions.push(
+        h(
+          "button",
+          {
+            type: "button",
+            class: "icon chat-act",
+            "aria-label": t("chat.hide"),
+            title: t("chat.hide"),
+            onclick() {
+              hideForEveryone(m.seq);
+            },
+          },
+          t("chat.hide_short"),
+        ),
+      );
+    return h(
+      "li",
+      {
+        class: "chat-msg" + (m.hidden ? " hidden-msg" : "") + (core.mine(m) ? " own" : ""),
+        "data-seq": m.seq,
+      },
+      h(
+        "div",
+        { class: "chat-meta" },
+        h(
+          "span",
+          { class: "chat-author" + (m.seat === null ? " spectator" : " p" + m.seat) },
+          m.seat === null ? null : mark(m.seat),
+          " ",
+          core.authorName(m),
+        ),
+        h("time", { class: "chat-time muted" }, timeOf(m.at)),
+        actions,
+      ),
+      h("p", { class: "chat-text" + (m.phrase ? " phrase" : "") }, core.bodyText(m)),
+    );
+  });
+  const pending = Object.keys(state.pending)
+    .map((id) => {
+      return state.pending[id];
+    })
+    .filter((p) => {
+      return p.type === "chat" && p.room === state.room;
+    })
+    .map((p) => {
+      return h(
+        "li",
+        { class: "chat-msg own sending" },
         h("div", { class: "chat-meta muted" }, t("chat.sending")),
-        h("p", { class: "chat-text" }, p.phrase ? t("chat.phrase." + p.phrase) : p.text));
+        h("p", { class: "chat-text" }, p.phrase ? t("chat.phrase." + p.phrase) : p.text),
+      );
     });
-  var older = state.more ? h("li", { class: "chat-older" }, h("button", { type: "button", class: "icon", onclick: fetchOlder, disabled: state.fetching }, t("chat.older"))) : null;
-  var empty = !items.length && !pending.length ? h("li", { class: "muted chat-empty" }, t("chat.empty")) : null;
-  return h("ol", { id: "chat-list", class: "chat-list", tabindex: "0", "aria-labelledby": "chat-title" }, older, items, pending, empty);
+  const older = state.more
+    ? h(
+        "li",
+        { class: "chat-older" },
+        h(
+          "button",
+          { type: "button", class: "icon", onclick: fetchOlder, disabled: state.fetching },
+          t("chat.older"),
+        ),
+      )
+    : null;
+  const empty =
+    !items.length && !pending.length
+      ? h("li", { class: "muted chat-empty" }, t("chat.empty"))
+      : null;
+  return h(
+    "ol",
+    { id: "chat-list", class: "chat-list", tabindex: "0", "aria-labelledby": "chat-title" },
+    older,
+    items,
+    pending,
+    empty,
+  );
 }
 
 function mutedLine() {
-  var list = core.muted();
+  const list = core.muted();
   if (!list.length) return null;
-  return h("p", { class: "muted chat-muted" }, t("chat.muted"), " ", list.map(function (person) {
-    var label = person.slice(0, 2) === "s:" ? (state.names[Number(person.slice(2))] || person) : person.slice(2) || t("chat.spectator");
-    return h("button", { type: "button", class: "icon chat-act", "aria-label": t("chat.unmute", { name: label }), onclick: function () { core.setMuted(person, false); } }, label, " ✕");
-  }));
+  return h(
+    "p",
+    { class: "muted chat-muted" },
+    t("chat.muted"),
+    " ",
+    list.map((person) => {
+      const label =
+        person.slice(0, 2) === "s:"
+          ? state.names[Number(person.slice(2))] || person
+          : person.slice(2) || t("chat.spectator");
+      return h(
+        "button",
+        {
+          type: "button",
+          class: "icon chat-act",
+          "aria-label": t("chat.unmute", { name: label }),
+          onclick() {
+            core.setMuted(person, false);
+          },
+        },
+        label,
+        " ✕",
+      );
+    }),
+  );
 }
 
 // After the end the chat is saved beside the record, as a file of its own (with our seat
 // token: a private table's players' room is only for its seats).
 function download() {
-  var id = state.tableId;
-  api("GET", "/api/tables/" + encodeURIComponent(id) + "/chat", undefined, state.conn && state.conn.token).then(function (chat) {
-    var link = h("a", { href: URL.createObjectURL(new Blob([JSON.stringify(chat, null, 1)], { type: "application/json" })), download: "guildhall-" + id + "-chat.json" });
-    document.body.appendChild(link);
-    link.click();
-    link.remove();
-  }).catch(function (err) {
-    state.error = errorText(err);
-    core.draw();
-  });
+  const id = state.tableId;
+  api(
+    "GET",
+    "/api/tables/" + encodeURIComponent(id) + "/chat",
+    undefined,
+    state.conn && state.conn.token,
+  )
+    .then((chat) => {
+      const link = h("a", {
+        href: URL.createObjectURL(
+          new Blob([JSON.stringify(chat, null, 1)], { type: "application/json" }),
+        ),
+        download: "guildhall-" + id + "-chat.json",
+      });
+      document.body.appendChild(link);
+      link.click();
+      link.remove();
+    })
+    .catch((err) => {
+      state.error = errorText(err);
+      core.draw();
+    });
 }
 
 function hideForEveryone(seq) {
-  core.send({ type: "chat_hide", id: core.newId(), seq: seq });
+  core.send({ type: "chat_hide", id: core.newId(), seq });
 }
 
 function fetchOlder() {
-  var first = state.messages[0];
+  const first = state.messages[0];
   if (!first || !state.conn) return;
   state.fetching = true;
   state.conn.sendRaw({ type: "chat_history", before: first.seq });
-  core.draw();
-}
-
-function form(draft) {
-  var room = state.room;
-  if (room === "players" && state.seat === null) return h("p", { class: "muted chat-room-note" }, t("chat.players_only"));
-  var closed = room === "spectators" && !state.spectatorsOpen;
-  var parts = [];
-  if (state.creator && room === "spectators") {
-    parts.push(h("label", { class: "chat-switch" },
-      h("input", { type: "checkbox", id: "chat-spectators-open", checked: state.spectatorsOpen, onchange: function (ev) { core.send({ type: "chat_room", id: core.newId(), spectators: ev.target.checked }); } }),
-      " ", t("chat.room_open")));
-  }
-  if (closed) {
-    parts.push(h("p", { class: "muted chat-room-note" }, t("chat.room_closed")));
-    if (!state.creator) return h("div", { class: "chat-form" }, parts);
-  }
-  if (state.seat === null && room === "spectators") {
-    parts.push(h("label", { class: "chat-name" }, t("chat.your_name"), " ",
-      h("input", { id: "chat-name", maxlength: "40", autocomplete: "nickname", value: core.spectatorName(), onchange: function (ev) { localStorage.setItem("gh_chat_name", ev.target.value.trim()); } })));
-  }
-  var input = h("textarea", {
-    id: "chat-input", rows: "2", maxlength: String(MAX_TEXT), "aria-label": t("chat.input"),
-    placeholder: t("chat.placeholder"), disabled: closed,
-    onkeydown: function (ev) {
-      if (ev.key === "Enter" && !ev.shiftKey && !ev.isComposing) {
-        ev.preventDefault();
-        submit();
-      }
-    },
-  });
-  input.value = draft;
-  var phrases = h("select", { id: "chat-phrases", "aria-label": t("chat.phrases"), disabled: closed, onchange: function (ev) {
-    if (!ev.target.value) return;
-    core.post({ phrase: ev.target.value });
-    ev.target.value = "";
-  } }, h("option", { value: "" }, t("chat.phrases")), PHRASES.map(function (id) {
-    return h("option", { value: id }, t("chat.phrase." + id));
-  }));
-  parts.push(input, h("div", { class: "chat-send-row" }, phrases,
-    h("button", { type: "button", class: "primary", id: "chat-send", disabled: closed, onclick: submit }, t("chat.send"))));
-  return h("div", { class: "chat-form" }, parts);
-}
-
-function submit() {
-  var input = document.getElementById("chat-input");
-  var text = input.value.trim();
-  if (!text) return;
-  core.post({ text: text });
-  input.value = "";
   core.draw();
 }

@@ -14,11 +14,16 @@ export function span(seconds) {
 
 // The table's clock in one line (the lobby's list, the created table, the table page).
 export function clockLabel(clock) {
-  var c = (clock && (clock.config || clock)) || { mode: "untimed" };
-  if (c.mode === "live" && !c.bank) return t("clock.live_no_bank", { plan: span(c.plan), action: span(c.action) });
+  const c = (clock && (clock.config || clock)) || { mode: "untimed" };
+  if (c.mode === "live" && !c.bank)
+    return t("clock.live_no_bank", { plan: span(c.plan), action: span(c.action) });
   if (c.mode === "live") {
-    return t("clock.live", { plan: span(c.plan), action: span(c.action), bank: span(c.bank),
-      increment: span(c.increment) });
+    return t("clock.live", {
+      plan: span(c.plan),
+      action: span(c.action),
+      bank: span(c.bank),
+      increment: span(c.increment),
+    });
   }
   if (c.mode === "days") return t("clock.per_move", { time: span(c.per_decision) });
   return t("clock.untimed");
@@ -29,11 +34,11 @@ export function clockLabel(clock) {
 // server's own time, learnt from the table summary's server_time, so a client clock that is
 // minutes off shows the same countdown as everybody else's.
 
-var offset = 0; // the server's time minus this browser's, in seconds
+let offset = 0; // the server's time minus this browser's, in seconds
 
 export function learnServerTime(serverTime, sentAt, receivedAt) {
   if (typeof serverTime !== "number" || !serverTime) return;
-  var middle = (sentAt + receivedAt) / 2000; // the answer was made about half-way
+  const middle = (sentAt + receivedAt) / 2000; // the answer was made about half-way
   offset = serverTime - middle;
 }
 
@@ -42,7 +47,7 @@ export function serverNow() {
 }
 
 // The server's nudge and vote thresholds (the summary's clock_rules), once known.
-var rules = null;
+let rules = null;
 export function clockRules() {
   return rules;
 }
@@ -52,22 +57,34 @@ export function learnClockRules(known) {
 }
 
 export function fetchServerTime(tableId) {
-  var sentAt = Date.now();
-  return fetch("/api/tables/" + encodeURIComponent(tableId)).then(function (res) {
-    return res.ok ? res.json() : null;
-  }).then(function (summary) {
-    if (summary) learnServerTime(summary.server_time, sentAt, Date.now());
-    if (summary) learnClockRules(summary.clock_rules);
-  }).catch(function () { /* the next fetch tries again */ });
+  const sentAt = Date.now();
+  return fetch("/api/tables/" + encodeURIComponent(tableId))
+    .then((res) => {
+      return res.ok ? res.json() : null;
+    })
+    .then((summary) => {
+      if (summary) learnServerTime(summary.server_time, sentAt, Date.now());
+      if (summary) learnClockRules(summary.clock_rules);
+    })
+    .catch(() => {
+      /* the next fetch tries again */
+    });
 }
 
 // "4:05", "0:09", "1 d 3 h": what is left of ``seconds``.
 export function countdown(seconds) {
   seconds = Math.max(0, Math.ceil(seconds));
   if (seconds >= 86400) {
-    return t("clock.left_days", { d: Math.floor(seconds / 86400), h: Math.floor(seconds % 86400 / 3600) });
+    return t("clock.left_days", {
+      d: Math.floor(seconds / 86400),
+      h: Math.floor((seconds % 86400) / 3600),
+    });
   }
-  var hours = Math.floor(seconds / 3600), minutes = Math.floor(seconds % 3600 / 60), secs = seconds % 60;
-  var two = function (n) { return (n < 10 ? "0" : "") + n; };
+  const hours = Math.floor(seconds / 3600),
+    minutes = Math.floor((seconds % 3600) / 60),
+    secs = seconds % 60;
+  const two = (n) => {
+    return (n < 10 ? "0" : "") + n;
+  };
   return hours ? hours + ":" + two(minutes) + ":" + two(secs) : minutes + ":" + two(secs);
 }

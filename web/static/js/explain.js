@@ -30,10 +30,12 @@ let press = null; // {id, x, y, el, timer, fired, up}: a touch that may become a
 function pieceWords() {
   if (!words) {
     const game = document.getElementById("app").dataset.game;
-    words = api("GET", "/api/rules/" + game + "/pieces?lang=" + LANG).then((data) => data.pieces).catch((err) => {
-      words = null; // asked again at the next piece
-      throw err;
-    });
+    words = api("GET", "/api/rules/" + game + "/pieces?lang=" + LANG)
+      .then((data) => data.pieces)
+      .catch((err) => {
+        words = null; // asked again at the next piece
+        throw err;
+      });
   }
   return words;
 }
@@ -63,7 +65,10 @@ function placeTip(tip, el) {
   tip.style.left = "0px";
   tip.style.top = "0px";
   const own = tip.getBoundingClientRect();
-  const left = Math.max(8, Math.min(width - own.width - 8, box.left + box.width / 2 - own.width / 2));
+  const left = Math.max(
+    8,
+    Math.min(width - own.width - 8, box.left + box.width / 2 - own.width / 2),
+  );
   const above = box.top - own.height - 6;
   const top = above >= 8 ? above : Math.min(height - own.height - 8, box.bottom + 6);
   tip.style.left = Math.round(left) + "px";
@@ -73,24 +78,27 @@ function placeTip(tip, el) {
 // Shows what ``el`` is; a ``passive`` tip (the mouse's hover) lets the pointer through.
 export function show(el, passive) {
   const kind = el.dataset.explain;
-  return Promise.all([pieceWords(), styleSheet()]).then(([all]) => {
-    const piece = all[kind];
-    if (!piece || !el.isConnected) return;
-    hide();
-    const tip = tipElement();
-    const own = specific(el, piece.name);
-    tip.innerHTML = "";
-    tip.dataset.kind = kind;
-    tip.classList.toggle("passive", !!passive);
-    tip.appendChild(h("b", { class: "explain-name" }, piece.name));
-    if (own) tip.appendChild(h("span", { class: "explain-own" }, own));
-    tip.appendChild(h("span", { class: "explain-text" }, piece.text));
-    tip.appendChild(ruleLink(piece.clause));
-    tip.hidden = false;
-    placeTip(tip, el);
-    shownOn = el;
-    el.setAttribute("aria-describedby", TIP);
-  }, () => {}); // without the words a piece stays as it was drawn
+  return Promise.all([pieceWords(), styleSheet()]).then(
+    ([all]) => {
+      const piece = all[kind];
+      if (!piece || !el.isConnected) return;
+      hide();
+      const tip = tipElement();
+      const own = specific(el, piece.name);
+      tip.innerHTML = "";
+      tip.dataset.kind = kind;
+      tip.classList.toggle("passive", !!passive);
+      tip.appendChild(h("b", { class: "explain-name" }, piece.name));
+      if (own) tip.appendChild(h("span", { class: "explain-own" }, own));
+      tip.appendChild(h("span", { class: "explain-text" }, piece.text));
+      tip.appendChild(ruleLink(piece.clause));
+      tip.hidden = false;
+      placeTip(tip, el);
+      shownOn = el;
+      el.setAttribute("aria-describedby", TIP);
+    },
+    () => {},
+  ); // without the words a piece stays as it was drawn
 }
 
 export function hide() {
@@ -133,12 +141,30 @@ const handlers = {
     if (!el || ev.pointerType === "mouse") return;
     // Started before this module was loaded: the time already pressed counts.
     const waited = Math.max(0, performance.now() - ev.timeStamp);
-    const held = { id: ev.pointerId, x: ev.clientX, y: ev.clientY, el: el, fired: false, timer: 0, up: 0 };
-    held.timer = setTimeout(() => { held.fired = true; show(el); }, Math.max(0, PRESS_MS - waited));
+    const held = {
+      id: ev.pointerId,
+      x: ev.clientX,
+      y: ev.clientY,
+      el,
+      fired: false,
+      timer: 0,
+      up: 0,
+    };
+    held.timer = setTimeout(
+      () => {
+        held.fired = true;
+        show(el);
+      },
+      Math.max(0, PRESS_MS - waited),
+    );
     press = held;
   },
   pointermove(ev) {
-    if (press && press.id === ev.pointerId && Math.hypot(ev.clientX - press.x, ev.clientY - press.y) > 10) {
+    if (
+      press &&
+      press.id === ev.pointerId &&
+      Math.hypot(ev.clientX - press.x, ev.clientY - press.y) > 10
+    ) {
       clearTimeout(press.timer);
       press = null; // a scroll, not a press
     }
@@ -181,10 +207,13 @@ const handlers = {
     }
     const el = ev.target;
     if (ev.key !== "Enter" || !el.dataset || !el.dataset.explain || el.matches(CHOICE)) return;
-    pieceWords().then((all) => {
-      const piece = all[el.dataset.explain];
-      if (piece) openRule(piece.clause);
-    }, () => {});
+    pieceWords().then(
+      (all) => {
+        const piece = all[el.dataset.explain];
+        if (piece) openRule(piece.clause);
+      },
+      () => {},
+    );
   },
 };
 
@@ -197,10 +226,17 @@ export function explainEvent(ev) {
     listening = true;
     Object.keys(handlers).forEach((type) => document.addEventListener(type, handlers[type], true));
     // A redraw replaces the piece: its tip goes with it rather than stand beside nothing.
-    new MutationObserver(() => { if (shownOn && !shownOn.isConnected) hide(); })
-      .observe(document.getElementById("app"), { childList: true, subtree: true });
+    new MutationObserver(() => {
+      if (shownOn && !shownOn.isConnected) hide();
+    }).observe(document.getElementById("app"), { childList: true, subtree: true });
     // The tip stays beside its piece when the page scrolls under it (focus scrolls too).
-    window.addEventListener("scroll", () => { if (shownOn) placeTip(document.getElementById(TIP), shownOn); }, true);
+    window.addEventListener(
+      "scroll",
+      () => {
+        if (shownOn) placeTip(document.getElementById(TIP), shownOn);
+      },
+      true,
+    );
   }
   if (handlers[ev.type]) handlers[ev.type](ev);
 }

@@ -5,21 +5,21 @@
 import { h, t } from "./i18n.js";
 import { redraw } from "./page.js";
 
-export var HIGHLIGHT_MS = 4000;
-export var DIGEST_LINES = 6;
+export const HIGHLIGHT_MS = 4000;
+export const DIGEST_LINES = 6;
 
-var before = null; // data-watch key -> what the place showed at the last draw
-var changedAt = {}; // data-watch key -> when another player's move changed it
-var expiry = null;
+let before = null; // data-watch key -> what the place showed at the last draw
+let changedAt = {}; // data-watch key -> when another player's move changed it
+let expiry = null;
 
 // What a watched place shows: its spoken label when it has one (a city space names its
 // occupant), else its text without the buttons in it (a "Hire" button is not a change).
 function signature(el) {
-  var label = el.getAttribute("aria-label");
+  const label = el.getAttribute("aria-label");
   if (label) return label;
-  var out = "";
-  var walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-  for (var node = walker.nextNode(); node; node = walker.nextNode()) {
+  let out = "";
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     if (!node.parentElement.closest("button, .ptag")) out += node.nodeValue;
   }
   return out;
@@ -28,19 +28,23 @@ function signature(el) {
 // After a draw: note the places that changed, when others moved since the last draw, and
 // mark every place changed lately (the glow continues where it was across redraws).
 export function mark(root, othersMoved) {
-  var now = Date.now();
-  var shown = {};
-  var places = root.querySelectorAll("[data-watch]");
-  places.forEach(function (el) { shown[el.getAttribute("data-watch")] = signature(el); });
+  const now = Date.now();
+  const shown = {};
+  const places = root.querySelectorAll("[data-watch]");
+  places.forEach((el) => {
+    shown[el.getAttribute("data-watch")] = signature(el);
+  });
   if (before && othersMoved) {
     // Only a place that was drawn before can have changed: the first draw of the board (a
     // table row polled before the socket's document has none) is no change.
-    Object.keys(shown).forEach(function (k) { if (k in before && before[k] !== shown[k]) changedAt[k] = now; });
+    Object.keys(shown).forEach((k) => {
+      if (k in before && before[k] !== shown[k]) changedAt[k] = now;
+    });
   }
   before = shown;
-  var next = null;
-  places.forEach(function (el) {
-    var at = changedAt[el.getAttribute("data-watch")];
+  let next = null;
+  places.forEach((el) => {
+    const at = changedAt[el.getAttribute("data-watch")];
     if (!at || now - at >= HIGHLIGHT_MS) return;
     el.classList.add("changed");
     el.style.animationDelay = "-" + (now - at) + "ms";
@@ -59,7 +63,10 @@ export function skip() {
 }
 
 // Forget what the board showed (a replay, another game view): nothing glows for the jump.
-export function reset() { before = null; changedAt = {}; }
+export function reset() {
+  before = null;
+  changedAt = {};
+}
 
 // The others' log entries since the player's own last one (an entry naming the player as
 // its seat), the latest DIGEST_LINES of them; entries that name nobody are kept (a guild
@@ -68,15 +75,18 @@ export function reset() { before = null; changedAt = {}; }
 // when their time ran out).
 export function digest(log, me, before) {
   if (me === null) return [];
-  var last = -1;
-  var from = before === undefined ? log.length : Math.min(before, log.length);
-  for (var i = from - 1; i >= 0; i--) {
-    var p = log[i].params;
-    if (p && p.seat === me) { last = i; break; }
+  let last = -1;
+  const from = before === undefined ? log.length : Math.min(before, log.length);
+  for (let i = from - 1; i >= 0; i--) {
+    const p = log[i].params;
+    if (p && p.seat === me) {
+      last = i;
+      break;
+    }
   }
   if (last < 0) return [];
-  return log.slice(last + 1).filter(function (e) {
-    var p = e.params || {};
+  return log.slice(last + 1).filter((e) => {
+    const p = e.params || {};
     return typeof p.seat === "number" && p.seat !== me;
   });
 }
@@ -84,16 +94,31 @@ export function digest(log, me, before) {
 // The lines a digest shows: the latest DIGEST_LINES, and before them every ``pinned`` one
 // (what happened to the player's own seat, such as a timeout), however old.
 export function digestShown(entries) {
-  var pinned = entries.filter(function (e) { return e.pinned; });
-  var rest = entries.filter(function (e) { return !e.pinned; });
+  const pinned = entries.filter((e) => {
+    return e.pinned;
+  });
+  const rest = entries.filter((e) => {
+    return !e.pinned;
+  });
   return pinned.concat(rest.slice(-Math.max(0, DIGEST_LINES - pinned.length)));
 }
 
 export function digestCard(entries, text) {
   if (!entries.length) return null;
-  var shown = digestShown(entries);
-  return h("div", { class: "digest", id: "digest-card" },
+  const shown = digestShown(entries);
+  return h(
+    "div",
+    { class: "digest", id: "digest-card" },
     h("h2", { class: "digest-title" }, t("digest.title")),
-    h("ul", null, shown.map(function (e) { return h("li", null, text(e)); })),
-    entries.length > shown.length ? h("p", { class: "muted" }, t("digest.more", { n: entries.length - shown.length })) : null);
+    h(
+      "ul",
+      null,
+      shown.map((e) => {
+        return h("li", null, text(e));
+      }),
+    ),
+    entries.length > shown.length
+      ? h("p", { class: "muted" }, t("digest.more", { n: entries.length - shown.length }))
+      : null,
+  );
 }

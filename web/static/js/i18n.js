@@ -16,21 +16,25 @@ export function t(key, params) {
   if (params && params.n === 1 && own.call(STRINGS, key + ".one")) key += ".one";
   const text = own.call(STRINGS, key) ? STRINGS[key] : key;
   if (!params) return text;
-  return text.replace(/\{(\w+)\}/g, (whole, name) => (own.call(params, name) ? String(params[name]) : whole));
+  return text.replace(/\{(\w+)\}/g, (whole, name) =>
+    own.call(params, name) ? String(params[name]) : whole,
+  );
 }
 
 // Add the strings of a folder a page loads later (web/i18n/<scope>/, e.g. "notices") to the
 // dictionary: a script beside the page's own, same version and language. Resolves once
 // they are there (or could not come: a missing key then shows itself, as ever).
-var later = {};
+const later = {};
 export function loadStrings(scope) {
   if (!later[scope]) {
-    later[scope] = new Promise(function (resolve) {
-      var own = document.querySelector("script[src*='/strings/']");
+    later[scope] = new Promise((resolve) => {
+      const own = document.querySelector("script[src*='/strings/']");
       if (!own) return resolve();
-      var script = document.createElement("script");
+      const script = document.createElement("script");
       script.src = new URL(scope + ".js", own.src).pathname;
-      script.onload = script.onerror = function () { resolve(); };
+      script.onload = script.onerror = () => {
+        resolve();
+      };
       document.head.appendChild(script);
     });
   }

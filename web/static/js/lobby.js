@@ -7,17 +7,21 @@ import { clockSelect, presetClock, presetOf } from "./clock_choice.js";
 import { refreshMine, startMine } from "./mine.js";
 import { $ } from "./page.js";
 
-var games = [];
-var created = null; // {id, token, seat}
-var poller = null;
+let games = [];
+let created = null; // {id, token, seat}
+let poller = null;
 
 function list(data, key) {
   return Array.isArray(data) ? data : (data && data[key]) || [];
 }
 
 function currentGame() {
-  var name = $("game").value;
-  return games.filter(function (g) { return g.name === name; })[0] || { min_seats: 2, max_seats: 5, schema: [] };
+  const name = $("game").value;
+  return (
+    games.filter((g) => {
+      return g.name === name;
+    })[0] || { min_seats: 2, max_seats: 5, schema: [] }
+  );
 }
 
 // The chosen game's own options, drawn from its manifest (GET /api/games, "schema"): a
@@ -25,17 +29,29 @@ function currentGame() {
 // where planning always was, the rest below the clock. A value the player set stays when
 // the next game offers the same option.
 function optionInput(opt, value) {
-  var id = "option-" + opt.key;
+  const id = "option-" + opt.key;
   if (opt.type === "choice") {
-    return h("fieldset", { id: id, "data-option": opt.key, "data-type": "choice" },
+    return h(
+      "fieldset",
+      { id, "data-option": opt.key, "data-type": "choice" },
       h("legend", null, t(opt.label)),
-      opt.choices.map(function (c) {
-        return h("label", { class: "inline" },
-          h("input", { type: "radio", name: opt.key, value: c.value, checked: c.value === value ? true : null }),
-          " ", h("span", null, t(c.label)));
-      }));
+      opt.choices.map((c) => {
+        return h(
+          "label",
+          { class: "inline" },
+          h("input", {
+            type: "radio",
+            name: opt.key,
+            value: c.value,
+            checked: c.value === value ? true : null,
+          }),
+          " ",
+          h("span", null, t(c.label)),
+        );
+      }),
+    );
   }
-  var attrs = { id: id, name: opt.key, "data-option": opt.key, "data-type": opt.type };
+  const attrs = { id, name: opt.key, "data-option": opt.key, "data-type": opt.type };
   if (opt.type === "bool") {
     attrs.type = "checkbox";
     attrs.checked = value === true ? true : null;
@@ -43,17 +59,18 @@ function optionInput(opt, value) {
   }
   attrs.type = "number";
   attrs.value = value;
-  if (opt.minimum != null) attrs.min = opt.minimum;
-  if (opt.maximum != null) attrs.max = opt.maximum;
+  if (opt.minimum !== null && opt.minimum !== undefined) attrs.min = opt.minimum;
+  if (opt.maximum !== null && opt.maximum !== undefined) attrs.max = opt.maximum;
   return h("label", null, h("span", null, t(opt.label)), h("input", attrs));
 }
 
 function chosenOptions() {
-  var out = {};
-  document.querySelectorAll("#create-form [data-option]").forEach(function (el) {
-    var key = el.getAttribute("data-option"), type = el.getAttribute("data-type");
+  const out = {};
+  document.querySelectorAll("#create-form [data-option]").forEach((el) => {
+    const key = el.getAttribute("data-option"),
+      type = el.getAttribute("data-type");
     if (type === "choice") {
-      var on = el.querySelector("input:checked");
+      const on = el.querySelector("input:checked");
       if (on) out[key] = on.value;
     } else if (type === "bool") out[key] = el.checked;
     else out[key] = Number(el.value);
@@ -62,12 +79,20 @@ function chosenOptions() {
 }
 
 function fillOptions() {
-  var kept = chosenOptions(), choices = $("game-choices"), rest = $("game-flags");
+  const kept = chosenOptions(),
+    choices = $("game-choices"),
+    rest = $("game-flags");
   choices.innerHTML = "";
   rest.innerHTML = "";
-  (currentGame().schema || []).forEach(function (opt) {
-    var value = opt.key in kept ? kept[opt.key] : opt.default;
-    if (opt.type === "choice" && !opt.choices.some(function (c) { return c.value === value; })) value = opt.default;
+  (currentGame().schema || []).forEach((opt) => {
+    let value = opt.key in kept ? kept[opt.key] : opt.default;
+    if (
+      opt.type === "choice" &&
+      !opt.choices.some((c) => {
+        return c.value === value;
+      })
+    )
+      value = opt.default;
     if (opt.type === "bool" && typeof value !== "boolean") value = opt.default;
     (opt.type === "choice" ? choices : rest).appendChild(optionInput(opt, value));
   });
@@ -75,8 +100,8 @@ function fillOptions() {
 
 // Two lines on what the chosen game is, its seats and length, and its how-to-play link.
 function showAbout() {
-  var name = $("game").value;
-  document.querySelectorAll("[data-about]").forEach(function (el) {
+  const name = $("game").value;
+  document.querySelectorAll("[data-about]").forEach((el) => {
     el.hidden = el.getAttribute("data-about") !== name;
   });
 }
@@ -84,40 +109,51 @@ function showAbout() {
 function fillSeatCounts() {
   fillOptions();
   showAbout();
-  var g = currentGame(), select = $("seat-count"), keep = Number(select.value) || 3;
+  const g = currentGame(),
+    select = $("seat-count"),
+    keep = Number(select.value) || 3;
   select.innerHTML = "";
-  for (var n = g.min_seats; n <= g.max_seats; n++) {
+  for (let n = g.min_seats; n <= g.max_seats; n++) {
     select.appendChild(h("option", { value: n, selected: n === keep }, n));
   }
   fillSeatKinds();
 }
 
 function seatKindSelect(seat) {
-  var kinds = ["human", "random", "greedy", "mcts"];
-  return h("select", { id: "seat-kind-" + seat, "aria-label": t("lobby.seat_n", { n: seat + 1 }) },
-    kinds.map(function (k) {
-      return h("option", { value: k, selected: k === "greedy" && seat > 0 ? true : null }, t("bot." + k));
-    }));
+  const kinds = ["human", "random", "greedy", "mcts"];
+  return h(
+    "select",
+    { id: "seat-kind-" + seat, "aria-label": t("lobby.seat_n", { n: seat + 1 }) },
+    kinds.map((k) => {
+      return h(
+        "option",
+        { value: k, selected: k === "greedy" && seat > 0 ? true : null },
+        t("bot." + k),
+      );
+    }),
+  );
 }
 
 function fillSeatKinds() {
-  var n = Number($("seat-count").value), ol = $("seat-list");
+  const n = Number($("seat-count").value),
+    ol = $("seat-list");
   ol.innerHTML = "";
   ol.appendChild(h("li", null, h("span", { class: "seat-you" }, t("lobby.you"))));
-  for (var seat = 1; seat < n; seat++) ol.appendChild(h("li", null, seatKindSelect(seat)));
+  for (let seat = 1; seat < n; seat++) ol.appendChild(h("li", null, seatKindSelect(seat)));
 }
 
 function createBody() {
-  var n = Number($("seat-count").value), bots = [null];
-  for (var seat = 1; seat < n; seat++) {
-    var kind = $("seat-kind-" + seat).value;
+  const n = Number($("seat-count").value),
+    bots = [null];
+  for (let seat = 1; seat < n; seat++) {
+    const kind = $("seat-kind-" + seat).value;
     bots.push(kind === "human" ? null : kind);
   }
   return {
     game: $("game").value,
     seats: n,
     options: chosenOptions(),
-    bots: bots,
+    bots,
     name: $("player-name").value.trim(),
     public: $("public").checked,
     clock: presetClock($("clock").value),
@@ -127,7 +163,7 @@ function createBody() {
 }
 
 function showError(id, err) {
-  var el = $(id);
+  const el = $(id);
   el.textContent = t("error.prefix") + " " + errorText(err);
   el.hidden = false;
 }
@@ -135,20 +171,27 @@ function showError(id, err) {
 function onCreate(ev) {
   ev.preventDefault();
   $("create-error").hidden = true;
-  var body = createBody();
+  const body = createBody();
   localStorage.setItem("gh_name", body.name);
   $("create-button").disabled = true;
-  api("POST", "/api/tables", body).then(function (res) {
-    created = { id: res.table_id || res.id || (res.table && res.table.id), token: res.token, seat: res.seat || 0,
-      invite: res.invite };
-    var title = $("game").selectedOptions[0].textContent;
-    rememberTable({ id: created.id, seat: created.seat, token: created.token, title: title });
-    showCreated();
-  }).catch(function (err) {
-    showError("create-error", err);
-  }).then(function () {
-    $("create-button").disabled = false;
-  });
+  api("POST", "/api/tables", body)
+    .then((res) => {
+      created = {
+        id: res.table_id || res.id || (res.table && res.table.id),
+        token: res.token,
+        seat: res.seat || 0,
+        invite: res.invite,
+      };
+      const title = $("game").selectedOptions[0].textContent;
+      rememberTable({ id: created.id, seat: created.seat, token: created.token, title });
+      showCreated();
+    })
+    .catch((err) => {
+      showError("create-error", err);
+    })
+    .then(() => {
+      $("create-button").disabled = false;
+    });
 }
 
 function showCreated() {
@@ -156,7 +199,8 @@ function showCreated() {
   $("create-card").hidden = true;
   $("created-clock").innerHTML = "";
   // The invite secret rides in the fragment, which browsers never send to a server.
-  $("invite-link").value = location.origin + "/t/" + created.id + (created.invite ? "#invite=" + created.invite : "");
+  $("invite-link").value =
+    location.origin + "/t/" + created.id + (created.invite ? "#invite=" + created.invite : "");
   $("open-table").href = "/t/" + created.id + "#seat=" + created.token;
   refreshMine();
   refreshCreated();
@@ -166,30 +210,43 @@ function showCreated() {
 }
 
 function seatLine(s) {
-  var who = s.bot ? t("bot." + s.bot) : s.name ? s.name : t("lobby.free_seat");
-  return h("li", { class: s.name || s.bot ? "taken" : "free" },
-    h("span", { class: "seat-no" }, t("lobby.seat_n", { n: s.seat + 1 })), " ", who);
+  const who = s.bot ? t("bot." + s.bot) : s.name ? s.name : t("lobby.free_seat");
+  return h(
+    "li",
+    { class: s.name || s.bot ? "taken" : "free" },
+    h("span", { class: "seat-no" }, t("lobby.seat_n", { n: s.seat + 1 })),
+    " ",
+    who,
+  );
 }
 
 function refreshCreated() {
-  api("GET", "/api/tables/" + created.id).then(function (table) {
-    table = table.table || table;
-    var ol = $("joined-list");
-    ol.innerHTML = "";
-    (table.seats || []).forEach(function (s) { ol.appendChild(seatLine(s)); });
-    var open = table.status === "open" || table.status === "waiting" || table.status === "lobby";
-    $("start-button").hidden = !open;
-    showCreatedClock(table.clock, open);
-    if (!open) {
-      clearInterval(poller);
-      $("open-table").classList.add("primary");
-    }
-  }).catch(function () { /* the next poll tries again */ });
+  api("GET", "/api/tables/" + created.id)
+    .then((table) => {
+      table = table.table || table;
+      const ol = $("joined-list");
+      ol.innerHTML = "";
+      (table.seats || []).forEach((s) => {
+        ol.appendChild(seatLine(s));
+      });
+      const open =
+        table.status === "open" || table.status === "waiting" || table.status === "lobby";
+      $("start-button").hidden = !open;
+      showCreatedClock(table.clock, open);
+      if (!open) {
+        clearInterval(poller);
+        $("open-table").classList.add("primary");
+      }
+    })
+    .catch(() => {
+      /* the next poll tries again */
+    });
 }
 
 // The creator may change the clock until the start; afterwards it is only shown.
 function showCreatedClock(clock, open) {
-  var holder = $("created-clock"), select = $("created-clock-select");
+  const holder = $("created-clock");
+  let select = $("created-clock-select");
   if (!open) {
     holder.textContent = clockLabel(clock);
     return;
@@ -197,9 +254,15 @@ function showCreatedClock(clock, open) {
   if (!select) {
     holder.innerHTML = "";
     select = clockSelect("created-clock-select", presetOf(clock));
-    select.addEventListener("change", function () {
-      api("POST", "/api/tables/" + created.id + "/clock", presetClock(select.value), created.token)
-        .catch(function (err) { showError("start-error", err); });
+    select.addEventListener("change", () => {
+      api(
+        "POST",
+        "/api/tables/" + created.id + "/clock",
+        presetClock(select.value),
+        created.token,
+      ).catch((err) => {
+        showError("start-error", err);
+      });
     });
     holder.appendChild(select);
   }
@@ -207,41 +270,82 @@ function showCreatedClock(clock, open) {
 
 function onStart() {
   $("start-error").hidden = true;
-  api("POST", "/api/tables/" + created.id + "/start", {}, created.token).then(function () {
-    location.href = $("open-table").href;
-  }).catch(function (err) { showError("start-error", err); });
+  api("POST", "/api/tables/" + created.id + "/start", {}, created.token)
+    .then(() => {
+      location.href = $("open-table").href;
+    })
+    .catch((err) => {
+      showError("start-error", err);
+    });
 }
 
 function onCopy() {
-  var input = $("invite-link");
+  const input = $("invite-link");
   input.select();
-  var done = function () { $("copy-invite").textContent = t("lobby.copied"); };
+  const done = function () {
+    $("copy-invite").textContent = t("lobby.copied");
+  };
   if (navigator.clipboard) navigator.clipboard.writeText(input.value).then(done, done);
   else done();
 }
 
 // Tables still taking players (join) and games under way (watch as a spectator).
 function renderOpen(data) {
-  var ul = $("open-list"), items = list(data, "tables").filter(function (tb) {
-    return tb.status === "open" || tb.status === "playing";
-  });
+  const ul = $("open-list"),
+    items = list(data, "tables").filter((tb) => {
+      return tb.status === "open" || tb.status === "playing";
+    });
   ul.innerHTML = "";
-  items.forEach(function (tb) {
-    var seats = tb.seats || [];
-    var people = seats.filter(function (s) { return s.name && !s.bot; }).map(function (s) { return s.name; });
-    var taken = seats.filter(function (s) { return s.name || s.bot; }).length;
-    var open = tb.status === "open";
-    ul.appendChild(h("li", null,
-      h("a", { href: "/t/" + tb.id, class: "button small-btn" }, t(open ? "lobby.join" : "lobby.watch")), " ",
-      h("b", null, tb.title || tb.game), " · ", people.join(", "), " · ", clockLabel(tb.clock), " ",
-      tb.learning ? h("span", { class: "badge learning-badge" }, t("lobby.learning_badge")) : null, tb.learning ? " " : null,
-      h("span", { class: "muted" }, open ? t("lobby.taken", { n: taken, of: seats.length }) : t("lobby.playing"))));
+  items.forEach((tb) => {
+    const seats = tb.seats || [];
+    const people = seats
+      .filter((s) => {
+        return s.name && !s.bot;
+      })
+      .map((s) => {
+        return s.name;
+      });
+    const taken = seats.filter((s) => {
+      return s.name || s.bot;
+    }).length;
+    const open = tb.status === "open";
+    ul.appendChild(
+      h(
+        "li",
+        null,
+        h(
+          "a",
+          { href: "/t/" + tb.id, class: "button small-btn" },
+          t(open ? "lobby.join" : "lobby.watch"),
+        ),
+        " ",
+        h("b", null, tb.title || tb.game),
+        " · ",
+        people.join(", "),
+        " · ",
+        clockLabel(tb.clock),
+        " ",
+        tb.learning
+          ? h("span", { class: "badge learning-badge" }, t("lobby.learning_badge"))
+          : null,
+        tb.learning ? " " : null,
+        h(
+          "span",
+          { class: "muted" },
+          open ? t("lobby.taken", { n: taken, of: seats.length }) : t("lobby.playing"),
+        ),
+      ),
+    );
   });
   $("open-empty").hidden = items.length > 0;
 }
 
 function refreshOpen() {
-  api("GET", "/api/tables").then(renderOpen).catch(function () { /* next time */ });
+  api("GET", "/api/tables")
+    .then(renderOpen)
+    .catch(() => {
+      /* next time */
+    });
 }
 
 function init() {
@@ -252,7 +356,7 @@ function init() {
   $("seat-count").addEventListener("change", fillSeatKinds);
   $("start-button").addEventListener("click", onStart);
   $("copy-invite").addEventListener("click", onCopy);
-  $("another").addEventListener("click", function () {
+  $("another").addEventListener("click", () => {
     clearInterval(poller);
     $("created-card").hidden = true;
     $("create-card").hidden = false;
@@ -260,17 +364,20 @@ function init() {
   $("clock-choice").appendChild(clockSelect("clock"));
   startMine();
   // Without the list (the server is away) the form stays empty: creating needs it anyway.
-  api("GET", "/api/games").then(function (data) {
-    games = list(data, "games");
-  }).catch(function () {
-    games = [];
-  }).then(function () {
-    $("game").innerHTML = "";
-    games.forEach(function (g) {
-      $("game").appendChild(h("option", { value: g.name }, g.title || g.name));
+  api("GET", "/api/games")
+    .then((data) => {
+      games = list(data, "games");
+    })
+    .catch(() => {
+      games = [];
+    })
+    .then(() => {
+      $("game").innerHTML = "";
+      games.forEach((g) => {
+        $("game").appendChild(h("option", { value: g.name }, g.title || g.name));
+      });
+      fillSeatCounts();
     });
-    fillSeatCounts();
-  });
   refreshOpen();
   setInterval(refreshOpen, 5000);
 }

@@ -7,7 +7,7 @@ export function $(id) {
   return document.getElementById(id);
 }
 
-let redrawPage = function () {};
+let redrawPage = () => {};
 
 export function setRedraw(fn) {
   redrawPage = fn;

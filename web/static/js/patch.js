@@ -8,7 +8,10 @@
 function parsePointer(path) {
   if (path === "") return [];
   if (path[0] !== "/") throw new Error("bad JSON pointer " + path);
-  return path.slice(1).split("/").map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
+  return path
+    .slice(1)
+    .split("/")
+    .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
 }
 
 function clone(value) {
@@ -38,7 +41,8 @@ function arrayIndex(arr, token, forAdd) {
   if (forAdd && token === "-") return arr.length;
   if (!/^(0|[1-9][0-9]*)$/.test(token)) throw new Error("bad array index " + token);
   const i = Number(token);
-  if (i > arr.length || (!forAdd && i === arr.length)) throw new Error("index out of range " + token);
+  if (i > arr.length || (!forAdd && i === arr.length))
+    throw new Error("index out of range " + token);
   return i;
 }
 
@@ -80,10 +84,13 @@ function replaceValue(doc, path, value) {
 // Structural equality for "test": objects compare by members, whatever their order.
 function equal(a, b) {
   if (a === b) return true;
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => equal(x, b[i]));
+  if (Array.isArray(a))
+    return Array.isArray(b) && a.length === b.length && a.every((x, i) => equal(x, b[i]));
   if (isObject(a) && isObject(b)) {
     const keys = Object.keys(a);
-    return keys.length === Object.keys(b).length && keys.every((k) => has(b, k) && equal(a[k], b[k]));
+    return (
+      keys.length === Object.keys(b).length && keys.every((k) => has(b, k) && equal(a[k], b[k]))
+    );
   }
   return false;
 }
@@ -97,14 +104,16 @@ function applyOne(doc, op) {
     case "replace":
       return replaceValue(doc, op.path, clone(op.value));
     case "move": {
-      if (op.path !== op.from && op.path.startsWith(op.from + "/")) throw new Error("cannot move into itself");
+      if (op.path !== op.from && op.path.startsWith(op.from + "/"))
+        throw new Error("cannot move into itself");
       const moved = walk(doc, parsePointer(op.from));
       return addValue(removeValue(doc, op.from), op.path, moved);
     }
     case "copy":
       return addValue(doc, op.path, clone(walk(doc, parsePointer(op.from))));
     case "test":
-      if (!equal(walk(doc, parsePointer(op.path)), op.value)) throw new Error("test failed at " + op.path);
+      if (!equal(walk(doc, parsePointer(op.path)), op.value))
+        throw new Error("test failed at " + op.path);
       return doc;
     default:
       throw new Error("unknown patch op " + op.op);

@@ -11,7 +11,14 @@ export const SEAT_MARK = ["●", "▲", "■", "◆", "✚"];
 export function canon(v) {
   if (Array.isArray(v)) return "[" + v.map(canon).join(",") + "]";
   if (v && typeof v === "object") {
-    return "{" + Object.keys(v).sort().map((k) => JSON.stringify(k) + ":" + canon(v[k])).join(",") + "}";
+    return (
+      "{" +
+      Object.keys(v)
+        .sort()
+        .map((k) => JSON.stringify(k) + ":" + canon(v[k]))
+        .join(",") +
+      "}"
+    );
   }
   return JSON.stringify(v === undefined ? null : v);
 }
@@ -36,7 +43,13 @@ export function ofType(legal, type) {
 }
 
 export function isMyTurn(game, seat) {
-  return !!game && seat !== null && !!game.legal && game.legal.length > 0 && game.to_act.indexOf(seat) >= 0;
+  return (
+    !!game &&
+    seat !== null &&
+    !!game.legal &&
+    game.legal.length > 0 &&
+    game.to_act.indexOf(seat) >= 0
+  );
 }
 
 // A seat as the table names it: its player's name, else its bot's kind, else its number.
@@ -58,8 +71,13 @@ export function result(game) {
 }
 
 export function badge(seat, game, ctx) {
-  return h("span", { class: "pbadge p" + seat, title: ctx.seatName(seat) },
-    h("span", { class: "pmark", "aria-hidden": "true" }, SEAT_MARK[seat]), " ", ctx.seatName(seat));
+  return h(
+    "span",
+    { class: "pbadge p" + seat, title: ctx.seatName(seat) },
+    h("span", { class: "pmark", "aria-hidden": "true" }, SEAT_MARK[seat]),
+    " ",
+    ctx.seatName(seat),
+  );
 }
 
 export function mark(seat) {
@@ -72,10 +90,20 @@ export function mark(seat) {
 export function goodsChips(goods, kinds, name, chipClass, extraClass, dress) {
   const shown = kinds.filter((k) => goods && goods[k]);
   if (!shown.length) return h("span", { class: "muted" }, t("none"));
-  return h("span", { class: "chips" + (extraClass ? " " + extraClass : "") }, shown.map((k) => {
-    const chip = h("span", { class: chipClass(k) }, h("b", null, goods[k]), " ", name(k, goods[k]));
-    return dress ? dress(k, chip) : chip;
-  }));
+  return h(
+    "span",
+    { class: "chips" + (extraClass ? " " + extraClass : "") },
+    shown.map((k) => {
+      const chip = h(
+        "span",
+        { class: chipClass(k) },
+        h("b", null, goods[k]),
+        " ",
+        name(k, goods[k]),
+      );
+      return dress ? dress(k, chip) : chip;
+    }),
+  );
 }
 
 // A player's planning state beside their name ("planning", "sealed", "2 cards" …).
@@ -86,9 +114,9 @@ export function planningTag(state, text) {
 // Why planning went one at a time: someone asked to wait (or the table plans in order).
 // text(seat) is the game's sentence for that seat's asking, text(null) for the table's option.
 export function orderedNote(game, text) {
-  var p = game.planning;
+  const p = game.planning;
   if (game.phase !== "planning" || !p || !p.ordered) return null;
-  var by = p.waited_by === undefined ? null : p.waited_by;
+  const by = p.waited_by === undefined ? null : p.waited_by;
   return h("p", { class: "hint", id: "plan-ordered" }, text(by));
 }
 
@@ -97,35 +125,75 @@ export function orderedNote(game, text) {
 // to go first, and the wait would only make the others' plans final at once; the page then
 // leaves it out (the engine lists it all the same, and recorded games hold such waits).
 export function waitChangesSomething(game, seat) {
-  var p = game.planning;
+  const p = game.planning;
   return !!p && p.status.some((status, s) => s !== seat && status === "planning");
 }
 
 // One choice of a prompt: a toggle button (aria-pressed) with a stable focus key.
 export function optionButton(label, selected, onclick, focusKey, extra) {
   extra = extra || {};
-  return h("button", { type: "button", class: "opt" + (selected ? " selected" : ""), id: extra.id || null,
-    "aria-pressed": String(!!selected), "data-focus": focusKey || null, title: extra.title || null,
-    onclick: onclick }, label, extra.child || null);
+  return h(
+    "button",
+    {
+      type: "button",
+      class: "opt" + (selected ? " selected" : ""),
+      id: extra.id || null,
+      "aria-pressed": String(!!selected),
+      "data-focus": focusKey || null,
+      title: extra.title || null,
+      onclick,
+    },
+    label,
+    extra.child || null,
+  );
 }
 
 // The line that says what Confirm will send, Confirm itself (off until one listed command
 // matches, and while a command is in flight) and, when given, Clear.
 export function confirmRow(ctx, cmd, summaryText, onCancel) {
-  return sendRow(ctx, cmd, cmd ? summaryText : t("prompt.incomplete"), { id: "confirm", label: t("prompt.confirm") },
-    onCancel ? { id: "cancel", label: t("prompt.cancel"), onclick: onCancel } : null);
+  return sendRow(
+    ctx,
+    cmd,
+    cmd ? summaryText : t("prompt.incomplete"),
+    { id: "confirm", label: t("prompt.confirm") },
+    onCancel ? { id: "cancel", label: t("prompt.cancel"), onclick: onCancel } : null,
+  );
 }
 
 // The row under a prompt: line (what the send button will send), the button that sends cmd
 // (send: {id, label}; off without a command and while one is in flight) and, when given, a
 // second button (other: {id, label, onclick, disabled}).
 export function sendRow(ctx, cmd, line, send, other) {
-  return h("div", { class: "confirm-row" },
+  return h(
+    "div",
+    { class: "confirm-row" },
     h("p", { class: "summary-line", id: "draft-summary" }, line),
-    h("button", { type: "button", class: "primary", id: send.id, "data-focus": send.id,
-      disabled: !cmd || ctx.busy, onclick: () => ctx.send(cmd) }, send.label),
-    other ? h("button", { type: "button", id: other.id, "data-focus": other.id, disabled: other.disabled,
-      onclick: other.onclick }, other.label) : null);
+    h(
+      "button",
+      {
+        type: "button",
+        class: "primary",
+        id: send.id,
+        "data-focus": send.id,
+        disabled: !cmd || ctx.busy,
+        onclick: () => ctx.send(cmd),
+      },
+      send.label,
+    ),
+    other
+      ? h(
+          "button",
+          {
+            type: "button",
+            id: other.id,
+            "data-focus": other.id,
+            disabled: other.disabled,
+            onclick: other.onclick,
+          },
+          other.label,
+        )
+      : null,
+  );
 }
 
 // The choice a player is assembling. It survives every re-render (others acting, presence)
@@ -161,10 +229,26 @@ let botOfferOpen = null;
 export function botOffer(seat, seatInfo, game, ctx) {
   if (game.phase === "over") return null;
   if (seatInfo.stand_in) {
-    return h("span", { class: "stand-in muted", id: "stand-in-" + seat },
+    return h(
+      "span",
+      { class: "stand-in muted", id: "stand-in-" + seat },
       t("seat.stand_in", { kind: t("bot." + seatInfo.bot), name: seatInfo.name }),
-      ctx.reclaimable === seat ? [" ", h("button", { type: "button", class: "small-btn primary",
-        id: "reclaim-" + seat, onclick: () => ctx.reclaim() }, t("seat.reclaim"))] : null);
+      ctx.reclaimable === seat
+        ? [
+            " ",
+            h(
+              "button",
+              {
+                type: "button",
+                class: "small-btn primary",
+                id: "reclaim-" + seat,
+                onclick: () => ctx.reclaim(),
+              },
+              t("seat.reclaim"),
+            ),
+          ]
+        : null,
+    );
   }
   const own = seat === ctx.mySeat;
   if (seatInfo.bot || ctx.mySeat === null || (!own && ctx.mySeat !== 0)) return null;
@@ -172,19 +256,62 @@ export function botOffer(seat, seatInfo, game, ctx) {
     if (seatInfo.connected) return null;
     const away = ctx.away ? ctx.away(seat) : null;
     if (away === null || away < ctx.handoverAfter) {
-      return h("span", { class: "muted bot-wait", id: "bot-wait-" + seat },
-        t("player.to_bot_wait", { name: ctx.seatName(seat), after: ctx.handoverAfter }));
+      return h(
+        "span",
+        { class: "muted bot-wait", id: "bot-wait-" + seat },
+        t("player.to_bot_wait", { name: ctx.seatName(seat), after: ctx.handoverAfter }),
+      );
     }
   }
   if (botOfferOpen !== seat) {
-    return h("button", { type: "button", class: "small-btn", id: "bot-offer-" + seat, "data-focus": "bot-offer-" + seat,
-      onclick: () => { botOfferOpen = seat; ctx.rerender(); } }, t(own ? "player.to_bot_self" : "player.to_bot"));
+    return h(
+      "button",
+      {
+        type: "button",
+        class: "small-btn",
+        id: "bot-offer-" + seat,
+        "data-focus": "bot-offer-" + seat,
+        onclick: () => {
+          botOfferOpen = seat;
+          ctx.rerender();
+        },
+      },
+      t(own ? "player.to_bot_self" : "player.to_bot"),
+    );
   }
-  return h("span", { class: "bot-offer" }, t(own ? "player.to_bot_self_sure" : "player.to_bot_sure", { name: ctx.seatName(seat) }), " ",
-    h("button", { type: "button", class: "small-btn", id: "bot-yes-" + seat, "data-focus": "bot-yes-" + seat,
-      onclick: () => { botOfferOpen = null; ctx.handToBot(seat); } }, t("player.to_bot_yes")),
-    h("button", { type: "button", class: "small-btn", "data-focus": "bot-no-" + seat,
-      onclick: () => { botOfferOpen = null; ctx.rerender(); } }, t("prompt.cancel")));
+  return h(
+    "span",
+    { class: "bot-offer" },
+    t(own ? "player.to_bot_self_sure" : "player.to_bot_sure", { name: ctx.seatName(seat) }),
+    " ",
+    h(
+      "button",
+      {
+        type: "button",
+        class: "small-btn",
+        id: "bot-yes-" + seat,
+        "data-focus": "bot-yes-" + seat,
+        onclick: () => {
+          botOfferOpen = null;
+          ctx.handToBot(seat);
+        },
+      },
+      t("player.to_bot_yes"),
+    ),
+    h(
+      "button",
+      {
+        type: "button",
+        class: "small-btn",
+        "data-focus": "bot-no-" + seat,
+        onclick: () => {
+          botOfferOpen = null;
+          ctx.rerender();
+        },
+      },
+      t("prompt.cancel"),
+    ),
+  );
 }
 
 // A place on the board that a listed command takes (a city space, a chapel site, a guest
@@ -194,9 +321,21 @@ export function botOffer(seat, seatInfo, game, ctx) {
 // (a filled one when picked), not by colour alone; places without a command stay inert.
 export function boardPick(tag, attrs, selected, onpick, body) {
   const cls = (attrs.class || "") + " board-pick" + (selected ? " picked" : "");
-  return h(tag, Object.assign({ type: tag === "button" ? "button" : null, role: tag === "button" ? null : "button",
-    tabindex: "-1", "aria-pressed": String(!!selected), "data-focus": attrs.id ? "pick-" + attrs.id : null },
-  attrs, { class: cls, onclick: onpick }), body);
+  return h(
+    tag,
+    Object.assign(
+      {
+        type: tag === "button" ? "button" : null,
+        role: tag === "button" ? null : "button",
+        tabindex: "-1",
+        "aria-pressed": String(!!selected),
+        "data-focus": attrs.id ? "pick-" + attrs.id : null,
+      },
+      attrs,
+      { class: cls, onclick: onpick },
+    ),
+    body,
+  );
 }
 
 // Whether a seat card says "offline": a person's seat whose page is not connected. Never the
@@ -213,8 +352,13 @@ export function offline(seat, seatInfo, ctx) {
 // opens the page itself.
 export function ruleLink(clause) {
   const game = document.getElementById("app").dataset.game;
-  return clause && game ? h("a", { class: "rule-link", href: "/rules/" + game + "#" + clause, "data-rule": clause },
-    t("rules.link", { id: clause })) : null;
+  return clause && game
+    ? h(
+        "a",
+        { class: "rule-link", href: "/rules/" + game + "#" + clause, "data-rule": clause },
+        t("rules.link", { id: clause }),
+      )
+    : null;
 }
 
 document.addEventListener("click", (ev) => {

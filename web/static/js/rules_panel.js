@@ -30,7 +30,10 @@ let styled = null;
 export function styleSheet() {
   if (!styled) {
     styled = new Promise((done) => {
-      const link = h("link", { rel: "stylesheet", href: new URL("../css/rules.css", import.meta.url).pathname });
+      const link = h("link", {
+        rel: "stylesheet",
+        href: new URL("../css/rules.css", import.meta.url).pathname,
+      });
       link.addEventListener("load", done);
       link.addEventListener("error", done);
       document.head.appendChild(link);
@@ -40,23 +43,47 @@ export function styleSheet() {
 }
 
 function clauseItem(clause, picked, words) {
-  return h("li", { class: "clause" + (clause.reconstructed ? " reconstructed" : "") + (clause.id === picked ? " picked" : ""),
-    "data-clause": clause.id },
-  h("span", { class: "clause-id" }, clause.id), " ",
-  clause.reconstructed ? h("span", { class: "tag" }, words.reconstructed) : null,
-  h("span", { class: "clause-text" }, clause.text));
+  return h(
+    "li",
+    {
+      class:
+        "clause" +
+        (clause.reconstructed ? " reconstructed" : "") +
+        (clause.id === picked ? " picked" : ""),
+      "data-clause": clause.id,
+    },
+    h("span", { class: "clause-id" }, clause.id),
+    " ",
+    clause.reconstructed ? h("span", { class: "tag" }, words.reconstructed) : null,
+    h("span", { class: "clause-text" }, clause.text),
+  );
 }
 
 function sections(data, picked) {
-  return data.sections.map((section) => h("section", { class: "rules-section" },
-    h("h3", null, section.title),
-    h("ul", { class: "clauses" }, section.clauses.map((c) => clauseItem(c, picked, data.words)))));
+  return data.sections.map((section) =>
+    h(
+      "section",
+      { class: "rules-section" },
+      h("h3", null, section.title),
+      h(
+        "ul",
+        { class: "clauses" },
+        section.clauses.map((c) => clauseItem(c, picked, data.words)),
+      ),
+    ),
+  );
 }
 
 function panelElement() {
   let panel = document.getElementById(PANEL);
   if (panel) return panel;
-  panel = h("section", { id: PANEL, class: "rules-panel", role: "dialog", "aria-labelledby": PANEL + "-title", tabindex: "-1" });
+  panel = h("section", {
+    id: PANEL,
+    class: "rules-panel",
+    role: "dialog",
+    "aria-labelledby": PANEL + "-title",
+    tabindex: "-1",
+  });
   panel.addEventListener("keydown", (ev) => {
     if (ev.key === "Escape") closeRules();
   });
@@ -66,18 +93,32 @@ function panelElement() {
 
 function fill(panel, words, title, content) {
   panel.innerHTML = "";
-  panel.appendChild(h("header", null,
-    h("h2", { id: PANEL + "-title" }, title),
-    h("button", { type: "button", id: PANEL + "-close", onclick: closeRules }, words.close)));
+  panel.appendChild(
+    h(
+      "header",
+      null,
+      h("h2", { id: PANEL + "-title" }, title),
+      h("button", { type: "button", id: PANEL + "-close", onclick: closeRules }, words.close),
+    ),
+  );
   if (words.whole) {
-    panel.appendChild(h("p", null, h("a", { href: "/rules/" + gameName(), target: "_blank", rel: "noopener" }, words.whole)));
+    panel.appendChild(
+      h(
+        "p",
+        null,
+        h("a", { href: "/rules/" + gameName(), target: "_blank", rel: "noopener" }, words.whole),
+      ),
+    );
   }
   content.forEach((el) => panel.appendChild(el));
 }
 
 // Opens the panel at ``clause`` (marked and scrolled to), or at the top without one.
 export function openRule(clause) {
-  if (!document.getElementById(PANEL) || !document.getElementById(PANEL).contains(document.activeElement)) {
+  if (
+    !document.getElementById(PANEL) ||
+    !document.getElementById(PANEL).contains(document.activeElement)
+  ) {
     opener = document.activeElement;
   }
   const shown = () => {
@@ -85,18 +126,30 @@ export function openRule(clause) {
     panel.hidden = false;
     return panel;
   };
-  return Promise.all([rules(), styleSheet()]).then(([data]) => {
-    const panel = shown();
-    fill(panel, data.words, data.words.title.replace("{game}", data.title), sections(data, clause));
-    const target = clause && panel.querySelector('[data-clause="' + clause + '"]');
-    panel.scrollTop = target ? target.offsetTop - panel.querySelector("header").offsetHeight - 40 : 0;
-    panel.focus();
-  }, (err) => {
-    // Without the rules there are no words of theirs either: the page's own say what failed.
-    const panel = shown();
-    fill(panel, { close: "×" }, "?", [h("p", { class: "error", role: "alert" }, t("error.prefix") + " " + errorText(err))]);
-    panel.focus();
-  });
+  return Promise.all([rules(), styleSheet()]).then(
+    ([data]) => {
+      const panel = shown();
+      fill(
+        panel,
+        data.words,
+        data.words.title.replace("{game}", data.title),
+        sections(data, clause),
+      );
+      const target = clause && panel.querySelector('[data-clause="' + clause + '"]');
+      panel.scrollTop = target
+        ? target.offsetTop - panel.querySelector("header").offsetHeight - 40
+        : 0;
+      panel.focus();
+    },
+    (err) => {
+      // Without the rules there are no words of theirs either: the page's own say what failed.
+      const panel = shown();
+      fill(panel, { close: "×" }, "?", [
+        h("p", { class: "error", role: "alert" }, t("error.prefix") + " " + errorText(err)),
+      ]);
+      panel.focus();
+    },
+  );
 }
 
 export function closeRules() {

@@ -5,10 +5,10 @@
 // nothing here moves anything (the handle is not shown).
 import { h, t } from "./i18n.js";
 
-var PHONE = "(max-width: 800px)";
-var folded = false;
-var asked = null; // the question the page last scrolled for (the legal places' ids)
-var left = null; // where that scroll left the page: its scrollY and the first place's top
+const PHONE = "(max-width: 800px)";
+let folded = false;
+let asked = null; // the question the page last scrolled for (the legal places' ids)
+let left = null; // where that scroll left the page: its scrollY and the first place's top
 
 export function isPhone() {
   return window.matchMedia(PHONE).matches;
@@ -22,15 +22,17 @@ function places() {
 // Of those, the ones the page brings above the sheet: the places still to take (a bailiff's
 // second tile, not the first one already picked), or the picked ones when all are taken.
 function toShow(spots) {
-  var open = spots.filter(function (el) { return !el.classList.contains("picked"); });
+  const open = spots.filter((el) => {
+    return !el.classList.contains("picked");
+  });
   return open.length ? open : spots;
 }
 
 // After a draw: the handle in the sheet, the room the sheet takes under the page, and (for a
 // new question) the scroll that brings its places above the sheet.
 export function place(promptEl) {
-  var root = document.documentElement;
-  var content = promptEl.firstElementChild;
+  const root = document.documentElement;
+  const content = promptEl.firstElementChild;
   if (!content) {
     promptEl.classList.remove("sheet-folded");
     root.style.removeProperty("--sheet");
@@ -39,9 +41,16 @@ export function place(promptEl) {
     left = null;
     return;
   }
-  var spots = places();
-  var key = spots.map(function (el) { return el.id || el.className; }).join(" ") + "|" + headingText(promptEl);
-  var fresh = key !== asked;
+  const spots = places();
+  const key =
+    spots
+      .map((el) => {
+        return el.id || el.className;
+      })
+      .join(" ") +
+    "|" +
+    headingText(promptEl);
+  const fresh = key !== asked;
   if (fresh) folded = false; // a new question is shown whole
   promptEl.insertBefore(handle(promptEl), content);
   promptEl.classList.toggle("sheet-folded", folded);
@@ -51,14 +60,15 @@ export function place(promptEl) {
     asked = key;
     return;
   }
-  var shown = toShow(spots);
+  const shown = toShow(spots);
   leaveRoom(root, shown, promptEl);
   root.style.setProperty("--sheet", promptEl.offsetHeight + "px");
-  var panel = promptEl.querySelector(".summary-hold") && document.getElementById("summary");
+  const panel = promptEl.querySelector(".summary-hold") && document.getElementById("summary");
   if (fresh) {
     asked = key;
     // A summary holding the prompt is read first: bring it up (it stands above the board).
-    if (panel && !panel.hidden) window.scrollBy(0, panel.getBoundingClientRect().top - bannerBottom() - 8);
+    if (panel && !panel.hidden)
+      window.scrollBy(0, panel.getBoundingClientRect().top - bannerBottom() - 8);
     else if (spots.length) bringAbove(shown, promptEl);
     left = where(shown);
   } else if (spots.length && !(panel && !panel.hidden) && !scrolledSince(shown)) {
@@ -80,27 +90,36 @@ export function place(promptEl) {
 // Strasbourg's five task cards), up to 70 %, so that none of them lies under Confirm.
 function leaveRoom(root, shown, promptEl) {
   if (!shown.length) {
-    if (promptEl.querySelector("[data-sheet-whole]")) root.style.setProperty("--sheet-leave", "30vh");
+    if (promptEl.querySelector("[data-sheet-whole]"))
+      root.style.setProperty("--sheet-leave", "30vh");
     else root.style.removeProperty("--sheet-leave");
     return;
   }
-  var rects = areas(shown).map(function (el) { return el.getBoundingClientRect(); });
-  rects.sort(function (a, b) { return a.top - b.top; });
-  var top = rects[0].top, bottom = rects[0].bottom;
-  rects.forEach(function (r) {
+  const rects = areas(shown).map((el) => {
+    return el.getBoundingClientRect();
+  });
+  rects.sort((a, b) => {
+    return a.top - b.top;
+  });
+  const top = rects[0].top;
+  let bottom = rects[0].bottom;
+  rects.forEach((r) => {
     if (r.bottom - top <= window.innerHeight / 2) bottom = Math.max(bottom, r.bottom);
   });
-  var banner = document.getElementById("banner");
-  root.style.setProperty("--sheet-leave", Math.ceil((banner ? banner.offsetHeight : 0) + bottom - top + 16) + "px");
+  const banner = document.getElementById("banner");
+  root.style.setProperty(
+    "--sheet-leave",
+    Math.ceil((banner ? banner.offsetHeight : 0) + bottom - top + 16) + "px",
+  );
 }
 
 // What the page keeps in view for a place: the board area it is read in, when its renderer
 // marks one (data-pick-area: Strasbourg's city with the row and column numbers its spaces
 // and corners are named by), else the place itself.
 function areas(spots) {
-  var out = [];
-  spots.forEach(function (el) {
-    var area = el.closest("[data-pick-area]") || el;
+  const out = [];
+  spots.forEach((el) => {
+    const area = el.closest("[data-pick-area]") || el;
     if (out.indexOf(area) < 0) out.push(area);
   });
   return out;
@@ -117,30 +136,48 @@ function where(shown) {
 // the banner and the sheet around them did).
 function scrolledSince(shown) {
   if (!left) return true;
-  var moved = Math.abs(window.scrollY - left.y) >= 2;
-  var placesMoved = left.top === null || Math.abs(topOf(shown) - left.top) >= 2;
+  const moved = Math.abs(window.scrollY - left.y) >= 2;
+  const placesMoved = left.top === null || Math.abs(topOf(shown) - left.top) >= 2;
   return moved && placesMoved;
 }
 
 function topOf(shown) {
-  return Math.min.apply(null, shown.map(function (el) { return el.getBoundingClientRect().top; }));
+  return Math.min.apply(
+    null,
+    shown.map((el) => {
+      return el.getBoundingClientRect().top;
+    }),
+  );
 }
 
 function headingText(promptEl) {
-  var head = promptEl.querySelector("h2");
+  const head = promptEl.querySelector("h2");
   return head ? head.textContent : "";
 }
 
 // The handle names what the sheet holds: the question (its heading), or, for a note without
 // a question ("You plan after Bea"), the note itself; "Hide the choice" only where there is one.
 function handle(promptEl) {
-  var note = promptEl.querySelector(".prompt-card p");
-  var title = headingText(promptEl) || (note ? note.textContent : "") || tip(promptEl);
-  return h("button", { type: "button", class: "sheet-handle", id: "sheet-handle", "data-focus": "sheet-handle",
-    "aria-expanded": String(!folded), "aria-controls": "prompt-card", title: tip(promptEl),
-    onclick: function () { toggle(promptEl); } },
-  h("span", { class: "sheet-grip", "aria-hidden": "true" }, folded ? "▲" : "▼"), " ",
-  h("span", { class: "sheet-title" }, title));
+  const note = promptEl.querySelector(".prompt-card p");
+  const title = headingText(promptEl) || (note ? note.textContent : "") || tip(promptEl);
+  return h(
+    "button",
+    {
+      type: "button",
+      class: "sheet-handle",
+      id: "sheet-handle",
+      "data-focus": "sheet-handle",
+      "aria-expanded": String(!folded),
+      "aria-controls": "prompt-card",
+      title: tip(promptEl),
+      onclick() {
+        toggle(promptEl);
+      },
+    },
+    h("span", { class: "sheet-grip", "aria-hidden": "true" }, folded ? "▲" : "▼"),
+    " ",
+    h("span", { class: "sheet-title" }, title),
+  );
 }
 
 function tip(promptEl) {
@@ -151,15 +188,16 @@ function tip(promptEl) {
 function toggle(promptEl) {
   folded = !folded;
   promptEl.classList.toggle("sheet-folded", folded);
-  var button = promptEl.querySelector(".sheet-handle");
+  const button = promptEl.querySelector(".sheet-handle");
   button.setAttribute("aria-expanded", String(!folded));
   button.title = tip(promptEl);
   button.querySelector(".sheet-grip").textContent = folded ? "▲" : "▼";
-  if (isPhone()) document.documentElement.style.setProperty("--sheet", promptEl.offsetHeight + "px");
+  if (isPhone())
+    document.documentElement.style.setProperty("--sheet", promptEl.offsetHeight + "px");
 }
 
 function bannerBottom() {
-  var banner = document.getElementById("banner");
+  const banner = document.getElementById("banner");
   return banner ? Math.max(0, banner.getBoundingClientRect().bottom) : 0;
 }
 
@@ -167,13 +205,13 @@ function bannerBottom() {
 // banner and the sheet; the page's own room under it (--sheet) lets the last row come up. A
 // place taller than that room (a house card on a narrow phone) starts just under the banner.
 function bringAbove(spots, promptEl) {
-  var top = bannerBottom();
-  var bottom = window.innerHeight - promptEl.offsetHeight;
-  var shown = areas(spots);
-  var first = shown[0].getBoundingClientRect();
-  var last = first;
-  shown.forEach(function (el) {
-    var r = el.getBoundingClientRect();
+  let top = bannerBottom();
+  const bottom = window.innerHeight - promptEl.offsetHeight;
+  const shown = areas(spots);
+  let first = shown[0].getBoundingClientRect();
+  let last = first;
+  shown.forEach((el) => {
+    const r = el.getBoundingClientRect();
     if (r.top < first.top) first = r;
     if (r.bottom > last.bottom) last = r;
   });
@@ -181,12 +219,12 @@ function bringAbove(spots, promptEl) {
   // A scroll down takes the page under the sticky banner, which then stands at the top: the
   // room is measured from there (from the banner's place before the scroll, the places
   // would end up lower by the height of the top bar and the sheet would cover the last).
-  var banner = document.getElementById("banner");
+  const banner = document.getElementById("banner");
   if (banner && first.top > top) top = Math.min(top, banner.offsetHeight);
   // The whole group when it fits, else its first place just under the banner.
-  var span = last.bottom - first.top;
-  var room = bottom - top;
-  var delta = span <= room ? first.top - top - (room - span) / 2 : first.top - top - 8;
+  const span = last.bottom - first.top;
+  const room = bottom - top;
+  const delta = span <= room ? first.top - top - (room - span) / 2 : first.top - top - 8;
   window.scrollBy(0, delta);
   bringNameDown(shown, promptEl, span <= room);
 }
@@ -197,16 +235,31 @@ function bringAbove(spots, promptEl) {
 // those in that part): a window or a store good reads as the called guild's, and its name
 // had gone under the banner.
 function bringNameDown(shown, promptEl, fitted) {
-  var rects = shown.map(function (el) { return el.getBoundingClientRect(); });
-  var firstAt = 0;
-  rects.forEach(function (r, i) { if (r.top < rects[firstAt].top) firstAt = i; });
-  var part = shown[firstAt].closest("[data-pick-named]");
+  const rects = shown.map((el) => {
+    return el.getBoundingClientRect();
+  });
+  let firstAt = 0;
+  rects.forEach((r, i) => {
+    if (r.top < rects[firstAt].top) firstAt = i;
+  });
+  const part = shown[firstAt].closest("[data-pick-named]");
   if (!part) return;
-  var hidden = bannerBottom() + 4 - part.getBoundingClientRect().top;
+  const hidden = bannerBottom() + 4 - part.getBoundingClientRect().top;
   // Every place counts, a picked one too (it stays in view beside the ones still to take).
-  var kept = places().concat(shown).filter(function (el) { return fitted || part.contains(el); });
-  var spare = window.innerHeight - promptEl.offsetHeight -
-    Math.max.apply(null, kept.map(function (el) { return el.getBoundingClientRect().bottom; }));
-  var up = Math.min(hidden, spare);
+  const kept = places()
+    .concat(shown)
+    .filter((el) => {
+      return fitted || part.contains(el);
+    });
+  const spare =
+    window.innerHeight -
+    promptEl.offsetHeight -
+    Math.max.apply(
+      null,
+      kept.map((el) => {
+        return el.getBoundingClientRect().bottom;
+      }),
+    );
+  const up = Math.min(hidden, spare);
   if (up >= 1) window.scrollBy(0, -up);
 }

@@ -8,18 +8,18 @@
 import { h, t } from "./i18n.js";
 import { redraw } from "./page.js";
 
-export var WAIT_MS = 25000;
+export const WAIT_MS = 25000;
 
-var known = null; // how many summaries the live log held at the last look (null: none yet)
-var openKey = null; // the summary shown
-var holding = false; // opened by itself: the prompt waits for it
-var timer = null;
-var held = false; // the player is reading it (pointer or focus): no timeout
-var openedAt = 0;
+let known = null; // how many summaries the live log held at the last look (null: none yet)
+let openKey = null; // the summary shown
+let holding = false; // opened by itself: the prompt waits for it
+let timer = null;
+let held = false; // the player is reading it (pointer or focus): no timeout
+let openedAt = 0;
 
 // Called with the live log's summaries on every draw; true when one just opened itself.
 export function follow(list) {
-  var arrived = known !== null && list.length > known;
+  const arrived = known !== null && list.length > known;
   known = list.length;
   if (!arrived) return false;
   openKey = list[list.length - 1].key;
@@ -32,7 +32,7 @@ export function follow(list) {
 
 function startTimer() {
   clearTimeout(timer);
-  timer = setTimeout(function () {
+  timer = setTimeout(() => {
     if (held) return;
     close();
   }, WAIT_MS);
@@ -43,7 +43,7 @@ export function open(key) {
   holding = false;
   clearTimeout(timer);
   redraw();
-  var heading = document.getElementById("summary-title");
+  const heading = document.getElementById("summary-title");
   if (heading) {
     heading.scrollIntoView({ block: "nearest" });
     heading.focus();
@@ -59,56 +59,116 @@ export function close() {
 }
 
 // True while a summary that opened by itself keeps the player's prompt waiting.
-export function holdsPrompt() { return openKey !== null && holding; }
+export function holdsPrompt() {
+  return openKey !== null && holding;
+}
 
 // What stands in the prompt's place meanwhile (a heading, so focus has a place to land).
 export function holdCard(title) {
-  return h("div", { class: "card prompt-card summary-hold", id: "prompt-card" },
+  return h(
+    "div",
+    { class: "card prompt-card summary-hold", id: "prompt-card" },
     h("h2", null, t("summary.hold_title")),
-    h("p", null, t("summary.hold_text", { title: title })),
-    h("button", { type: "button", class: "primary", id: "summary-continue", "data-focus": "summary-continue", onclick: close },
-      t("summary.continue")));
+    h("p", null, t("summary.hold_text", { title })),
+    h(
+      "button",
+      {
+        type: "button",
+        class: "primary",
+        id: "summary-continue",
+        "data-focus": "summary-continue",
+        onclick: close,
+      },
+      t("summary.continue"),
+    ),
+  );
 }
 
 export function openTitle(list) {
-  var s = find(list, openKey);
+  const s = find(list, openKey);
   return s ? s.title : "";
 }
 
 function find(list, key) {
-  return list.filter(function (s) { return s.key === key; })[0] || null;
+  return (
+    list.filter((s) => {
+      return s.key === key;
+    })[0] || null
+  );
 }
 
 // The panel itself, or nothing (the section stays hidden).
 export function draw(el, list, ctx) {
-  var s = openKey !== null ? find(list, openKey) : null;
+  const s = openKey !== null ? find(list, openKey) : null;
   el.hidden = !s;
   el.innerHTML = "";
   if (!s) return;
   el.className = "card summary-panel" + (holding ? " waiting" : "");
-  var keep = function () {
+  const keep = () => {
     if (held || !holding) return;
     held = true;
-    var bar = el.querySelector(".summary-timer");
+    const bar = el.querySelector(".summary-timer");
     if (bar) bar.remove();
   };
   el.onpointerenter = keep;
   el.onfocusin = keep;
   [
-    h("div", { class: "summary-head" },
+    h(
+      "div",
+      { class: "summary-head" },
       h("h2", { id: "summary-title", tabindex: "-1", "data-focus": "summary-title" }, s.title),
-      h("button", { type: "button", class: "small-btn", id: "summary-close", "data-focus": "summary-close", onclick: close },
-        t("summary.close"))),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "small-btn",
+          id: "summary-close",
+          "data-focus": "summary-close",
+          onclick: close,
+        },
+        t("summary.close"),
+      ),
+    ),
     h("div", { class: "summary-body" }, s.body(ctx)),
-    holding ? h("p", { class: "muted summary-timeout" }, t("summary.timeout", { n: Math.round(WAIT_MS / 1000) })) : null,
+    holding
+      ? h(
+          "p",
+          { class: "muted summary-timeout" },
+          t("summary.timeout", { n: Math.round(WAIT_MS / 1000) }),
+        )
+      : null,
     // The bar runs down from where it was (a redraw must not restart it).
-    holding && !held ? h("div", { class: "summary-timer", "aria-hidden": "true" },
-      h("span", { style: "animation-duration: " + WAIT_MS + "ms; animation-delay: -" + (Date.now() - openedAt) + "ms" })) : null,
-  ].forEach(function (c) { if (c) el.appendChild(c); });
+    holding && !held
+      ? h(
+          "div",
+          { class: "summary-timer", "aria-hidden": "true" },
+          h("span", {
+            style:
+              "animation-duration: " +
+              WAIT_MS +
+              "ms; animation-delay: -" +
+              (Date.now() - openedAt) +
+              "ms",
+          }),
+        )
+      : null,
+  ].forEach((c) => {
+    if (c) el.appendChild(c);
+  });
 }
 
 // The button a log line carries when a summary starts there.
 export function logButton(s) {
-  return h("button", { type: "button", class: "small-btn log-summary", "data-summary": s.key,
-    onclick: function () { open(s.key); } }, t("summary.show"));
+  return h(
+    "button",
+    {
+      type: "button",
+      class: "small-btn log-summary",
+      "data-summary": s.key,
+      onclick() {
+        open(s.key);
+      },
+    },
+    t("summary.show"),
+  );
 }
