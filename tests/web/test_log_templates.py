@@ -58,9 +58,7 @@ def _formats_in(source: str, opening: str) -> dict[str, set[str]]:
     assert block, f"no {opening!r} block"
     members = re.split(r"^  (?=\w+\()", block[1], flags=re.M)
     heads = [(re.match(r"(\w+)\(", member), member) for member in members]
-    return {
-        head[1]: set(re.findall(r"\bparams\.(\w+)", member)) for head, member in heads if head
-    }
+    return {head[1]: set(re.findall(r"\bparams\.(\w+)", member)) for head, member in heads if head}
 
 
 def formatters(game: str) -> dict[str, set[str]]:

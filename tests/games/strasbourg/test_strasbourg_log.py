@@ -1,7 +1,8 @@
 """The Strasbourg log events carry params the browser renders from per-language templates
 (``sb.log.<type>[.<variant>]`` in web/i18n/strasbourg/*.json, formatters in
-web/static/js/games/strasbourg/strasbourg.js; the engine's own planning events from the shared ``log.<type>``
-with ``sb.log.order`` as ``{order}``). Seeded random games check every event they produce."""
+web/static/js/games/strasbourg/strasbourg.js; the engine's own planning events from the shared
+``log.<type>`` with ``sb.log.order`` as ``{order}``). Seeded random games check every event they
+produce."""
 
 from __future__ import annotations
 
