@@ -4,7 +4,7 @@
 // the game's biggest swings and each person's costliest decisions in plain words. Loaded by
 // table.js once the game is over; it polls while the server still analyses, and the graph
 // fills as positions are done.
-import { h, t } from "./i18n.js";
+import { h, loadStrings, t } from "./i18n.js";
 import { api } from "./conn.js";
 import { $ } from "./page.js";
 import { context } from "./table_conn.js";
@@ -20,7 +20,6 @@ let host = null; // {el, tableId, seatName(seat), describe(cmd), jump(step)}
 let figures = null;
 let pollTimer = null;
 
-// Draw the analysis into ``el`` and keep it fresh until the analysis is done.
 // The table page's hook (table_draw.js): started once, when a finished game is first drawn;
 // a point of the graph or a listed decision jumps the replay (table_replay.js) there.
 let shown = false;
@@ -33,15 +32,22 @@ export function showOnPage(renderer) {
   showAnalysis($("analysis"), { tableId: state.tableId, seatName, describe, jump });
 }
 
+// Draw the analysis into ``el`` and keep it fresh until the analysis is done. Its style sheet
+// comes with it (a game under way never needs it, so the table page does not carry it).
 export function showAnalysis(el, page) {
+  if (!host) {
+    const href = new URL("../css/analysis.css", import.meta.url).pathname;
+    document.head.appendChild(h("link", { rel: "stylesheet", href }));
+  }
   host = Object.assign({ el }, page);
   fetchAnalysis();
 }
 
 function fetchAnalysis() {
   clearTimeout(pollTimer);
-  api("GET", "/api/tables/" + host.tableId + "/analysis")
-    .then((res) => {
+  // Its words are a folder of their own (web/i18n/analysis/), loaded with it.
+  Promise.all([api("GET", "/api/tables/" + host.tableId + "/analysis"), loadStrings("analysis")])
+    .then(([res]) => {
       figures = res;
       drawAnalysis();
       if (res.status === "queued" || res.status === "running")

@@ -24,6 +24,7 @@ import {
   guildName,
   tileEl,
   tileLabel,
+  scoreNow,
   windowCost,
 } from "./norenberc_parts.js";
 import {
@@ -41,7 +42,6 @@ import {
   prompt,
   sellOneMore,
 } from "./norenberc_prompts.js";
-import { scoreNow } from "./score_now.js";
 
 // ---- board ------------------------------------------------------------------------
 
