@@ -90,6 +90,7 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy
 	$(VENV)/bin/mypy tests
 	$(VENV)/bin/python -m tests.import_layers
+	$(VENV)/bin/python -m tests.private_names
 
 format: $(STAMP)
 	$(VENV)/bin/ruff format server tests migrations
