@@ -84,8 +84,8 @@ def apply_keep(state: State, seat: int, cmd: Command) -> list[Event]:
 
 def apply_planning(state: State, seat: int, cmd: Command) -> list[Event]:
     """Apply one of draw / stop / wait / stack / seal / retract (already checked legal)."""
-    handler = _PLANNING[cmd["type"]]
-    return handler(state, seat, cmd)
+    events: list[Event] = _PLANNING[cmd["type"]](state, seat, cmd)
+    return events
 
 
 def _draw(state: State, seat: int, cmd: Command) -> list[Event]:
