@@ -102,6 +102,7 @@ lint: $(STAMP) lint-js
 	$(VENV)/bin/mypy
 	$(VENV)/bin/mypy tests
 	$(VENV)/bin/python -m tests.import_layers
+	$(VENV)/bin/python -m tests.private_names
 
 format: $(STAMP) format-js
 	$(VENV)/bin/ruff format server tests migrations

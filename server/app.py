@@ -26,11 +26,10 @@ from server.analysis.job import AnalysisJob
 from server.api import analysis, chat, clock_acts, health, notify, push, replay, rights, tables, ws
 from server.api.body_limit import BodyLimit
 from server.api.compression import Compression
+from server.api.errors import status_of
 from server.api.headers import SecurityHeaders
 from server.chat import ChatService
 from server.chat.store import SEQS_SQL
-from server.clocks.acts import ClockActs
-from server.clocks.keeper import ClockKeeper
 from server.engine import RuleError
 from server.logs import configure_logging
 from server.notify.addresses import Guard
@@ -46,6 +45,8 @@ from server.store.models import TableRow
 from server.tables import ServiceError, TableData, TableService
 from server.tables.bots import BotRunner
 from server.tables.seats import heartbeat_interval
+from server.timekeeping.acts import ClockActs
+from server.timekeeping.keeper import ClockKeeper
 
 log = logging.getLogger(__name__)
 
@@ -139,14 +140,14 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     service = TableService(settings, sessions, fanout)
     chat_fanout = make_fanout(settings, chat=True)
     await chat_fanout.start()
-    app.state.chat = ChatService(service, chat_fanout)
+    app.state.chat = ChatService(service, chat_fanout, service.sessions)
     service.presence = app.state.hub.connected
     service.on_change.append(app.state.push.finished)
     heartbeat = asyncio.get_running_loop().create_task(_note_presence(service, app.state.hub))
     tracker = TableTracker()
     service.on_change.append(tracker.changed)
     bots = BotRunner(service)
-    clocks = ClockKeeper(service, bots)
+    clocks = ClockKeeper(service, service.sessions, bots)
     listeners = getattr(fanout, "listeners", None)
     if listeners is not None:
         listeners.every_table.append(clocks.heard)
@@ -156,17 +157,17 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     # channel that sends to it (tests replace its resolver).
     guard = Guard(settings.webhook_allow_private)
     context = ChannelContext(
-        settings, service._sessions, guard, push=app.state.push, now=lambda: service.now()
+        settings, service.sessions.maker, guard, push=app.state.push, now=lambda: service.now()
     )
     channels = build_channels(context)
-    outbox = Outbox(service, channels)
+    outbox = Outbox(service, channels, service.sessions)
     app.state.webhook_guard, app.state.outbox = guard, outbox
-    app.state.contacts = ContactBook(service, guard)
+    app.state.contacts = ContactBook(service, guard, service.sessions)
     # Finished games are analysed in the background, within the CPU share set here.
     analysis = AnalysisJob(
-        service._sessions,
+        service.sessions.maker,
         settings.analysis_cpu,
-        lock=service.cache.sqlite_lock,
+        lock=service.sessions.writer_lock,
         params=Params.for_playouts(settings.analysis_playouts),
     )
     service.on_change.append(analysis.finished)
@@ -272,7 +273,7 @@ def _error(status: int, code: str, message: str, retry_after: int | None = None)
 def _add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ServiceError)
     async def service_error(_request: Request, exc: ServiceError) -> JSONResponse:
-        return _error(exc.status, exc.code, exc.message, exc.retry_after)
+        return _error(status_of(exc.code), exc.code, exc.message, exc.retry_after)
 
     @app.exception_handler(RuleError)
     async def rule_error(_request: Request, exc: RuleError) -> JSONResponse:

@@ -44,7 +44,7 @@ CONTENT_TYPE = prometheus_client.CONTENT_TYPE_LATEST
 
 # Without this every counter also exports a ``*_created`` timestamp series, which nobody here
 # reads and which doubled the page.
-prometheus_client.disable_created_metrics()
+prometheus_client.disable_created_metrics()  # type: ignore[no-untyped-call]  # unannotated there
 
 REGISTRY = CollectorRegistry()
 

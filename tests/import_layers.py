@@ -1,15 +1,31 @@
-"""The import-layers check (run by ``make lint``): arrows between the server's layers point one
-way only, engine ← games ← bots ← tables ← chat ← realtime ← api ← app.
+"""The import-layers check (run by ``make lint``): every top-level package and module of
+``server/`` has a layer, and arrows between layers point one way only, down.
 
-A module may import from its own layer and from layers below it, never from one above, and that
-holds for imports inside functions too. Modules outside these layers (store, settings, resources,
-metrics, logs, commands, load, cli) are not ranked.
+From the bottom up (``LAYERS``; names on one line share a layer):
 
-No import inside a function may hide a cycle, in any server module, ranked or not: if the module a
-function imports already imports, at module level and through any chain of modules, the module the
+    resources, jsontext, metrics, settings   the foundation: nothing of the server
+    engine, logs, serving
+    games, store
+    bots
+    analysis, clocks                         clocks: the pure clock model
+    tables
+    chat
+    realtime, notify, timekeeping            timekeeping: the keeper acting on due clocks
+    api, load
+    app
+    commands
+    cli, bench
+
+A module may import from its own package and from packages in lower layers, never from one in
+its own layer or above, and that holds for imports inside functions (and under
+``TYPE_CHECKING``) too. So no two packages import each other. A top-level package or module
+that has no layer fails the check: a new one is placed on purpose, not left outside.
+
+No import inside a function may hide a cycle, in any server module: if the module a function
+imports already imports, at module level and through any chain of modules, the module the
 function is in, the two import each other, and the function-level import only hides that.
-``python -m tests.import_layers`` prints every arrow that points back and every hidden cycle, and
-exits 1 if there is any.
+``python -m tests.import_layers`` prints every arrow that points back or sideways, every
+unranked name and every hidden cycle, and exits 1 if there is any.
 """
 
 from __future__ import annotations
@@ -18,21 +34,48 @@ import ast
 import sys
 from pathlib import Path
 
-LAYERS = ("engine", "games", "bots", "analysis", "tables", "chat", "realtime", "api", "app")
-RANK = {name: i for i, name in enumerate(LAYERS)}
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("resources", "jsontext", "metrics", "settings"),
+    ("engine", "logs", "serving"),
+    ("games", "store"),
+    ("bots",),
+    ("analysis", "clocks"),
+    ("tables",),
+    ("chat",),
+    ("realtime", "notify", "timekeeping"),
+    ("api", "load"),
+    ("app",),
+    ("commands",),
+    ("cli", "bench"),
+)
+RANK = {name: i for i, names in enumerate(LAYERS) for name in names}
 SERVER = Path(__file__).resolve().parents[1] / "server"
 
 
 def layer_of(module: str) -> str | None:
-    """The layer of a dotted module name (``server.tables.service`` → ``tables``), if any."""
+    """The top-level package of a dotted module name (``server.tables.service`` → ``tables``),
+    if it is ranked."""
     parts = module.split(".")
     if parts[0] != "server" or len(parts) < 2:
         return None
     return parts[1] if parts[1] in RANK else None
 
 
-def back_arrows(module: str, source: str) -> list[str]:
-    """Imports in ``source`` (the text of ``module``) that point to a higher layer."""
+def _absolute(module: str, node: ast.ImportFrom, is_package: bool) -> str:
+    """The dotted name ``node`` imports from, its dots resolved against ``module``."""
+    if not node.level:
+        return node.module or ""
+    package = module.split(".")
+    # In a package's ``__init__``, ``.`` is the package itself; elsewhere its parent.
+    if not is_package:
+        package = package[:-1]
+    package = package[: len(package) - (node.level - 1)]
+    return ".".join(package + ([node.module] if node.module else []))
+
+
+def back_arrows(module: str, source: str, is_package: bool = False) -> list[str]:
+    """Imports in ``source`` (the text of ``module``) that point to another package of the
+    same layer or to a higher layer."""
     mine = layer_of(module)
     if mine is None:
         return []
@@ -40,15 +83,39 @@ def back_arrows(module: str, source: str) -> list[str]:
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            targets = [node.module]
+        elif isinstance(node, ast.ImportFrom):
+            base = _absolute(module, node, is_package)
+            # ``from server import metrics`` imports ``server.metrics``.
+            targets = [f"{base}.{a.name}" for a in node.names] if base == "server" else [base]
         else:
             continue
         for target in targets:
             theirs = layer_of(target)
-            if theirs is not None and RANK[theirs] > RANK[mine]:
-                found.append(f"{module}:{node.lineno}: {mine} imports {target} ({theirs})")
+            if theirs is None or theirs == mine:
+                continue
+            if RANK[theirs] > RANK[mine]:
+                found.append(f"{module}:{node.lineno}: {mine} imports {target} ({theirs}, above)")
+            elif RANK[theirs] == RANK[mine]:
+                found.append(
+                    f"{module}:{node.lineno}: {mine} imports {target} ({theirs}, its own layer)"
+                )
     return found
+
+
+def unranked(names: set[str]) -> list[str]:
+    """The top-level packages and modules of ``server/`` among ``names`` that have no layer."""
+    return [
+        f"server/{name} has no layer: add it to LAYERS in tests/import_layers.py, above every"
+        " package it imports and below every one that imports it"
+        for name in sorted(names - set(RANK))
+    ]
+
+
+def top_level_names(server: Path = SERVER) -> set[str]:
+    """The packages (folders with an ``__init__.py``) and modules directly in ``server``."""
+    packages = {p.parent.name for p in server.glob("*/__init__.py")}
+    modules = {p.stem for p in server.glob("*.py") if p.name != "__init__.py"}
+    return packages | modules
 
 
 def _imported(
@@ -58,15 +125,7 @@ def _imported(
     when that is a module, else ``p``."""
     if isinstance(node, ast.Import):
         return [alias.name for alias in node.names if alias.name in known]
-    if node.level:
-        package = module.split(".")
-        # In a package's ``__init__``, ``.`` is the package itself; elsewhere its parent.
-        if module not in packages:
-            package = package[:-1]
-        package = package[: len(package) - (node.level - 1)]
-        base = ".".join(package + ([node.module] if node.module else []))
-    else:
-        base = node.module or ""
+    base = _absolute(module, node, module in packages)
     found = [f"{base}.{alias.name}" for alias in node.names if f"{base}.{alias.name}" in known]
     if len(found) < len(node.names) and base in known:
         found.append(base)
@@ -131,14 +190,14 @@ def module_name(path: Path) -> str:
 
 
 def violations() -> list[str]:
-    """Every back-pointing import, and every function-level import hiding a cycle, in the
-    server package."""
+    """Every unranked top-level name, every import pointing up or sideways, and every
+    function-level import hiding a cycle, in the server package."""
     paths = sorted(SERVER.rglob("*.py"))
     sources = {module_name(path): path.read_text(encoding="utf-8") for path in paths}
     packages = {module_name(path) for path in paths if path.name == "__init__.py"}
-    found: list[str] = []
+    found = unranked(top_level_names())
     for module, source in sources.items():
-        found += back_arrows(module, source)
+        found += back_arrows(module, source, module in packages)
     return found + hidden_cycles(sources, packages)
 
 
@@ -148,8 +207,9 @@ def main() -> int:
         print(line)
     if found:
         print(
-            f"{len(found)} import(s) point back across the layers {' <- '.join(LAYERS)}"
-            " or hide a cycle inside a function"
+            f"{len(found)} problem(s): a name with no layer, an import pointing up or sideways"
+            f" across the layers {' < '.join('/'.join(names) for names in LAYERS)},"
+            " or a cycle hidden inside a function"
         )
     return 1 if found else 0
 

@@ -1,12 +1,12 @@
 """Table acts on the clock (docs/clocks.md): pause by agreement, resume, "away until", nudge
 and the vote to hand a silent seat to a bot. Each needs the seat token of a person at the
-table; ``server.clocks.acts`` decides, these routes only carry the request."""
+table; ``server.timekeeping.acts`` decides, these routes only carry the request."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
 
-from server.clocks.acts import ClockActs
+from server.timekeeping.acts import ClockActs
 
 from .deps import Service, Token
 from .models import AnswerPause, AwayUntil, ProposePause, TableSummary

@@ -24,9 +24,7 @@ def bearer_token(authorization: Annotated[str | None, Header()] = None) -> str:
     """The token of ``Authorization: Bearer <token>``. Raises ServiceError('no_token', 401)."""
     scheme, _, token = (authorization or "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise ServiceError(
-            "no_token", "send the seat token as 'Authorization: Bearer <token>'", 401
-        )
+        raise ServiceError("no_token", "send the seat token as 'Authorization: Bearer <token>'")
     return token.strip()
 
 

@@ -29,6 +29,7 @@ from server.engine.registry import game_names
 from server.resources import ROOT
 from server.tables import ServiceError
 
+from .errors import status_of
 from .howto import how_to_play, pieces, rules_games, rules_pictures, words
 
 WEB_DIR = ROOT / "web"
@@ -360,7 +361,7 @@ async def _confirmation(request: Request, token: str, confirm: bool) -> HTMLResp
         found = await (contacts.confirm if confirm else contacts.pending)(token)
     except ServiceError as refused:
         response = _page(request, "confirm_email.html", state=refused.code)
-        response.status_code = refused.status
+        response.status_code = status_of(refused.code)
     else:
         response = _page(
             request, "confirm_email.html", state="confirmed" if confirm else "ask",

@@ -79,9 +79,7 @@ def _device(sub: subscriptions.Subscription) -> Device:
 async def _own_seat(service: TableService, table_id: str, seat: int, token: str) -> None:
     access = await service.authenticate(table_id, token)
     if access.seat != seat:
-        raise ServiceError(
-            "not_your_seat", f"only seat {seat}'s own link may manage its notices", 403
-        )
+        raise ServiceError("not_your_seat", f"only seat {seat}'s own link may manage its notices")
 
 
 @router.get("/api/push/key")
@@ -99,7 +97,7 @@ async def subscribe(
     ``private_endpoint`` (400), ``too_many_devices``, ``finished`` (409)."""
     await _own_seat(service, table_id, seat, token)
     if (await service.get_stored(table_id)).status == "finished":
-        raise ServiceError("finished", "the game is over: no notice will follow", 409)
+        raise ServiceError("finished", "the game is over: no notice will follow")
     settings = push.settings
     host = subscriptions.check_endpoint(
         body.endpoint, settings.push_allow_http, settings.push_host_patterns
@@ -131,9 +129,7 @@ async def remove_device(
     seat has no device of that id."""
     await _own_seat(service, table_id, seat, token)
     if not await subscriptions.remove(push.sessions, table_id, seat, subscription_id):
-        raise ServiceError(
-            "unknown_subscription", f"seat {seat} has no device {subscription_id}", 404
-        )
+        raise ServiceError("unknown_subscription", f"seat {seat} has no device {subscription_id}")
     return Response(status_code=204)
 
 

@@ -45,7 +45,7 @@ class Replayed:
         (money, plans, stacks, tasks) is shown beside the spectator's."""
         if not 0 <= step < len(self.steps):
             message = f"step {step} is outside 0..{len(self.steps) - 1}"
-            raise ServiceError("bad_step", message, 404)
+            raise ServiceError("bad_step", message)
         game = get_game(self.game)
         seat_views = [game.view(self.states[step], seat) for seat in range(self.seats)]
         return {

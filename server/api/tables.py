@@ -8,8 +8,8 @@ import time
 
 from fastapi import APIRouter, Request
 
-from server.clocks import table as table_clock
 from server.tables import TableData, TableService
+from server.tables import clock as table_clock
 
 from .deps import AppSettings, Service, Token
 from .models import (

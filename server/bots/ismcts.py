@@ -111,7 +111,8 @@ class Search:
                 break
             self._iterate()
             self.iterations += 1
-        return self.root_legal[self.best_key()]
+        best: Command = self.root_legal[self.best_key()]
+        return best
 
     def best_key(self) -> str:
         """Most visited root command; ties go to the better mean, then to candidate order."""

@@ -77,7 +77,7 @@ class NorenbercBots:
 def win_chance(values: list[float], seat: int) -> float:
     """A soft-max over estimated final VP: the share of wins ``seat`` may expect."""
     top = max(values)
-    weights = [pow(2.718281828, (v - top) / WIN_TEMPERATURE) for v in values]
+    weights: list[float] = [pow(2.718281828, (v - top) / WIN_TEMPERATURE) for v in values]
     return weights[seat] / sum(weights)
 
 

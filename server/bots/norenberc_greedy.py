@@ -40,7 +40,7 @@ CITIZEN_BONUS = {
 
 def choose(view: View, seat: int, rng: Rng, talers: list[float] | None = None) -> Command:
     """The heuristic command for ``seat``; always one of ``view["legal"]``."""
-    legal = view["legal"]
+    legal: list[Command] = view["legal"]
     pos = Position.from_view(view, talers or estimate_talers(view, seat))
     if view["phase"] == "planning":
         return _plan(view, pos, seat, legal)

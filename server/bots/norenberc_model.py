@@ -194,7 +194,7 @@ def _prize(pos: Position, seat: int, guild: int) -> float:
     """VP the favourite of ``guild`` gains: master tile(s), guild crest, prestige crest."""
     tiles = pos.masters[guild - 1]
     s = pos.seats[seat]
-    prize = sum(0.8 + 0.45 * t["value"] + (0.8 if t["agent"] else 0.0) for t in tiles)
+    prize: float = sum(0.8 + 0.45 * t["value"] + (0.8 if t["agent"] else 0.0) for t in tiles)
     if not any(c["guild"] == guild for c in s.craftsmen):
         prize += 1.2  # a first craftsman of a guild counts towards "all guilds"
     distinct = len(s.crests) + s.prestige + _engravers(s)
@@ -241,7 +241,7 @@ def worth(pos: Position, seat: int) -> float:
     base = scored_now(pos)[seat]
     m = money_weight(pos.round)
     rounds_after = LAST_ROUND - pos.round
-    value = base + m * s.talers
+    value: float = base + m * s.talers
     guilds = len(pos.goods)
     favour_count(pos, seat, 1)  # fills the seat's counts
     rivals = [0] * guilds

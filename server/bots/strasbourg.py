@@ -58,8 +58,8 @@ def _draw_target(view: View) -> int:
     """How many cards to hold this round: the cards still in the deck (plus those drawn)
     shared over the rounds left, at least 2."""
     me = view["me"]
-    rounds_left = view["rounds"] - view["round"] + 1
-    available = me["deck"] + len(me["hand"]) + sum(len(s) for s in me["building"])
+    rounds_left: int = view["rounds"] - view["round"] + 1
+    available: int = me["deck"] + len(me["hand"]) + sum(len(s) for s in me["building"])
     return max(2, -(-available // rounds_left))
 
 
@@ -170,7 +170,7 @@ def choose(view: View, seat: int, rng: Rng) -> Command:
 def win_chance(scores: list[int], seat: int) -> float:
     """A soft-max over scores: the share of wins ``seat`` may expect, 0..1."""
     top = max(scores)
-    weights = [pow(2.718281828, (v - top) / WIN_TEMPERATURE) for v in scores]
+    weights: list[float] = [pow(2.718281828, (v - top) / WIN_TEMPERATURE) for v in scores]
     return weights[seat] / sum(weights)
 
 

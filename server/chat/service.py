@@ -26,6 +26,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.store.models import ChatRow
+from server.store.sessions import SessionSource
 from server.tables import ServiceError, TableData, TableService
 from server.tables import seats as seat_model
 from server.tables.fanout import FanOut
@@ -53,10 +54,11 @@ class Speaker:
 class ChatService:
     """Writes and reads table chats for every connection of this process."""
 
-    def __init__(self, tables: TableService, fanout: FanOut) -> None:
+    def __init__(self, tables: TableService, fanout: FanOut, sessions: SessionSource) -> None:
+        """``sessions``: the table service's session source (its SQLite writer lock)."""
         self.tables = tables
         self.fanout = fanout
-        self._sessions = tables._sessions
+        self.sessions = sessions
         self._logs: dict[str, ChatLog] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._readers: dict[str, int] = {}  # connections here that follow a table's chat
@@ -121,7 +123,7 @@ class ChatService:
         log = await self.log(table_id)
         message = log.message(target)
         if message is None:
-            async with self._sessions() as session:
+            async with self.sessions.read() as session:
                 kind = await store.kind_of(session, table_id, target)
             if kind not in ("text", "phrase"):
                 raise ServiceError("unknown_chat", f"the chat has no message {target}")
@@ -145,13 +147,13 @@ class ChatService:
             return
         owner = seat_model.owned_seat(data, speaker.author)
         if owner != speaker.seat:
-            raise ServiceError("bad_token", "this token owns no seat of the table any more", 403)
+            raise ServiceError("bad_token", "this token owns no seat of the table any more")
 
     async def _creator(self, table_id: str, speaker: Speaker) -> TableData:
         data = await self.tables.get(table_id)
         self._check_author(data, speaker)
         if speaker.seat != seat_model.CREATOR_SEAT:
-            raise ServiceError("not_creator", "only the table's creator may do this", 403)
+            raise ServiceError("not_creator", "only the table's creator may do this")
         return data
 
     async def _append(
@@ -163,7 +165,7 @@ class ChatService:
         row.hidden, row.at = False, round(self.now(), 3)
         for _attempt in range(WRITE_ATTEMPTS):
             try:
-                async with self.tables.cache.sqlite_lock(), self._sessions() as session:
+                async with self.sessions.write() as session:
                     earlier = await store.repeat(session, table_id, speaker.author, client_id)
                     if earlier is not None:
                         return earlier, False
@@ -194,7 +196,7 @@ class ChatService:
             log = self._logs.get(table_id)
             if log is not None and wanted is not None and log.newest >= wanted:
                 return log
-            async with self._sessions() as session:
+            async with self.sessions.read() as session:
                 if log is None:
                     log = await _load(session, table_id)
                     self._logs[table_id] = log
@@ -209,7 +211,7 @@ class ChatService:
         """Up to HISTORY messages a reader may read before ``before``, oldest first, and
         whether there are more."""
         rooms = tuple(room for room in rules.ROOMS if reads(room, seated, public))
-        async with self._sessions() as session:
+        async with self.sessions.read() as session:
             rows = await store.messages_before(session, table_id, before, rooms, rules.HISTORY + 1)
         more = len(rows) > rules.HISTORY
         shown = [store.entry(r).wire(r.hidden) for r in reversed(rows[: rules.HISTORY])]
@@ -222,13 +224,13 @@ class ChatService:
         the end, 'bad_token' for a token that owns no seat of the table."""
         data = await self.tables.get_stored(table_id)
         if data.status != "finished":
-            raise ServiceError("not_finished", "the chat is published once the game ends", 409)
+            raise ServiceError("not_finished", "the chat is published once the game ends")
         seated = False
         if token is not None:
             if seat_model.access(data, self.tables.settings.secret_key, token) is None:
-                raise ServiceError("bad_token", "the token owns no seat of this table", 403)
+                raise ServiceError("bad_token", "the token owns no seat of this table")
             seated = True
-        async with self._sessions() as session:
+        async with self.sessions.read() as session:
             rows = await store.messages(session, table_id)
         messages = [
             store.entry(r).wire(r.hidden) for r in rows if reads(r.room, seated, data.public)
@@ -239,7 +241,7 @@ class ChatService:
         """For each (table, seat), the seq of the newest message someone else wrote there
         (0: none): what the lobby's "your tables" compares with what the browser has read.
         A seat's owner reads both rooms. One query for every table asked about."""
-        async with self._sessions() as session:
+        async with self.sessions.read() as session:
             newest = await store.newest_by_author(session, sorted({t for t, _ in asked}))
         return {
             (table_id, seat): max(

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypeGuard
 
 Clock = dict[str, Any]
 
@@ -99,7 +99,7 @@ def check_config(raw: dict[str, Any] | None) -> dict[str, Any]:
     return config
 
 
-def _is_number(value: Any) -> bool:
+def _is_number(value: Any) -> TypeGuard[float]:
     """A finite int or float (a bool is no number of seconds)."""
     return not isinstance(value, bool) and isinstance(value, int | float) and math.isfinite(value)
 

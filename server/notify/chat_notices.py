@@ -46,6 +46,7 @@ class ChatNotices:
     def __init__(self, outbox: Outbox) -> None:
         self.outbox = outbox
         self.service = outbox.service
+        self.sessions = outbox.sessions
         self.settings = outbox.settings
 
     # ---------------------------------------------------------------- what is owed
@@ -63,7 +64,7 @@ class ChatNotices:
         now = self.service.now()
         for _ in range(3):  # another process may write a row meanwhile: read them again
             try:
-                async with self.service.cache.sqlite_lock(), self.service._sessions() as session:
+                async with self.sessions.write() as session:
                     query = sa.select(ChatNoticeRow).where(ChatNoticeRow.table_id == data.id)
                     rows = {r.seat: r for r in (await session.execute(query)).scalars()}
                     for person in people:
@@ -78,7 +79,7 @@ class ChatNotices:
     async def deliver_due(self) -> int:
         """Look at every pending chat notice due by now; returns how many went out."""
         now = self.service.now()
-        async with self.service._sessions() as session:
+        async with self.sessions.read() as session:
             query = (
                 sa.select(ChatNoticeRow)
                 .where(ChatNoticeRow.status == "pending", ChatNoticeRow.due_at <= now)
@@ -101,7 +102,7 @@ class ChatNotices:
         if data.status != "playing" or info is None or info.token_hash is None:
             await self._write(row, status="expired")
             return False
-        async with self.service._sessions() as session:
+        async with self.sessions.read() as session:
             seen = (await queries.seen_at(session, data.id)).get(row.seat)
         if row.seat in self.service.presence(data.id) or (
             seen is not None and seen >= row.wrote_at
@@ -161,7 +162,7 @@ class ChatNotices:
         if claim is not None:
             conditions += [ChatNoticeRow.status == "pending", ChatNoticeRow.due_at <= claim]
         statement = sa.update(ChatNoticeRow).where(*conditions).values(rev=row.rev + 1, **values)
-        async with self.service.cache.sqlite_lock(), self.service._sessions() as session:
+        async with self.sessions.write() as session:
             result = await session.execute(statement)
             await session.commit()
         return getattr(result, "rowcount", 0) == 1

@@ -27,6 +27,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from server.engine import get_game
 from server.store import queries
 from server.store.models import SeatRow, TableRow
+from server.store.sessions import SessionSource
 from server.tables import ServiceError, TableService
 from server.tables import seats as seat_model
 
@@ -87,14 +88,16 @@ def check_email(address: str) -> str:
 class ContactBook:
     """Reads and changes the addresses, each through the seat model's rules."""
 
-    def __init__(self, service: TableService, guard: Guard) -> None:
+    def __init__(self, service: TableService, guard: Guard, sessions: SessionSource) -> None:
+        """``sessions``: the table service's session source (its SQLite writer lock)."""
         self.service = service
+        self.sessions = sessions
         self.guard = guard
 
     async def read(self, table_id: str, token: str) -> Contacts:
         """The token's view. Raises ServiceError('bad_token', 'unknown_table')."""
         by = await self.service.authenticate(table_id, token)
-        async with self.service._sessions() as session:
+        async with self.sessions.read() as session:
             row = (
                 await session.execute(
                     sa.select(SeatRow.email, SeatRow.email_confirmed_at, SeatRow.email_links).where(
@@ -134,12 +137,12 @@ class ContactBook:
         if not 0 <= seat < len(data.seats):
             raise ServiceError("bad_seat", f"no seat {seat} (0-{len(data.seats) - 1})")
         if by.seat != seat:
-            raise ServiceError("not_your_seat", "only a seat's own player sets its e-mail", 403)
+            raise ServiceError("not_your_seat", "only a seat's own player sets its e-mail")
         if email is None:
             await self._remove_email(table_id, seat)
             return await self.read(table_id, token)
         if not self.service.settings.email_on:
-            raise ServiceError("email_off", "this server sends no e-mail", 409)
+            raise ServiceError("email_off", "this server sends no e-mail")
         email = check_email(email)
         link = await self._ask(table_id, seat, email)
         if link is not None:
@@ -148,7 +151,7 @@ class ContactBook:
 
     async def _remove_email(self, table_id: str, seat: int) -> None:
         """The seat's address gone, and its link with it (the links it had stay counted)."""
-        async with self.service.cache.sqlite_lock(), self.service._sessions() as session:
+        async with self.sessions.write() as session:
             await queries.update_seat(
                 session, table_id, seat, email=None, email_confirmed_at=None,
                 email_token_hash=None, email_token_until=None,
@@ -161,7 +164,7 @@ class ContactBook:
         transaction; the link to mail, or None when the address is already confirmed."""
         settings, now = self.service.settings, self.service.now()
         of_seat = (SeatRow.table_id == table_id) & (SeatRow.seat == seat)
-        async with self.service.cache.sqlite_lock(), self.service._sessions() as session:
+        async with self.sessions.write() as session:
             current = (
                 await session.execute(
                     sa.select(SeatRow.email, SeatRow.email_confirmed_at).where(of_seat)
@@ -181,7 +184,6 @@ class ContactBook:
                     "too_many_links",
                     f"this seat has had {MAX_LINKS} confirmation links mailed; "
                     "no more are sent from it",
-                    429,
                 )
             wait = await budget.spend(
                 session, settings.secret_key, email, settings.mail_per_hour, now
@@ -192,7 +194,6 @@ class ContactBook:
                     "mail_budget",
                     f"this address has had its {settings.mail_per_hour} e-mails this hour; "
                     f"try again in {int(wait // 60) + 1} min",
-                    429,
                 )
             token = secrets.token_urlsafe(32)
             await session.execute(
@@ -217,7 +218,6 @@ class ContactBook:
                 "email_not_sent",
                 "the mail server did not take the confirmation mail; the address waits, "
                 "send the link again later",
-                503,
             ) from None
 
     async def pending(self, token: str) -> Confirmation:
@@ -226,13 +226,13 @@ class ContactBook:
         Raises ServiceError: 'unknown_link' (404: never made, used, replaced or removed),
         'link_expired' (410).
         """
-        async with self.service._sessions() as session:
+        async with self.sessions.read() as session:
             return await self._find(session, token)
 
     async def confirm(self, token: str) -> Confirmation:
         """Confirm the address of the link's seat: notices go to it from now on, and the
         link works no more. Raises ServiceError as ``pending``."""
-        async with self.service.cache.sqlite_lock(), self.service._sessions() as session:
+        async with self.sessions.write() as session:
             found = await self._find(session, token)
             done = await session.execute(
                 sa.update(SeatRow)
@@ -265,7 +265,6 @@ class ContactBook:
                 "link_expired",
                 f"this link worked for {CONFIRM_HOURS} hours; type the address again at the "
                 "table to have a new one sent",
-                410,
             )
         data = await self.service.get_stored(row.table_id)
         name = table_name(get_game(data.game).title, row.table_id)
@@ -280,7 +279,7 @@ class ContactBook:
         seat_model.check_creator(await self.service.authenticate(table_id, token), playing=True)
         if url is not None:
             url = await self.guard.check(url.strip())
-        async with self.service.cache.sqlite_lock(), self.service._sessions() as session:
+        async with self.sessions.write() as session:
             await session.execute(
                 sa.update(TableRow).where(TableRow.id == table_id).values(webhook_url=url)
             )
@@ -294,6 +293,4 @@ def token_key(token: str) -> str:
 
 
 def _unknown_link() -> ServiceError:
-    return ServiceError(
-        "unknown_link", "this confirmation link is not (or no longer) one of ours", 404
-    )
+    return ServiceError("unknown_link", "this confirmation link is not (or no longer) one of ours")

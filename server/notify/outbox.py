@@ -55,6 +55,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from server.engine import get_game
 from server.store import queries
 from server.store.models import NoticeRow, SeatRow, TableRow
+from server.store.sessions import SessionSource
 from server.tables import ServiceError, TableData, TableService
 from server.tables import seats as seat_model
 
@@ -100,8 +101,12 @@ def build_channels(context: ChannelContext) -> list[Channel]:
 class Outbox:
     """Derives the notices owed and delivers them, from this process."""
 
-    def __init__(self, service: TableService, channels: list[Channel]) -> None:
+    def __init__(
+        self, service: TableService, channels: list[Channel], sessions: SessionSource
+    ) -> None:
+        """``sessions``: the table service's session source (its SQLite writer lock)."""
         self.service = service
+        self.sessions = sessions
         self.settings = service.settings
         self.channels = {channel.name: channel for channel in channels}
         self._task: asyncio.Task[None] | None = None
@@ -142,7 +147,7 @@ class Outbox:
         """Write the notice each reachable person's seat is owed now into its row, where it
         replaces what the row holds (``notice.replaces``)."""
         now = self.service.now()
-        async with self.service.cache.sqlite_lock(), self.service._sessions() as session:
+        async with self.sessions.write() as session:
             reachable: set[tuple[str, int]] = set()
             for channel in self.channels.values():
                 reachable |= await channel.addressed(session)
@@ -176,7 +181,7 @@ class Outbox:
         want: tuple[float, rules.Kind] = (float(since), "nudge")
         now = self.service.now()
         for _ in range(3):  # a sweep may write the row meanwhile: read it again, once or twice
-            async with self.service.cache.sqlite_lock(), self.service._sessions() as session:
+            async with self.sessions.write() as session:
                 row = (await _rows(session, [data.id])).get((data.id, seat))
                 if await _offer(session, row, data.id, seat, want, now):
                     await session.commit()
@@ -187,7 +192,7 @@ class Outbox:
     async def deliver_due(self) -> int:
         """Claim and deliver every pending notice due by now; returns how many were sent."""
         now = self.service.now()
-        async with self.service._sessions() as session:
+        async with self.sessions.read() as session:
             query = (
                 sa.select(NoticeRow)
                 .where(NoticeRow.status == "pending", NoticeRow.due_at <= now)
@@ -266,7 +271,7 @@ class Outbox:
 
     async def _presence_wait(self, table_id: str, seat: int, now: float) -> float:
         """Seconds to hold a notice before the seat counts as away long enough (0: send)."""
-        async with self.service._sessions() as session:
+        async with self.sessions.read() as session:
             seen = await queries.seen_at(session, table_id)
         here = seat in self.service.presence(table_id)
         away = seat_model.away_seconds(seen.get(seat), here, now, self.settings.handover_after)
@@ -297,7 +302,7 @@ class Outbox:
         if now is not None:
             conditions += [NoticeRow.status == "pending", NoticeRow.due_at <= now]
         statement = sa.update(NoticeRow).where(*conditions).values(rev=row.rev + 1, **values)
-        async with self.service.cache.sqlite_lock(), self.service._sessions() as session:
+        async with self.sessions.write() as session:
             result = await session.execute(statement)
             await session.commit()
         return row.rev + 1 if getattr(result, "rowcount", 0) == 1 else None
@@ -323,7 +328,8 @@ def _nudger(data: TableData, seat: int) -> str | None:
     """The name of whoever nudged ``seat`` last (the seat log, which everyone sees)."""
     for entry in reversed(data.seat_log):
         if entry.get("type") == "nudged" and entry.get("seat") == seat:
-            return entry.get("by_name")
+            name: str | None = entry.get("by_name")
+            return name
     return None
 
 

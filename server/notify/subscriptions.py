@@ -95,7 +95,7 @@ def device_key(endpoint: str) -> str:
 
 
 def bad(message: str) -> ServiceError:
-    return ServiceError("bad_subscription", message, 400)
+    return ServiceError("bad_subscription", message)
 
 
 # ------------------------------------------------------------------------------ checks
@@ -127,7 +127,6 @@ def check_service(host: str, port: int | None, extra_hosts: Sequence[str]) -> No
         f"{host[:80]!r} is not a browser's push service; this server sends pushes to "
         + ", ".join(PUSH_SERVICES)
         + (", " + ", ".join(extra_hosts) if extra_hosts else ""),
-        400,
     )
 
 
@@ -190,7 +189,6 @@ async def check_host(host: str, allow_private: bool, resolve: Resolver = system_
         raise ServiceError(
             "private_endpoint",
             "push endpoints must be on public addresses, not loopback, private or link-local ones",
-            400,
         )
 
 
@@ -220,7 +218,7 @@ async def add(
             return await _upsert(sessions, table_id, seat, endpoint, keys, lang)
         except IntegrityError:
             continue
-    raise ServiceError("conflict", "the subscription kept changing; try again", 409)
+    raise ServiceError("conflict", "the subscription kept changing; try again")
 
 
 async def _upsert(
@@ -244,7 +242,6 @@ async def _upsert(
                     "too_many_devices",
                     f"a seat may have notices sent to at most {MAX_DEVICES} devices; "
                     "turn them off on one first",
-                    409,
                 )
             row = PushSubscriptionRow(table_id=table_id, seat=seat, endpoint=endpoint)
             row.endpoint_key = key

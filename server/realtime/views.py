@@ -30,9 +30,9 @@ import jsonpatch
 from jsonpointer import escape
 
 from server import jsontext
-from server.clocks import table as table_clock
 from server.engine import Event, Game, State, View, get_game, is_visible, log_entry
 from server.metrics import VIEW_STATS
+from server.tables import clock as table_clock
 from server.tables.data import TableData
 
 Doc = dict[str, Any]

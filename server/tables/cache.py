@@ -22,6 +22,7 @@ from server.engine import Event, get_game
 from server.settings import Settings
 from server.store import queries
 from server.store.models import CommandRow, SeatRow, TableRow
+from server.store.sessions import SessionSource
 
 from .data import SeatInfo, ServiceError, TableData, check_table_id, split_options
 
@@ -35,8 +36,16 @@ SNAPSHOT = {"isolation_level": "REPEATABLE READ"}
 class TableCache:
     """The tables held in this process, how they are read, and who may write each."""
 
-    def __init__(self, settings: Settings, sessions: async_sessionmaker[AsyncSession]) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        sessions: async_sessionmaker[AsyncSession],
+        source: SessionSource | None = None,
+    ) -> None:
+        """``source``: the service's session source, whose SQLite writer lock this cache's
+        writers share with every other writer of the process."""
         self._sessions = sessions
+        self._source = source or SessionSource(sessions, one_writer=not settings.is_postgres)
         self.tables: dict[str, TableData] = {}
         # Ids of the held tables being played, kept with ``tables``: the active-tables gauge is
         # set at every command, and counting every held table there cost CPU per command in
@@ -45,9 +54,6 @@ class TableCache:
         self._history: dict[str, dict[int, TableData]] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._loading: dict[str, asyncio.Future[TableData]] = {}  # reads in flight, by table
-        # SQLite allows one writer; two interleaved write transactions in one process would
-        # make the later one fail on a stale snapshot instead of waiting. Postgres needs none.
-        self._sqlite_writer = None if settings.is_postgres else asyncio.Lock()
         self._snapshot_reads = settings.is_postgres
 
     # ---------------------------------------------------------------- reading
@@ -81,7 +87,7 @@ class TableCache:
         check_table_id(table_id)
         version = await self.read(lambda session: queries.table_version(session, table_id))
         if version is None:
-            raise ServiceError("unknown_table", f"there is no table {table_id!r}", 404)
+            raise ServiceError("unknown_table", f"there is no table {table_id!r}")
         return await self.get(table_id, version)
 
     def at_version(self, table_id: str, version: int) -> TableData | None:
@@ -101,7 +107,7 @@ class TableCache:
         check_table_id(table_id)
         version = await queries.table_version(session, table_id, lock=True)
         if version is None:
-            raise ServiceError("unknown_table", f"there is no table {table_id!r}", 404)
+            raise ServiceError("unknown_table", f"there is no table {table_id!r}")
         held = self.tables.get(table_id)
         if held is not None and held.version == version:
             return held
@@ -139,7 +145,7 @@ class TableCache:
             return await self._load_newer(session, held)
         row = row or await queries.table_row(session, table_id)
         if row is None:
-            raise ServiceError("unknown_table", f"there is no table {table_id!r}", 404)
+            raise ServiceError("unknown_table", f"there is no table {table_id!r}")
         seats = await queries.seat_rows(session, table_id)
         commands = await queries.command_rows(session, table_id, upto_version=row.version)
         return table_data(row, seats, replayed(row, commands), commands)
@@ -150,7 +156,7 @@ class TableCache:
         to the held state (what another process accepted is replayed, not re-read)."""
         row = await queries.table_row(session, held.id, with_state=False)
         if row is None:
-            raise ServiceError("unknown_table", f"there is no table {held.id!r}", 404)
+            raise ServiceError("unknown_table", f"there is no table {held.id!r}")
         seats = await queries.seat_rows(session, held.id)
         newer = await queries.command_rows(
             session, held.id, after=held.seq, upto_version=row.version
@@ -214,10 +220,7 @@ class TableCache:
     @asynccontextmanager
     async def sqlite_lock(self) -> AsyncIterator[None]:
         """The process's one SQLite writer lock (nothing on Postgres)."""
-        if self._sqlite_writer is None:
-            yield
-            return
-        async with self._sqlite_writer:
+        async with self._source.writer_lock():
             yield
 
 

@@ -23,8 +23,9 @@ SEAT_LOG_SHOWN = 50
 
 
 class ServiceError(Exception):
-    """A refused request, with a stable ``code`` and the HTTP ``status`` it maps to; a
-    refused game command may name the ``clause`` of the rules it met (``docs/rules/``).
+    """A refused request, with a stable ``code``; a refused game command may name the
+    ``clause`` of the rules it met (``docs/rules/``). The HTTP edge maps the code to a status
+    (``server.api.errors``): nothing below it speaks HTTP.
 
     ``retry_after``: seconds after which the same request may succeed (a rate limit's
     refusal); HTTP answers carry it as ``Retry-After`` and in the body.
@@ -34,24 +35,23 @@ class ServiceError(Exception):
         self,
         code: str,
         message: str,
-        status: int = 400,
+        *,
         retry_after: int | None = None,
         clause: str | None = None,
     ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
-        self.status = status
         self.retry_after = retry_after
         self.clause = clause
 
     def __repr__(self) -> str:
-        return f"ServiceError({self.code!r}, {self.message!r}, {self.status})"
+        return f"ServiceError({self.code!r}, {self.message!r})"
 
 
 def unknown_table(table_id: str) -> ServiceError:
     shown = table_id if len(table_id) <= MAX_TABLE_ID else table_id[:MAX_TABLE_ID] + "…"
-    return ServiceError("unknown_table", f"there is no table {shown!r}", 404)
+    return ServiceError("unknown_table", f"there is no table {shown!r}")
 
 
 def is_table_id(text: str) -> bool:

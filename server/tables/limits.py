@@ -121,7 +121,6 @@ async def check_create(
             "too_many_tables",
             f"at most {settings.create_rate} new tables a minute from one address; "
             f"try again in {wait} s",
-            429,
             retry_after=wait,
         )
     mine = sa.func.count(sa.case((TableRow.creator_key == creator_key, 1)))
@@ -132,13 +131,11 @@ async def check_create(
             "too_many_unjoined_tables",
             f"you already have {own} tables nobody else has joined (at most "
             f"{settings.unjoined_per_address}); invite someone to one, or finish one, first",
-            429,
         )
     if own > 0 and total >= settings.unjoined_tables:  # an address's first always goes
         raise ServiceError(
             "server_full",
             f"this server holds {total} tables nobody has joined yet, its most; try again later",
-            503,
         )
 
 
@@ -169,7 +166,6 @@ async def check_bot_table(session: AsyncSession, settings: Settings, table_id: s
             "too_many_own_bot_tables",
             f"{own} tables made from your address already play with bots alone (at most "
             f"{settings.bot_tables_per_address}); keep a person on a seat, or finish one",
-            429,
         )
     first_of_address = creator is not None and own == 0 and settings.bot_tables > 0
     if playing >= settings.bot_tables and not first_of_address:
@@ -177,7 +173,6 @@ async def check_bot_table(session: AsyncSession, settings: Settings, table_id: s
             "too_many_bot_tables",
             f"{playing} tables are already played by bots alone, this server's most; "
             "keep a person on a seat, or try again later",
-            503,
         )
 
 
@@ -217,4 +212,4 @@ def _act_refusal(rule: str, limit: int, times: list[float], now: float) -> None:
     first): it may come again once enough of them have left the window."""
     wait = max(1, math.ceil(times[len(times) - limit] + ACT_WINDOW - now))
     rule = f"at most {limit} {rule}"
-    raise ServiceError("rate_limited", f"{rule}; try again in {wait} s", 429, retry_after=wait)
+    raise ServiceError("rate_limited", f"{rule}; try again in {wait} s", retry_after=wait)

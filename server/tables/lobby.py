@@ -19,12 +19,12 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.bots.kinds import canonical_kind
 from server.clocks import model as clock_model
-from server.clocks import table as table_clock
 from server.engine import get_game, get_manifest
 from server.settings import Settings
 from server.store import queries
 from server.store.models import SeatRow, TableRow
 
+from . import clock as table_clock
 from . import limits, rematch
 from . import seats as seat_model
 from .cache import TableCache
@@ -211,10 +211,10 @@ class Lobby:
 
     async def _deal(self, session: AsyncSession, data: TableData) -> dict[str, Any]:
         if data.status != "open":
-            raise ServiceError("already_started", "the game has already started", 409)
+            raise ServiceError("already_started", "the game has already started")
         free = [s.seat for s in data.seats if not s.is_taken]
         if free:
-            raise ServiceError("seats_open", f"seats {free} have nobody; invite or add bots", 409)
+            raise ServiceError("seats_open", f"seats {free} have nobody; invite or add bots")
         if all(s.bot for s in data.seats):
             await limits.check_bot_table(session, self.settings, data.id)
         state = get_game(data.game).new(len(data.seats), data.seed, data.options)
@@ -234,7 +234,7 @@ class Lobby:
         data = await self._cache.get_stored(table_id)
         asking = seat_model.access(data, self.settings.secret_key, token)
         if asking is None:
-            raise ServiceError("bad_token", "this token belongs to no seat of the table", 403)
+            raise ServiceError("bad_token", "this token belongs to no seat of the table")
         rematch.check_finished(data)
         await self._count_act(table_id, asking.seat)
         new_id = data.rematch or await self._make_rematch(table_id)
@@ -287,7 +287,7 @@ class Lobby:
         data = await self._cache.get_stored(table_id)
         found = seat_model.access(data, self.settings.secret_key, token)
         if found is None:
-            raise ServiceError("bad_token", "this token has no seat at the rematch", 403)
+            raise ServiceError("bad_token", "this token has no seat at the rematch")
         async with self._cache.sqlite_lock(), self._sessions() as session:
             await queries.mark_seen(session, table_id, found.seat, time.time())
             await session.commit()
@@ -316,7 +316,7 @@ class Lobby:
 
         async def write(session: AsyncSession, data: TableData) -> dict[str, Any]:
             if data.status != "open":
-                raise ServiceError("already_started", "the clock is set before the start", 409)
+                raise ServiceError("already_started", "the clock is set before the start")
             return {"clock": clock_model.new_clock(chosen, len(data.seats))}
 
         return await self.change(table_id, write, actor=seat_model.CREATOR_SEAT)
@@ -341,11 +341,11 @@ class Lobby:
 
         async def write(session: AsyncSession, data: TableData) -> dict[str, Any]:
             if version is not None and data.version != version:
-                raise ServiceError("moved_on", "the table moved on first", 409)
+                raise ServiceError("moved_on", "the table moved on first")
             if data.status == "finished":
-                raise ServiceError("finished", "the game is over", 409)
+                raise ServiceError("finished", "the game is over")
             if data.status != "playing" or data.clock is None:
-                raise ServiceError("not_started", "the table has no running clock", 409)
+                raise ServiceError("not_started", "the table has no running clock")
             clock, values = change(data, data.clock)
             changed = data
             handed = {**(seats or {}), **values.pop("stand_ins", {})}

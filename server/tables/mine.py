@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.clocks import table as table_clock
 from server.engine import get_game
 
+from . import clock as table_clock
 from .data import TableData
 from .seats import Access
 

@@ -20,13 +20,13 @@ import asyncpg
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from server import metrics
-from server.clocks import table as table_clock
 from server.engine import Command, get_game
 from server.settings import Settings
 from server.store import queries
 from server.store.db import asyncpg_dsn
 from server.store.fifo import FifoGate
 
+from . import clock as table_clock
 from . import seats as seat_model
 from .cache import TableCache
 from .data import ServiceError, TableData
@@ -144,7 +144,7 @@ class Play:
         if isinstance(by, table_clock.Cover | table_clock.BotTurn):
             # Claimed work (a timeout, a bot's turn): only on the version it was seen at.
             if data.version != by.version:
-                raise ServiceError("moved_on", "the table moved on before this move", 409)
+                raise ServiceError("moved_on", "the table moved on before this move")
             if isinstance(by, table_clock.Cover):
                 cover = by
             else:
@@ -298,14 +298,14 @@ def _snapshot_due(data: TableData, status: str, seq: int) -> bool:
 
 def _check_may_act(data: TableData, seat: int) -> None:
     if data.status == "open":
-        raise ServiceError("not_started", "the game has not started yet", 409)
+        raise ServiceError("not_started", "the game has not started yet")
     if data.status == "finished" or data.state is None:
-        raise ServiceError("finished", "the game is over", 409)
+        raise ServiceError("finished", "the game is over")
     if data.clock is not None and data.clock.get("paused") is not None:
-        raise ServiceError("paused", "the table is paused: nobody moves until it resumes", 409)
+        raise ServiceError("paused", "the table is paused: nobody moves until it resumes")
     game = get_game(data.game)
     # A seat outside ``to_act`` may still have a command (taking a sealed plan back).
     if seat not in game.to_act(data.state) and not game.legal(data.state, seat):
         # The rule of what is being decided now says who decides it (the view's ``rule``).
         clause = game.view(data.state, seat).get("rule")
-        raise ServiceError("not_your_turn", f"seat {seat} may not act now", 409, clause=clause)
+        raise ServiceError("not_your_turn", f"seat {seat} may not act now", clause=clause)

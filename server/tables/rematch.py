@@ -37,7 +37,7 @@ class AlreadyMade(Exception):
 def check_finished(data: TableData) -> None:
     """Raises ServiceError('not_finished', 409) unless the game at ``data`` is over."""
     if data.status != "finished":
-        raise ServiceError("not_finished", "a rematch is made once the game is over", 409)
+        raise ServiceError("not_finished", "a rematch is made once the game is over")
 
 
 def seat_token(secret_key: str, table_id: str, old_token_hash: str) -> str:

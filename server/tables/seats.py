@@ -182,18 +182,16 @@ def check_right(right: Right, data: TableData, by: Access | None, seat: int | No
     if right in (Right.ANYONE, Right.WATCH):
         return
     if by is None:
-        raise ServiceError(
-            "no_token", "send the seat token as 'Authorization: Bearer <token>'", 401
-        )
+        raise ServiceError("no_token", "send the seat token as 'Authorization: Bearer <token>'")
     own = seat is None or by.seat == seat
     if right is Right.OWNER or (own and right in (Right.OWN_SEAT, Right.OWN_SEAT_OR_CREATOR)):
         return
     if (right in (Right.OWN_SEAT, Right.OWN_SEAT_PLAYER) and not own) or (
         right is Right.OWN_SEAT_OR_CREATOR and not by.is_creator
     ):
-        raise ServiceError("not_your_seat", f"only seat {seat}'s own link may do this", 403)
+        raise ServiceError("not_your_seat", f"only seat {seat}'s own link may do this")
     if right in (Right.HOST, Right.CREATOR) and not by.is_creator:
-        raise ServiceError("not_creator", "only seat 0 (the table's creator) may do this", 403)
+        raise ServiceError("not_creator", "only seat 0 (the table's creator) may do this")
     # PLAYER, OWN_SEAT_PLAYER, CREATOR and the creator's hand-over of another's seat during
     # the game: only while the token plays its seat. In the waiting room the creator is the
     # host, who seats bots whoever will play seat 0.
@@ -204,7 +202,6 @@ def check_right(right: Right, data: TableData, by: Access | None, seat: int | No
         "seat_lost",
         f"a bot plays seat {by.seat} for you now; take it back first "
         f"(POST /api/tables/{data.id}/seats/{by.seat}/reclaim)",
-        403,
     )
 
 
@@ -232,7 +229,7 @@ def known_access(data: TableData, secret_key: str, token: str) -> Access:
     """``access``, refusing a token of no seat: ServiceError('bad_token', 403)."""
     found = access(data, secret_key, token)
     if found is None:
-        raise ServiceError("bad_token", "this token belongs to no seat of the table", 403)
+        raise ServiceError("bad_token", "this token belongs to no seat of the table")
     return found
 
 
@@ -267,7 +264,7 @@ def check_plays(data: TableData, seat: int, actor: Actor) -> None:
     info = data.seats[seat]
     if isinstance(actor, _Bot):
         if info.bot is None:
-            raise ServiceError("seat_lost", f"seat {seat} is not played by a bot now", 403)
+            raise ServiceError("seat_lost", f"seat {seat} is not played by a bot now")
         return
     if (
         info.bot is not None
@@ -275,7 +272,7 @@ def check_plays(data: TableData, seat: int, actor: Actor) -> None:
         or not hmac.compare_digest(info.token_hash, actor)
     ):
         raise ServiceError(
-            "seat_lost", f"this token no longer plays seat {seat}; a bot plays it now", 403
+            "seat_lost", f"this token no longer plays seat {seat}; a bot plays it now"
         )
 
 
@@ -301,10 +298,10 @@ def seat_to_join(data: TableData, wanted: int | None, invited: bool) -> int:
     """
     if not invited and not data.public:
         raise ServiceError(
-            "invite_required", "this table is private: join it through its invite link", 403
+            "invite_required", "this table is private: join it through its invite link"
         )
     if data.status == "finished":
-        raise ServiceError("finished", "the game is over; nobody can join", 409)
+        raise ServiceError("finished", "the game is over; nobody can join")
     if wanted is not None:
         if not 0 <= wanted < len(data.seats):
             raise ServiceError("bad_seat", f"no seat {wanted} (0-{len(data.seats) - 1})")
@@ -317,21 +314,21 @@ def seat_to_join(data: TableData, wanted: int | None, invited: bool) -> int:
             return candidates[0]
     if not invited and bots:
         raise ServiceError(
-            "table_full", "no free seat; a bot's seat can be taken only with the invite", 409
+            "table_full", "no free seat; a bot's seat can be taken only with the invite"
         )
-    raise ServiceError("table_full", "every seat has a player", 409)
+    raise ServiceError("table_full", "every seat has a player")
 
 
 def _check_joinable(info: SeatInfo, invited: bool) -> None:
     if info.token_hash is not None and info.bot is not None:
         raise ServiceError(
-            "seat_kept", f"seat {info.seat} is kept for its player; a bot plays it meanwhile", 409
+            "seat_kept", f"seat {info.seat} is kept for its player; a bot plays it meanwhile"
         )
     if info.token_hash is not None:
-        raise ServiceError("seat_taken", f"seat {info.seat} already has a player", 409)
+        raise ServiceError("seat_taken", f"seat {info.seat} already has a player")
     if info.bot is not None and not invited:
         raise ServiceError(
-            "seat_taken", f"a bot plays seat {info.seat}; only the invite can replace it", 409
+            "seat_taken", f"a bot plays seat {info.seat}; only the invite can replace it"
         )
 
 
@@ -350,7 +347,7 @@ def check_handover(
     'player_present'.
     """
     if data.status == "finished":
-        raise ServiceError("finished", "the game is over", 409)
+        raise ServiceError("finished", "the game is over")
     if not 0 <= seat < len(data.seats):
         raise ServiceError("bad_seat", f"no seat {seat} (0-{len(data.seats) - 1})")
     info = data.seats[seat]
@@ -360,7 +357,6 @@ def check_handover(
         raise ServiceError(
             "not_your_seat",
             "only a seat's own player, or the creator for a player who is away, hands it to a bot",
-            403,
         )
     # Decided on the version the hand-over is stored on, not the one the token was read at.
     check_right(Right.OWN_SEAT_OR_CREATOR, data, by, seat)
@@ -374,7 +370,6 @@ def check_handover(
             f"{name} is {'connected' if away_seconds is None else 'only briefly away'}; "
             f"their seat can go to a bot after {after:g} s away ({math.ceil(wait)} s from now "
             "at the soonest)",
-            409,
         )
 
 
@@ -382,13 +377,13 @@ def check_reclaim(data: TableData, by: Access, seat: int) -> None:
     """May ``by`` take ``seat`` back from the bot standing in? Only its owner, while a bot
     plays it. Raises ServiceError: 'finished', 'bad_seat', 'not_your_seat', 'not_stand_in'."""
     if data.status == "finished":
-        raise ServiceError("finished", "the game is over", 409)
+        raise ServiceError("finished", "the game is over")
     if not 0 <= seat < len(data.seats):
         raise ServiceError("bad_seat", f"no seat {seat} (0-{len(data.seats) - 1})")
     if by.seat != seat:
-        raise ServiceError("not_your_seat", "only a seat's own player takes it back", 403)
+        raise ServiceError("not_your_seat", "only a seat's own player takes it back")
     if data.seats[seat].bot is None:
-        raise ServiceError("not_stand_in", "you play this seat already; no bot to replace", 409)
+        raise ServiceError("not_stand_in", "you play this seat already; no bot to replace")
 
 
 def people(data: TableData) -> set[int]:
@@ -403,9 +398,9 @@ def check_person(data: TableData, seat: int, token_hash: str) -> None:
     ServiceError('seat_lost', 403) or, before the start or after the end, 'not_started'
     / 'finished' (409)."""
     if data.status == "open":
-        raise ServiceError("not_started", "the game has not started yet", 409)
+        raise ServiceError("not_started", "the game has not started yet")
     if data.status == "finished":
-        raise ServiceError("finished", "the game is over", 409)
+        raise ServiceError("finished", "the game is over")
     check_plays(data, seat, token_hash)
 
 
@@ -414,10 +409,10 @@ def check_creator(by: Access, playing: bool = False) -> None:
     plays seat 0; with ``playing``, the creator's during the game (added time, the webhook)
     only while no bot stands in for them. Raises ServiceError('not_creator', 'seat_lost')."""
     if not by.is_creator:
-        raise ServiceError("not_creator", "only seat 0 (the table's creator) may do this", 403)
+        raise ServiceError("not_creator", "only seat 0 (the table's creator) may do this")
     if playing and not by.plays:
         raise ServiceError(
-            "seat_lost", "a bot plays seat 0 for you now; take it back to act as the creator", 403
+            "seat_lost", "a bot plays seat 0 for you now; take it back to act as the creator"
         )
 
 

@@ -35,7 +35,7 @@ DRIVER_CONNECTION_ERRORS = (
 
 def kept_changing() -> ServiceError:
     """Every attempt was outraced."""
-    return ServiceError("conflict", "the table kept changing; try again", 409)
+    return ServiceError("conflict", "the table kept changing; try again")
 
 
 async def busy_is_none(attempt: Awaitable[T]) -> T | None:

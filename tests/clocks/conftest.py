@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 
 import tests.support.toy  # noqa: F401  (registers the "toy" game)
-from server.clocks.keeper import ClockKeeper
 from server.realtime.fanout import MemoryFanOut
 from server.settings import Settings
 from server.store.db import make_engine, make_sessionmaker
 from server.tables import TableService
 from server.tables.bots import BotRunner
+from server.timekeeping.keeper import ClockKeeper
 from tests.support.databases import migrated_database
 
 DATABASES = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
@@ -38,7 +38,7 @@ class Process:
         self.service = TableService(settings, make_sessionmaker(self.engine), MemoryFanOut())
         self.service.now = now
         self.bots = BotRunner(self.service)
-        self.keeper = ClockKeeper(self.service, self.bots)
+        self.keeper = ClockKeeper(self.service, self.service.sessions, self.bots)
 
     async def settle(self) -> None:
         """Let every bot task this process started finish (bot_delay is 0 here)."""

@@ -9,10 +9,11 @@ from typing import Any
 
 import pytest
 
+from server.api.errors import status_of
 from server.clocks import model
-from server.clocks.acts import ClockActs
 from server.settings import Settings
 from server.tables import ServiceError, TableData
+from server.timekeeping.acts import ClockActs
 
 from .conftest import T0, FakeTime, Process
 from .test_tables import LIVE, commands, stored
@@ -92,7 +93,7 @@ async def test_a_declined_or_withdrawn_proposal_ends_and_is_logged(
     table_id, (anna, bela, cara) = await table_of(process, DAYS, ["Anna", "Bela", "Cara"])
     await acts.propose_pause(table_id, bela, T0 + DAY)
     stale = await refused(acts.agree_pause(table_id, cara, 7))
-    assert stale.code == "no_proposal" and stale.status == 409
+    assert stale.code == "no_proposal" and status_of(stale.code) == 409
     assert (await refused(acts.propose_pause(table_id, anna, None))).code == "proposal_open"
     data = await acts.decline_pause(table_id, cara, 1)
     assert data.clock is not None and data.clock["proposal"] is None
@@ -102,7 +103,7 @@ async def test_a_declined_or_withdrawn_proposal_ends_and_is_logged(
     assert kinds(data) == ["pause_proposed", "pause_declined", "pause_proposed", "pause_withdrawn"]
     assert (await refused(acts.agree_pause(table_id, bela, 2))).code == "no_proposal"
     bad = await refused(acts.propose_pause(table_id, anna, T0 + 31 * DAY))
-    assert bad.code == "bad_time" and bad.status == 400
+    assert bad.code == "bad_time" and status_of(bad.code) == 400
     assert (await process.service.get_stored(table_id)).version == data.version  # unchanged
 
 
@@ -139,7 +140,7 @@ async def test_away_until_is_shown_and_set_only_by_the_seat_itself(
     assert data.due_at == due  # away does not stop the clock
     assert kinds(data) == ["away_set"]
     other = await refused(acts.set_away(table_id, anna, 1, None))
-    assert other.code == "not_your_seat" and other.status == 403
+    assert other.code == "not_your_seat" and status_of(other.code) == 403
     assert (await refused(acts.set_away(table_id, bela, 1, T0 + 90 * DAY))).code == "bad_time"
     assert (await refused(acts.set_away(table_id, bela, 9, None))).code == "bad_seat"
     data = await acts.set_away(table_id, bela, 1, None)

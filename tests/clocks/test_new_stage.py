@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from server.clocks import model
-from server.clocks import table as table_clock
 from server.engine import get_game
 from server.notify import notice
+from server.tables import clock as table_clock
 
 from .conftest import T0, FakeTime, Process
 from .test_tables import commands

@@ -27,7 +27,7 @@ async def two_people(process: Process, clock: dict[str, Any]) -> tuple[str, str,
 
 
 async def stored(process: Process, table_id: str) -> TableRow:
-    async with process.service._sessions() as session:
+    async with process.service.sessions.read() as session:
         row = (
             await session.execute(sa.select(TableRow).where(TableRow.id == table_id))
         ).scalar_one()
@@ -35,7 +35,7 @@ async def stored(process: Process, table_id: str) -> TableRow:
 
 
 async def commands(process: Process, table_id: str) -> list[CommandRow]:
-    async with process.service._sessions() as session:
+    async with process.service.sessions.read() as session:
         query = (
             sa.select(CommandRow).where(CommandRow.table_id == table_id).order_by(CommandRow.seq)
         )

@@ -29,7 +29,7 @@ async def test_a_person_who_never_moves_does_not_stall_the_table(
         now.at = max(now.at, data.due_at)
         await process.keeper.sweep()
     assert data.status == "finished" and data.result is not None
-    async with process.service._sessions() as session:
+    async with process.service.sessions.read() as session:
         from server.store import queries
 
         rows = await queries.command_rows(session, data.id)

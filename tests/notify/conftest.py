@@ -221,7 +221,7 @@ class App:
         from server.store.models import NoticeRow
 
         async def read() -> dict[int, tuple[str, str, int]]:
-            async with self.state.service._sessions() as session:
+            async with self.state.service.sessions.read() as session:
                 rows = await session.execute(
                     sa.select(NoticeRow).where(NoticeRow.table_id == table_id)
                 )

@@ -68,7 +68,7 @@ def chat_pushes(push_service: PushService, device: Any) -> list[dict[str, Any]]:
 
 def chat_rows(app: App, table_id: str) -> dict[int, str]:
     async def read() -> dict[int, str]:
-        async with app.state.service._sessions() as session:
+        async with app.state.service.sessions.read() as session:
             query = sa.select(ChatNoticeRow).where(ChatNoticeRow.table_id == table_id)
             return {r.seat: r.status for r in (await session.execute(query)).scalars()}
 

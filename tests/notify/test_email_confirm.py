@@ -207,7 +207,7 @@ def test_the_budget_keeps_an_address_s_current_hours_only(
         start = app.now.at
 
         async def spend(address: str, at: float) -> list[tuple[str, int, int]]:
-            async with app.state.service._sessions() as session:
+            async with app.state.service.sessions.read() as session:
                 await budget.spend(session, "k", address, 10, at)
                 await session.commit()
                 rows = await session.execute(sa.select(MailBudgetRow))

@@ -125,11 +125,13 @@ async def test_two_app_instances_on_one_postgres_send_each_notice_once(
             service = TableService(settings, make_sessionmaker(engine), MemoryFanOut())
             service.now = now
             guard = Guard(allow_private=True)
-            context = ChannelContext(settings, service._sessions, guard)
-            instances.append((engine, service, Outbox(service, build_channels(context))))
+            context = ChannelContext(settings, service.sessions.maker, guard)
+            instances.append(
+                (engine, service, Outbox(service, build_channels(context), service.sessions))
+            )
         try:
             service = instances[0][1]
-            book = ContactBook(service, Guard(allow_private=True))
+            book = ContactBook(service, Guard(allow_private=True), service.sessions)
             tables = 4
             for _ in range(tables):
                 data, anna = await service.create_table("toy", 2, {}, [], "Anna")

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
+from server.api.errors import status_of
 from server.settings import Settings
 from server.tables import ServiceError, TableService, limits
 from server.tables.bots import ThinkingBudget
@@ -49,7 +50,7 @@ def _create(client: TestClient, address: str) -> str:
 def _refusal(client: TestClient, address: str) -> tuple[str, int]:
     with pytest.raises(ServiceError) as refused:
         _create(client, address)
-    return refused.value.code, refused.value.status
+    return refused.value.code, status_of(refused.value.code)
 
 
 def _join(client: TestClient, table_id: str) -> None:
@@ -59,7 +60,7 @@ def _join(client: TestClient, table_id: str) -> None:
 
 async def _check_at(service: TableService, address: str, now: datetime) -> None:
     key = limits.address_key(service.settings.secret_key, address)
-    async with service._sessions() as session:
+    async with service.sessions.read() as session:
         await limits.check_create(session, service.settings, key, now=now)
 
 
@@ -251,7 +252,7 @@ def test_a_flood_of_bad_tokens_costs_one_query_each_and_no_table_load(
         if statement.lstrip().upper().startswith("SELECT") and table_id in str(parameters):
             selects.append(statement)
 
-    engine = service._sessions.kw["bind"].sync_engine
+    engine = service.sessions.maker.kw["bind"].sync_engine
     sa.event.listen(engine, "before_cursor_execute", note)
     try:
         base = f"/api/tables/{table_id}"
@@ -308,7 +309,7 @@ def test_a_live_tables_record_and_replay_are_refused_for_one_version_query_each(
         if statement.lstrip().upper().startswith("SELECT") and table_id in str(parameters):
             selects.append(statement)
 
-    engine = service._sessions.kw["bind"].sync_engine
+    engine = service.sessions.maker.kw["bind"].sync_engine
     sa.event.listen(engine, "before_cursor_execute", note)
     try:
         for n in range(20):

@@ -163,7 +163,7 @@ def _scalar(client: TestClient, query: Any) -> int:
     service = client.app.state.service  # type: ignore[attr-defined]
 
     async def run() -> int:
-        async with service._sessions() as session:
+        async with service.sessions.read() as session:
             return int((await session.execute(query)).scalar_one())
 
     assert client.portal is not None
@@ -222,7 +222,7 @@ async def test_two_processes_asked_at_once_make_one_rematch(settings: Settings) 
             assert again == made
             assert (await two.service.get_stored(made[0][0])).status == "playing"
         count = sa.select(sa.func.count()).select_from(TableRow)
-        async with one.service._sessions() as session:
+        async with one.service.sessions.read() as session:
             total = (await session.execute(count)).scalar_one()
         assert total == 2 * games  # each game and its one rematch, never two
     finally:
@@ -254,7 +254,7 @@ def _age(client: TestClient, table_id: str, days: float) -> None:
     service = client.app.state.service  # type: ignore[attr-defined]
 
     async def run() -> None:
-        async with service._sessions() as session:
+        async with service.sessions.read() as session:
             await session.execute(statement)
             await session.commit()
 

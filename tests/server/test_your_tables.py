@@ -53,7 +53,7 @@ def _run(client: TestClient, query: Any) -> Any:
     service = client.app.state.service  # type: ignore[attr-defined]
 
     async def run() -> Any:
-        async with service._sessions() as session:
+        async with service.sessions.read() as session:
             value = await query(session)
             await session.commit()
             return value

@@ -31,7 +31,7 @@ class PageGames:
 
     async def get(self, table_id: str) -> SimpleNamespace:
         if table_id not in self.games:
-            raise ServiceError("unknown_table", f"there is no table {table_id!r}", 404)
+            raise ServiceError("unknown_table", f"there is no table {table_id!r}")
         return SimpleNamespace(game=self.games[table_id])
 
 

@@ -259,7 +259,7 @@ class StubService:
         from server.tables import ServiceError
 
         if self._record is None:
-            raise ServiceError("not_finished", "the record is published once the game ends", 409)
+            raise ServiceError("not_finished", "the record is published once the game ends")
         return self._record
 
 

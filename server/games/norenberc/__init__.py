@@ -6,8 +6,9 @@ The package follows docs/adding-a-game.md.
 """
 
 from server.engine import register_game
+from server.engine.data import DataError
 
-from .data import DataError, components
+from .data import components
 from .game import GAME
 from .manifest import MANIFEST
 

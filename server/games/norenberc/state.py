@@ -269,7 +269,8 @@ def roof_total(state: State, seat: int) -> int:
 def agent_supply(state: State, seat: int) -> int:
     """Agents of ``seat`` still in the common supply."""
     p = player(state, seat)
-    return AGENTS_PER_PLAYER - p["hand"] - p["card"] - roof_total(state, seat)
+    supply: int = AGENTS_PER_PLAYER - p["hand"] - p["card"] - roof_total(state, seat)
+    return supply
 
 
 def order_index(state: State, seat: int) -> int:

@@ -217,7 +217,7 @@ def legal_choice(state: State, seat: int) -> list[Command]:
 def apply_choice(state: State, seat: int, cmd: Command) -> list[Event]:
     """Apply a decision (already checked legal); ``flow.continue_choices`` goes on."""
     choice = state["choices"][0]
-    events = _DECISIONS[cmd["type"]](state, seat, cmd, choice)
+    events: list[Event] = _DECISIONS[cmd["type"]](state, seat, cmd, choice)
     if cmd["type"] != "sell":  # selling goes on until "done"
         own(state, "choices").pop(0)
     return events

@@ -174,7 +174,8 @@ def step_guild(state: State) -> str | None:
     if state["step"] not in GUILD_STEP:
         return None
     card = components().round_cards[state["cards"][state["round"]]]
-    return card[GUILD_STEP[state["step"]]]
+    guild: str | None = card[GUILD_STEP[state["step"]]]
+    return guild
 
 
 def action_slots(step: int, seats: int) -> int:
@@ -232,7 +233,8 @@ def cards_held(player: dict[str, Any], plan: list[list[int]] | None) -> int:
 
 def edifice_of_round(state: State) -> int:
     """Index (in the data file) of the edifice built in the current round's step I."""
-    return state["edifice_order"][state["round"]]
+    edifice: int = state["edifice_order"][state["round"]]
+    return edifice
 
 
 def edifice_name(index: int) -> str:

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from server.games.norenberc.data import DATA_PATH, DataError, components, load
+from server.engine.data import DataError
+from server.games.norenberc.data import DATA_PATH, components, load
 
 
 def _write(tmp_path: Path, doc: object) -> Path:

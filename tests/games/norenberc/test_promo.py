@@ -13,7 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from server.engine import RuleError
-from server.games.norenberc.data import DATA_PATH, DataError, components, load
+from server.engine.data import DataError
+from server.games.norenberc.data import DATA_PATH, components, load
 from server.games.norenberc.roundend import income_of
 from server.games.norenberc.scoring import Holdings, place_jacks, score_holdings
 from server.games.norenberc.setup import PLAYER_COUNTS

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from server.games.strasbourg.data import DATA_PATH, DataError, components, parse, parse_text
+from server.engine.data import DataError
+from server.games.strasbourg.data import DATA_PATH, components, parse, parse_text
 
 
 def raw() -> dict[str, Any]:

@@ -17,11 +17,10 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from server.clocks import model, votes
 from server.tables import seats as seat_model
 from server.tables.data import ServiceError, TableData
 from server.tables.service import TableService
-
-from . import model, votes
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +32,6 @@ Act = Callable[
 ]
 # Told of each stored nudge: (table as stored, nudged seat, nudging seat).
 NudgeListener = Callable[[TableData, int, int], Awaitable[None] | None]
-BAD_INPUT = {"bad_time", "own_seat"}  # refusals of the request itself (400); the rest are 409
 
 
 class ClockActs:
@@ -117,7 +115,7 @@ class ClockActs:
         def act(data: TableData, clock: model.Clock, by: int, now: float) -> _Change:
             _check_seat(data, seat)
             if by != seat:
-                raise ServiceError("not_your_seat", "only a seat's own player sets it away", 403)
+                raise ServiceError("not_your_seat", "only a seat's own player sets it away")
             new = model.set_away(clock, seat, until, now)
             kind = "away_set" if until is not None else "away_cleared"
             return new, [_entry(data, kind, seat, until=until)], {}
@@ -185,8 +183,7 @@ class ClockActs:
             try:
                 new, entries, handed = act(data, clock, by.seat, now)
             except model.ClockError as exc:
-                status = 400 if exc.code in BAD_INPUT else 409
-                raise ServiceError(exc.code, exc.message, status) from None
+                raise ServiceError(exc.code, exc.message) from None
             placed = [{**entry, "at": len(data.log)} for entry in entries]
             return new, {"seat_log": [*data.seat_log, *placed], "stand_ins": handed}
 

@@ -10,15 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from server.clocks import model
 from server.engine import Event, get_game
 from server.engine import planning as sealed
 
-from . import model
-
-if TYPE_CHECKING:
-    from server.tables.data import SeatInfo, TableData
+from .data import SeatInfo, TableData
 
 
 @dataclass(frozen=True)

@@ -18,11 +18,11 @@ import logging
 import math
 from typing import Any
 
+from server.clocks import model
 from server.store import queries
+from server.store.sessions import SessionSource
 from server.tables.data import ServiceError, TableData
 from server.tables.service import TableService
-
-from . import model
 
 log = logging.getLogger(__name__)
 
@@ -32,12 +32,12 @@ log = logging.getLogger(__name__)
 BEAT_SLACK = 1.5
 
 
-async def extend_after_downtime(service: TableService) -> int:
+async def extend_after_downtime(service: TableService, sessions: SessionSource) -> int:
     """Give live tables back the time nobody swept (plus ``clock_grace``), then move the beat
     on; returns how many tables this call extended."""
     settings = service.settings
     now = service.now()
-    async with service._sessions() as session:
+    async with sessions.read() as session:
         before = await queries.last_beat(session)
         tables = await queries.live_clock_tables(session)
     extended = 0
@@ -49,7 +49,7 @@ async def extend_after_downtime(service: TableService) -> int:
             "clocks extended after downtime",
             extra={"seconds": math.floor(down), "tables": extended},
         )
-    async with service._sessions() as session:
+    async with sessions.read() as session:
         await queries.beat(session, now)  # only now may a sweep fire what the downtime ran out
         await session.commit()
     return extended

@@ -35,15 +35,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from server.clocks import model
 from server.engine import Command, RuleError, State, get_game
 from server.store import queries
+from server.store.sessions import SessionSource
+from server.tables import clock as table_clock
 from server.tables import seats as seat_model
 from server.tables.bots import BotRunner
 from server.tables.data import ServiceError, TableData
 from server.tables.service import TableService
 
-from . import downtime, model
-from . import table as table_clock
+from . import downtime
 
 log = logging.getLogger(__name__)
 
@@ -72,10 +74,12 @@ class ClockKeeper:
     def __init__(
         self,
         service: TableService,
+        sessions: SessionSource,
         bots: BotRunner | None = None,
         decide: Callable[..., Any] | None = None,
     ) -> None:
         self.service = service
+        self.sessions = sessions  # the table service's, with its SQLite writer lock
         self.bots = bots  # whose thinking budget the keeper's bots share
         self.settings = service.settings
         self._decide = decide
@@ -188,7 +192,7 @@ class ClockKeeper:
         ``wait``: return once every table fired (else the firing goes on in tasks).
         """
         now = self.service.now()
-        async with self.service._sessions() as session:
+        async with self.sessions.read() as session:
             due = await queries.due_tables(session, now)
             await queries.beat(session, now)
             await session.commit()
@@ -446,8 +450,7 @@ class ClockKeeper:
             try:
                 new = model.add_time(clock, seat, seconds, now)
             except model.ClockError as exc:
-                status = 400 if exc.code == "bad_time" else 409
-                raise ServiceError(exc.code, exc.message, status) from None
+                raise ServiceError(exc.code, exc.message) from None
             name = data.seats[seat].name
             entry = {
                 "type": "time_added",
@@ -464,6 +467,6 @@ class ClockKeeper:
     # ---------------------------------------------------------------- downtime
 
     async def extend_after_downtime(self) -> int:
-        """Give live tables back the time every process was down (``server.clocks.downtime``);
+        """Give live tables back the time every process was down (``server.timekeeping.downtime``);
         returns how many tables this process extended."""
-        return await downtime.extend_after_downtime(self.service)
+        return await downtime.extend_after_downtime(self.service, self.sessions)
