@@ -52,7 +52,7 @@ async def analysis(table_id: str, request: Request) -> dict[str, Any]:
     """
     record = await _record(request, table_id)
     service = request.app.state.service
-    async with service._sessions() as session:
+    async with service.sessions.read() as session:
         row = await session.get(AnalysisRow, table_id)
         status = row.status if row is not None else None
         positions = await stored_positions(session, table_id) if row is not None else {}

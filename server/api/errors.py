@@ -23,10 +23,10 @@ _BY_STATUS: dict[int, tuple[str, ...]] = {
     409: (
         # the table (or the address) is not in a state where the request can be done
         "already_started", "already_voted", "conflict", "email_off", "finished", "moved_on",
-        "no_proposal", "not_days", "not_finished", "not_paused", "not_stand_in", "not_started",
-        "not_to_act", "not_your_turn", "paused", "player_present", "proposal_open", "seat_kept",
-        "seat_taken", "seats_open", "table_full", "timed", "too_many_devices", "too_soon",
-        "untimed",
+        "no_proposal", "not_a_learning_table", "not_days", "not_finished", "not_paused",
+        "not_stand_in", "not_started", "not_to_act", "not_your_turn", "paused",
+        "player_present", "proposal_open", "seat_kept", "seat_taken", "seats_open",
+        "table_full", "timed", "too_many_devices", "too_soon", "untimed",
     ),
     410: ("link_expired",),
     429: (

@@ -96,7 +96,6 @@ class Suggester:
                     "rate_limited",
                     f"at most {BURST} suggestions in a row, then one every {EVERY:g} s; "
                     f"try again in {math.ceil(wait)} s",
-                    429,
                     retry_after=math.ceil(wait),
                 )
             budget, granted = self.budget, None
@@ -132,14 +131,13 @@ def check_askable(data: TableData, secret_key: str, token: str, seat: int) -> No
         raise ServiceError(
             "not_a_learning_table",
             "this table was created without the learning option: no bot suggestions here",
-            409,
         )
     access = seat_model.known_access(data, secret_key, token)
     seat_model.check_right(seat_model.Right.OWN_SEAT_PLAYER, data, access, seat)
     if data.status == "open":
-        raise ServiceError("not_started", "the game has not started yet", 409)
+        raise ServiceError("not_started", "the game has not started yet")
     if data.status == "finished" or data.state is None:
-        raise ServiceError("finished", "the game is over", 409)
+        raise ServiceError("finished", "the game is over")
     game = get_game(data.game)
     if seat not in game.to_act(data.state) or not game.legal(data.state, seat):
-        raise ServiceError("not_your_turn", f"the game is not waiting for seat {seat}", 409)
+        raise ServiceError("not_your_turn", f"the game is not waiting for seat {seat}")

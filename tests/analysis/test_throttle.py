@@ -4,10 +4,10 @@ sleeps long enough that busy / (busy + sleep) is the share, and a stop ends it e
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 
-from server.analysis import job
 from server.analysis.job import Stopped, Throttle
 
 
@@ -25,7 +25,7 @@ class Waits(threading.Event):
 
 def test_the_throttle_sleeps_to_keep_the_share(monkeypatch: pytest.MonkeyPatch) -> None:
     clock = iter([0.0, 0.2, 0.2, 0.5, 0.5])  # thread CPU: 0.2 s busy, then 0.3 s busy
-    monkeypatch.setattr(job.time, "thread_time", lambda: next(clock))
+    monkeypatch.setattr(time, "thread_time", lambda: next(clock))
     stop = Waits()
     throttle = Throttle(0.25, stop)
     throttle()
@@ -38,7 +38,7 @@ def test_the_throttle_sleeps_to_keep_the_share(monkeypatch: pytest.MonkeyPatch) 
 def test_a_full_share_never_sleeps_and_a_stop_ends_the_work(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(job.time, "thread_time", lambda: 1.0)
+    monkeypatch.setattr(time, "thread_time", lambda: 1.0)
     stop = Waits()
     Throttle(1.0, stop)()
     assert stop.waited == []

@@ -135,7 +135,8 @@ def _stack(state: State, seat: int, cmd: Command) -> list[Event]:
 def _take_stacks(state: State, seat: int, cmd: Command) -> list[list[int]]:
     """The stacks the seat has formed: its plan, sealed."""
     player = own_player(state, seat)
-    stacks, player["building"] = player["building"], []
+    stacks: list[list[int]] = player["building"]
+    player["building"] = []
     return stacks
 
 
