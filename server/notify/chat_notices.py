@@ -18,20 +18,20 @@ pending stays as it is. The notices' outbox sweeps them with its own (``Outbox.s
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
 from server.engine import get_game
+from server.settings import Settings
 from server.store import queries
 from server.store.models import ChatNoticeRow
-from server.tables import ServiceError, TableData
+from server.store.sessions import SessionSource
+from server.tables import ServiceError, TableData, TableService
 
-from .notice import Notice
-
-if TYPE_CHECKING:
-    from .outbox import Outbox
+from .channel import Channel
+from .notice import Notice, Outcome
 
 log = logging.getLogger(__name__)
 
@@ -40,10 +40,25 @@ LEASE = 120.0  # as a "your move" notice's claim
 BATCH = 100
 
 
+class Sender(Protocol):
+    """What chat notices take from the notices' outbox (``Outbox``): its channels, and when
+    and how it sends (said here, so that this module need not import the outbox, which
+    makes one of these)."""
+
+    service: TableService
+    sessions: SessionSource
+    settings: Settings
+    channels: dict[str, Channel]
+
+    async def presence_wait(self, table_id: str, seat: int, now: float) -> float: ...
+
+    async def try_channel(self, name: str, notice: Notice) -> Outcome: ...
+
+
 class ChatNotices:
     """Owes and delivers chat notices, from this process, with the outbox's channels."""
 
-    def __init__(self, outbox: Outbox) -> None:
+    def __init__(self, outbox: Sender) -> None:
         self.outbox = outbox
         self.service = outbox.service
         self.sessions = outbox.sessions
@@ -109,7 +124,7 @@ class ChatNotices:
         ):
             await self._write(row, status="expired")  # at the table since: read
             return False
-        wait = await self.outbox._presence_wait(data.id, row.seat, now)
+        wait = await self.outbox.presence_wait(data.id, row.seat, now)
         if wait > 0:
             await self._write(row, due_at=now + wait)
             return False
@@ -131,7 +146,7 @@ class ChatNotices:
             by_name=row.by_name,
         )
         names = list(row.channels) if row.channels is not None else list(self.outbox.channels)
-        outcomes = {name: await self.outbox._try(name, notice) for name in names}
+        outcomes = {name: await self.outbox.try_channel(name, notice) for name in names}
         retry = [name for name, outcome in outcomes.items() if outcome == "retry"]
         took = "sent" in outcomes.values()
         if not retry:

@@ -220,7 +220,7 @@ class Outbox:
         if not _still_owed(data, row):
             await self._write(row, status="expired")
             return False
-        wait = await self._presence_wait(data.id, row.seat, now)
+        wait = await self.presence_wait(data.id, row.seat, now)
         if wait > 0:
             await self._write(row, status="pending", due_at=now + wait)
             return False
@@ -234,7 +234,7 @@ class Outbox:
         now = self.service.now()
         notice = self._notice(data, row, now)
         names = row.channels if row.channels is not None else list(self.channels)
-        outcomes = {name: await self._try(name, notice) for name in names}
+        outcomes = {name: await self.try_channel(name, notice) for name in names}
         retry = [name for name, outcome in outcomes.items() if outcome == "retry"]
         took = "sent" in outcomes.values()
         if took:
@@ -259,7 +259,7 @@ class Outbox:
         )
         return took
 
-    async def _try(self, name: str, notice: Notice) -> Outcome:
+    async def try_channel(self, name: str, notice: Notice) -> Outcome:
         channel = self.channels.get(name)
         if channel is None:
             return "gone"  # a channel no longer configured here
@@ -269,7 +269,7 @@ class Outbox:
             log.exception("notice channel %s failed", name, extra={"table_id": notice.table_id})
             return "retry"
 
-    async def _presence_wait(self, table_id: str, seat: int, now: float) -> float:
+    async def presence_wait(self, table_id: str, seat: int, now: float) -> float:
         """Seconds to hold a notice before the seat counts as away long enough (0: send)."""
         async with self.sessions.read() as session:
             seen = await queries.seen_at(session, table_id)

@@ -13,7 +13,6 @@
 // table page that never asks carries neither.
 import { h, LANG } from "./i18n.js";
 import { api } from "./conn.js";
-import { ruleLink } from "./pieces.js";
 import { openRule, styleSheet } from "./rules_panel.js";
 
 const TIP = "explain-tip";
@@ -91,7 +90,7 @@ export function show(el, passive) {
       tip.appendChild(h("b", { class: "explain-name" }, piece.name));
       if (own) tip.appendChild(h("span", { class: "explain-own" }, own));
       tip.appendChild(h("span", { class: "explain-text" }, piece.text));
-      tip.appendChild(ruleLink(piece.clause));
+      tip.appendChild(ruleLinkOf(piece.clause));
       tip.hidden = false;
       placeTip(tip, el);
       shownOn = el;
@@ -219,9 +218,14 @@ const handlers = {
 
 let listening = false;
 
+// pieces.ruleLink, handed over by pieces.js (which loads this module) rather than imported
+// from it: the two would import each other.
+let ruleLinkOf = () => null;
+
 // Called by pieces.js with each event that came before this module was loaded; from the
 // first on, this module hears them all itself.
-export function explainEvent(ev) {
+export function explainEvent(ev, ruleLink) {
+  ruleLinkOf = ruleLink;
   if (!listening) {
     listening = true;
     Object.keys(handlers).forEach((type) => document.addEventListener(type, handlers[type], true));

@@ -16,3 +16,15 @@ export function setRedraw(fn) {
 export function redraw() {
   redrawPage();
 }
+
+// One draw for what one message brings: the mover's patch is a new document and the ack of
+// its command at once. A microtask runs before the next message and before the next paint.
+let redrawQueued = false;
+export function redrawSoon() {
+  if (redrawQueued) return;
+  redrawQueued = true;
+  queueMicrotask(() => {
+    redrawQueued = false;
+    redrawPage();
+  });
+}

@@ -379,7 +379,7 @@ function firstExplain(ev) {
   explaining = explaining || import("./explain.js");
   explaining.then((explain) => {
     EXPLAIN_ON.forEach((type) => document.removeEventListener(type, firstExplain, true));
-    explain.explainEvent(ev);
+    explain.explainEvent(ev, ruleLink);
   });
 }
 EXPLAIN_ON.forEach((type) => document.addEventListener(type, firstExplain, true));

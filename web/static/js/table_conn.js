@@ -7,8 +7,7 @@ import * as acts from "./table_acts.js";
 import { learnClockRules, learnServerTime, serverNow } from "./clocks.js";
 import { TableConnection, api, forgetTable, keptSeat, rememberTable } from "./conn.js";
 import { errorText, loadStrings, t } from "./i18n.js";
-import { $ } from "./page.js";
-import { render, renderSoon } from "./table_draw.js";
+import { $, redraw, redrawSoon } from "./page.js";
 import { away, fillNames, isPaused, mySeat, seatName, showNotice, state } from "./table_state.js";
 
 export function send(cmd) {
@@ -16,7 +15,7 @@ export function send(cmd) {
   if (isPaused()) return;
   state.notice = null;
   state.conn.send(cmd);
-  render();
+  redraw();
 }
 
 // A table act on the clock (a pause, a nudge, added time …): docs/clocks.md. The new state
@@ -25,7 +24,7 @@ export function tableAct(path, body) {
   api("POST", "/api/tables/" + state.tableId + path, body, state.token)
     .then(() => {
       state.notice = null;
-      render();
+      redraw();
     })
     .catch(showNotice);
 }
@@ -41,7 +40,7 @@ export function handToBot(seat) {
   )
     .then(() => {
       state.notice = null;
-      render();
+      redraw();
     })
     .catch(showNotice);
 }
@@ -58,7 +57,7 @@ export function reclaim() {
       chat.cover(null);
       state.notice = null;
       reconnect();
-      render();
+      redraw();
     })
     .catch(showNotice);
 }
@@ -81,7 +80,7 @@ function onError(err) {
     code: err && err.code,
     rule: err && err.clause,
   };
-  render();
+  redraw();
 }
 
 // A seat link stops working when its seat was handed to a bot: forget it, watch instead.
@@ -94,7 +93,7 @@ function dropToken() {
   history.replaceState(null, "", location.pathname + location.search);
   state.notice = { kind: "info", text: t("table.token_gone") };
   reconnect();
-  render();
+  redraw();
 }
 
 // A bot plays our seat now: watch as a spectator, and offer to take the seat back (the seat
@@ -110,7 +109,7 @@ function loseSeat() {
       state.lost = mine;
       chat.cover(res.seat);
       state.notice = { kind: "info", text: t("seat.lost"), code: "seat_lost" };
-      render();
+      redraw();
     })
     .catch(() => {
       dropToken();
@@ -124,7 +123,7 @@ export function loadMine() {
   api("GET", "/api/tables/" + state.tableId + "/me", undefined, state.token)
     .then((res) => {
       state.invite = res.invite;
-      render();
+      redraw();
       // The notifications card is a seat's own, folded: its modules (this device's push
       // notices, the seat's e-mail and webhook) and settings are loaded only when a player
       // opens it, which few pages ever do.
@@ -154,10 +153,10 @@ export function reconnect() {
       state.doc = d;
       rememberOnce();
       chat.update(d);
-      renderSoon();
+      redrawSoon();
     },
     onStatus,
-    onAck: renderSoon,
+    onAck: redrawSoon,
     onError,
     onChat: chat.receive,
   });
@@ -211,7 +210,7 @@ export function pollTable() {
         state.conn.resync();
       // A redraw replaces the page's buttons: one every poll could swallow a tap that falls
       // between its press and its release (and lays a phone's page out for nothing).
-      if (changed) render();
+      if (changed) redraw();
     })
     .catch(() => {});
 }
@@ -262,7 +261,7 @@ export function context(game, readOnly) {
     readOnly: !!readOnly,
     busy: state.conn ? state.conn.busy() : false,
     send,
-    rerender: render,
+    rerender: redraw,
     handToBot,
     reclaim,
     reclaimable: state.lost ? state.lost.seat : null,
@@ -273,7 +272,7 @@ export function context(game, readOnly) {
     seatActs: readOnly
       ? null
       : (seat) => {
-          return acts.seatActs(seat, state.doc.table, mySeat(), tableAct, seatName, render);
+          return acts.seatActs(seat, state.doc.table, mySeat(), tableAct, seatName, redraw);
         },
   };
 }
@@ -313,5 +312,5 @@ export function redrawWhenDue(table) {
   if (!moments.length) return;
   const wait = Math.min(LONGEST_WAIT, Math.min.apply(null, moments) - serverNow());
   // A little after the moment, so that the redraw finds it passed.
-  timedRedraw = setTimeout(render, Math.max(0, wait) * 1000 + 50);
+  timedRedraw = setTimeout(redraw, Math.max(0, wait) * 1000 + 50);
 }

@@ -54,19 +54,6 @@ export function render() {
   if (hadFocus && dropped) focusPrompt();
 }
 
-// One draw for what one message brings: the mover's patch is a new document and the ack of
-// its command at once. A microtask runs before the next message and before the next paint.
-let renderQueued = false;
-
-export function renderSoon() {
-  if (renderQueued) return;
-  renderQueued = true;
-  queueMicrotask(() => {
-    renderQueued = false;
-    render();
-  });
-}
-
 // A game may say something under the table (where its component data comes from).
 function renderFootnote(renderer, game) {
   const note = renderer.footnote && game ? renderer.footnote(game) : null;
