@@ -1,6 +1,6 @@
 """The Strasbourg log events carry params the browser renders from per-language templates
 (``sb.log.<type>[.<variant>]`` in web/i18n/strasbourg/*.json, formatters in
-web/static/js/games/strasbourg/strasbourg.js; the engine's own planning events from the shared
+web/static/js/games/strasbourg/strasbourg_data.js; the engine's own planning events from the shared
 ``log.<type>`` with ``sb.log.order`` as ``{order}``). Seeded random games check every event they
 produce."""
 
@@ -33,9 +33,11 @@ DICTS = {
 }
 # The page's own param of every event: the game's order of planning.
 ORDER = "sb.log.order"
-JS = (ROOT / "web" / "static" / "js" / "games" / "strasbourg" / "strasbourg.js").read_text("utf-8")
+JS = (ROOT / "web" / "static" / "js" / "games" / "strasbourg" / "strasbourg_data.js").read_text(
+    "utf-8"
+)
 _LOG_FORMATS_LITERAL = re.search(r"const LOG_FORMATS = \{(.*?)\n\};", JS, re.S)
-assert _LOG_FORMATS_LITERAL is not None, "strasbourg.js defines const LOG_FORMATS = { ... };"
+assert _LOG_FORMATS_LITERAL is not None, "strasbourg_data.js defines const LOG_FORMATS = { ... };"
 # Its members are methods (``guild(value, params) {``), one a line, two spaces in.
 LOG_FORMATS = set(re.findall(r"^  (\w+)\(", _LOG_FORMATS_LITERAL[1], re.M))
 SHARED_FORMATS = {"seat", "seats", "list"}

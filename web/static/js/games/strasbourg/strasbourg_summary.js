@@ -4,7 +4,7 @@
 // the first council scored.
 import { h, t } from "../../i18n.js";
 import { badge } from "../../pieces.js";
-import { COUNCIL, GUILDS } from "./strasbourg.js";
+import { COUNCIL, GUILDS } from "./strasbourg_data.js";
 
 // One summary per council phase: from its first "CouncilScored" to the next round's start
 // (or the game's end), with the council as it stood then: the log's seat changes played
