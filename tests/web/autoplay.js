@@ -1,12 +1,17 @@
 // Plays one decision through the page's own prompt, the way a person would: pick an action
 // kind (preferring the listed ones), then the first option of every open step, then Confirm.
 // Closes a round-end summary that holds the prompt first. Returns the confirmed summary line, or null when it is not this page's turn.
-(prefer) => {
+async (prefer) => {
   for (let i = 0; i < 20; i++) {
     // A round-end summary holds the prompt until it is closed, as a person would close it.
     const later = document.getElementById("summary-continue");
     if (later) later.click();
-    const card = document.getElementById("prompt-card");
+    let card = document.getElementById("prompt-card");
+    // A prompt whose module is still on its way (imported when first needed) comes by itself.
+    for (let w = 0; !card && document.querySelector(".banner.mine") && w < 250; w++) {
+      await new Promise((done) => setTimeout(done, 20));
+      card = document.getElementById("prompt-card");
+    }
     if (!card || !document.querySelector(".banner.mine")) return null;
     const confirm = document.getElementById("confirm");
     if (confirm && !confirm.disabled) {

@@ -150,6 +150,10 @@ def open_table(
     page.goto(f"{server.url}/t/fake?lang={lang}#seat=tok0")
     page.wait_for_selector("#conn[data-state=online]")
     page.wait_for_selector("#app [data-explain]")
+    # A prompt whose module comes when first needed redraws the page when it arrives.
+    page.wait_for_function(
+        "!document.querySelector('.banner.mine') || !!document.getElementById('prompt-card')"
+    )
     if board and width == "390" and page.get_attribute("#sheet-handle", "aria-expanded") == "true":
         page.tap(
             "#sheet-handle"
