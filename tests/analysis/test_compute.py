@@ -4,6 +4,7 @@ by play-outs (ties split), verdicts from the deciding seat's view only, the summ
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 import pytest
 
@@ -18,11 +19,11 @@ GAMES = ["norenberc", "strasbourg"]
 
 
 @pytest.fixture(scope="module", params=GAMES)
-def game_record(request: pytest.FixtureRequest) -> dict:
+def game_record(request: pytest.FixtureRequest) -> dict[str, Any]:
     return played(request.param, seats=get_game(request.param).min_seats)
 
 
-def _person_steps(record: dict, replayed) -> list[int]:
+def _person_steps(record: dict[str, Any], replayed: Any) -> list[int]:
     """Steps where the person (seat 0) had a real choice."""
     return [
         k
@@ -31,7 +32,7 @@ def _person_steps(record: dict, replayed) -> list[int]:
     ]
 
 
-def test_positions_are_deterministic_and_chances_split_the_win(game_record: dict) -> None:
+def test_positions_are_deterministic_and_chances_split_the_win(game_record: dict[str, Any]) -> None:
     replayed = replay_record(game_record)
     first = _person_steps(game_record, replayed)[0]
     one = analyse_step(game_record, replayed, first, SMALL)
@@ -46,7 +47,7 @@ def test_positions_are_deterministic_and_chances_split_the_win(game_record: dict
     assert any(o["cmd"] == decision["made"] for o in decision["options"])
 
 
-def test_the_final_position_is_the_result(game_record: dict) -> None:
+def test_the_final_position_is_the_result(game_record: dict[str, Any]) -> None:
     replayed = replay_record(game_record)
     last = steps_of(game_record) - 1
     final = analyse_step(game_record, replayed, last, SMALL)
@@ -57,13 +58,13 @@ def test_the_final_position_is_the_result(game_record: dict) -> None:
     assert final["decision"] is None
 
 
-def test_bots_decisions_are_not_judged(game_record: dict) -> None:
+def test_bots_decisions_are_not_judged(game_record: dict[str, Any]) -> None:
     replayed = replay_record(game_record)
     bot_step = next(k for k, e in enumerate(game_record["commands"]) if e["seat"] == 1)
     assert analyse_step(game_record, replayed, bot_step, SMALL)["decision"] is None
 
 
-def test_a_verdict_ignores_what_the_seat_could_not_see(game_record: dict) -> None:
+def test_a_verdict_ignores_what_the_seat_could_not_see(game_record: dict[str, Any]) -> None:
     """Swap the true state for another one the deciding seat cannot tell apart (its hidden
     parts sampled anew: other seats' money and plans, deck order), and change the deal's
     seed: the verdict on the seat's decision stays exactly the same."""
@@ -85,7 +86,7 @@ def test_a_verdict_ignores_what_the_seat_could_not_see(game_record: dict) -> Non
     assert judge(game, adapter, view, 0, step, made, SMALL) == verdict
 
 
-def test_summary_lists_costliest_decisions_and_swings(game_record: dict) -> None:
+def test_summary_lists_costliest_decisions_and_swings(game_record: dict[str, Any]) -> None:
     replayed = replay_record(game_record)
     steps = _person_steps(game_record, replayed)[:6]
     steps = sorted({*steps, *(k + 1 for k in steps)})

@@ -59,7 +59,7 @@ def finished_table(server: ServerProcess) -> str:
         "the bots finish",
         lambda: call(server, "GET", f"/api/tables/{table_id}")["status"] == "finished",
     )
-    return table_id
+    return str(table_id)
 
 
 def analysed(logs: list[Path]) -> list[tuple[str, int, str]]:

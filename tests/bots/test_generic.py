@@ -4,6 +4,7 @@ game: legal commands only, no reading of hidden information, determinism, streng
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 import pytest
 
@@ -32,7 +33,7 @@ def test_every_bot_kind_only_sends_legal_commands_through_a_whole_game() -> None
             step += 1
 
 
-def _two_worlds_differing_in_seat_1s_hand() -> tuple[dict, dict]:
+def _two_worlds_differing_in_seat_1s_hand() -> tuple[dict[str, Any], dict[str, Any]]:
     """Two states alike except for seat 1's hidden hand and the hidden prize order."""
     a = GAME.new(3, "hidden", {})
     b = {**a, "hands": [list(h) for h in a["hands"]], "out": list(a["out"])}
@@ -71,7 +72,7 @@ def test_determinizations_match_the_view_they_came_from() -> None:
         assert sampled == view
 
 
-def adapter_determinize(view: dict, rng: Rng) -> dict:
+def adapter_determinize(view: dict[str, Any], rng: Rng) -> dict[str, Any]:
     from server.bots.adapters import adapter_for
 
     return adapter_for("sealedbid").determinize(view, 0, rng)
@@ -199,7 +200,7 @@ class _OnlyLowest:
 
         return getattr(adapter_for("sealedbid"), name)
 
-    def candidates(self, view: dict, seat: int) -> list[dict]:
+    def candidates(self, view: dict[str, Any], seat: int) -> list[dict[str, Any]]:
         bids = sorted((c for c in view["legal"] if c["type"] == "bid"), key=lambda c: c["card"])
         return bids[:2]
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -33,10 +34,10 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
             yield test_client
 
 
-def _wait_until_finished(client: TestClient, table_id: str) -> dict:
+def _wait_until_finished(client: TestClient, table_id: str) -> dict[str, Any]:
     deadline = time.monotonic() + GAME_TIMEOUT
     while time.monotonic() < deadline:
-        summary = client.get(f"/api/tables/{table_id}").json()
+        summary: dict[str, Any] = client.get(f"/api/tables/{table_id}").json()
         if summary["status"] == "finished":
             return summary
         time.sleep(0.2)

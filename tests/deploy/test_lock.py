@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 from packaging.requirements import Requirement
@@ -35,8 +36,9 @@ def pins(lock: str) -> dict[str, str]:
     return found
 
 
-def project() -> dict:
-    return tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+def project() -> dict[str, Any]:
+    project: dict[str, Any] = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    return project
 
 
 def requirements(extras: list[str]) -> list[Requirement]:

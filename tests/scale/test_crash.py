@@ -20,6 +20,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -82,7 +83,7 @@ async def kill_and_restart(
     return kills
 
 
-async def records(server: ServerProcess, tables: list[list[Player]]) -> dict[str, dict]:
+async def records(server: ServerProcess, tables: list[list[Player]]) -> dict[str, dict[str, Any]]:
     """The published record of every table, by id (GET /api/tables/{id}/record)."""
     async with httpx.AsyncClient(base_url=server.url, timeout=30) as client:
         answers = [await client.get(f"/api/tables/{row[0].table_id}/record") for row in tables]
@@ -90,7 +91,7 @@ async def records(server: ServerProcess, tables: list[list[Player]]) -> dict[str
     return {row[0].table_id: answer.raise_for_status().json() for row, answer in pairs}
 
 
-def check_table(url: str, players: list[Player], record: dict) -> None:
+def check_table(url: str, players: list[Player], record: dict[str, Any]) -> None:
     """The stored game is finished, linear, equal to its replay, and holds every ack; its
     published record is that log and ``guildhall verify`` reproduces its result."""
     stored = load_table(url, players[0].table_id)

@@ -66,7 +66,7 @@ async def replies(ws: Any, count: int) -> list[dict[str, Any]]:
     return got
 
 
-async def test_oversized_frames_are_refused_and_the_connection_stays_usable(server) -> None:
+async def test_oversized_frames_are_refused_and_the_connection_stays_usable(server: Any) -> None:
     proc, _ = server
     table = await new_table(proc)
     async with websockets.connect(f"{proc.ws_url}/ws/tables/{table.id}") as ws:
@@ -79,7 +79,7 @@ async def test_oversized_frames_are_refused_and_the_connection_stays_usable(serv
     assert pong["type"] == "pong"
 
 
-async def test_a_burst_beyond_the_rate_is_refused_then_the_connection_recovers(server) -> None:
+async def test_a_burst_beyond_the_rate_is_refused_then_the_connection_recovers(server: Any) -> None:
     proc, _ = server
     table = await new_table(proc)
     async with websockets.connect(f"{proc.ws_url}/ws/tables/{table.id}") as ws:
@@ -108,7 +108,7 @@ MALFORMED = [  # (frame, the documented code; None: whatever the engine says)
 ]
 
 
-async def test_malformed_messages_get_a_coded_error_and_no_stack_trace(server) -> None:
+async def test_malformed_messages_get_a_coded_error_and_no_stack_trace(server: Any) -> None:
     proc, _ = server
     table = await new_table(proc)
     async with websockets.connect(f"{proc.ws_url}/ws/tables/{table.id}") as ws:
@@ -124,7 +124,7 @@ async def test_malformed_messages_get_a_coded_error_and_no_stack_trace(server) -
         assert not TRACE.search(msg["message"]), msg
 
 
-async def test_http_errors_are_coded_json_without_stack_traces(server) -> None:
+async def test_http_errors_are_coded_json_without_stack_traces(server: Any) -> None:
     proc, _ = server
     async with httpx.AsyncClient(base_url=proc.url, timeout=10) as client:
         answers = [
@@ -140,7 +140,7 @@ async def test_http_errors_are_coded_json_without_stack_traces(server) -> None:
         assert not TRACE.search(answer.text), answer.text
 
 
-async def test_seat_tokens_are_stored_only_as_keyed_hashes(server) -> None:
+async def test_seat_tokens_are_stored_only_as_keyed_hashes(server: Any) -> None:
     proc, db_file = server
     table = await new_table(proc)
     with sqlite3.connect(db_file) as db:
@@ -162,7 +162,7 @@ async def metrics_once(client: httpx.AsyncClient, ready: Any) -> str:
     return text
 
 
-async def test_metrics_count_connections_commands_errors_and_latency(server) -> None:
+async def test_metrics_count_connections_commands_errors_and_latency(server: Any) -> None:
     proc, _ = server
     table = await new_table(proc)
     async with httpx.AsyncClient(base_url=proc.url, timeout=10) as client:
@@ -201,7 +201,7 @@ async def opened_connections(proc: ServerProcess, count: float) -> None:
         await metrics_once(client, lambda t: metric(t, "guildhall_connections") == count)
 
 
-async def test_connections_beyond_the_per_address_cap_are_refused(server) -> None:
+async def test_connections_beyond_the_per_address_cap_are_refused(server: Any) -> None:
     proc, _ = server
     table = await new_table(proc)
     url = f"{proc.ws_url}/ws/tables/{table.id}"
@@ -264,7 +264,7 @@ async def vanish_mid_game(proc: ServerProcess, round_: int) -> SeatedTable:
     return table
 
 
-async def test_clients_vanishing_mid_game_leave_no_error_in_the_json_log(server) -> None:
+async def test_clients_vanishing_mid_game_leave_no_error_in_the_json_log(server: Any) -> None:
     proc, _ = server
     tables = [await vanish_mid_game(proc, i) for i in range(6)]
     await opened_connections(proc, 0)
@@ -285,7 +285,7 @@ async def test_clients_vanishing_mid_game_leave_no_error_in_the_json_log(server)
     assert not any(token in text for t in tables for token in t.tokens)
 
 
-async def test_the_cap_counts_the_address_a_trusted_proxy_forwards(server) -> None:
+async def test_the_cap_counts_the_address_a_trusted_proxy_forwards(server: Any) -> None:
     # 127.0.0.1 is a trusted proxy (GUILDHALL_TRUSTED_PROXIES), so X-Forwarded-For decides.
     proc, _ = server
     table = await new_table(proc)

@@ -63,7 +63,7 @@ async def settle(conns: list[Conn]) -> int:
     return newest
 
 
-async def test_racing_commands_through_both_processes_never_fork_the_log(cluster) -> None:
+async def test_racing_commands_through_both_processes_never_fork_the_log(cluster: Any) -> None:
     url, (a, b) = cluster
     table = await new_table(a)
     rng = random.Random(7)
@@ -111,7 +111,7 @@ async def test_racing_commands_through_both_processes_never_fork_the_log(cluster
         assert comparable(on_a.doc) == comparable(on_b.doc)  # type: ignore[arg-type]
 
 
-async def test_each_process_pushes_patches_caused_by_the_other(cluster) -> None:
+async def test_each_process_pushes_patches_caused_by_the_other(cluster: Any) -> None:
     _, (a, b) = cluster
     table = await new_table(a)
     servers = [a, b]

@@ -73,7 +73,7 @@ async def pair() -> AsyncIterator[tuple[PostgresFanOut, PostgresFanOut, str]]:
 
 
 @pytest.mark.postgres
-async def test_publish_reaches_the_other_instance_and_local_subscribers_once(pair) -> None:
+async def test_publish_reaches_the_other_instance_and_local_subscribers_once(pair: Any) -> None:
     a, b, _ = pair
     sent, received = fanout_events("sent"), fanout_events("received")
     local, remote, other_table = Inbox(), Inbox(), Inbox()
@@ -94,7 +94,7 @@ async def test_publish_reaches_the_other_instance_and_local_subscribers_once(pai
 
 
 @pytest.mark.postgres
-async def test_unsubscribed_listeners_hear_nothing_more(pair) -> None:
+async def test_unsubscribed_listeners_hear_nothing_more(pair: Any) -> None:
     a, b, _ = pair
     gone, marker = Inbox(), Inbox()
     b.subscribe("t1", gone)
@@ -111,7 +111,7 @@ async def test_unsubscribed_listeners_hear_nothing_more(pair) -> None:
 
 
 @pytest.mark.postgres
-async def test_a_failing_listener_does_not_stop_the_others(pair) -> None:
+async def test_a_failing_listener_does_not_stop_the_others(pair: Any) -> None:
     a, b, _ = pair
 
     def broken(_table: str, _version: int) -> None:
@@ -125,7 +125,7 @@ async def test_a_failing_listener_does_not_stop_the_others(pair) -> None:
 
 
 @pytest.mark.postgres
-async def test_a_killed_listen_connection_reconnects_and_resyncs(pair) -> None:
+async def test_a_killed_listen_connection_reconnects_and_resyncs(pair: Any) -> None:
     a, b, url = pair
     inbox, unknown = Inbox(), Inbox()
     b.subscribe("t1", inbox)
@@ -152,7 +152,7 @@ async def test_a_killed_listen_connection_reconnects_and_resyncs(pair) -> None:
 
 
 @pytest.mark.postgres
-async def test_publish_survives_a_killed_notify_connection(pair) -> None:
+async def test_publish_survives_a_killed_notify_connection(pair: Any) -> None:
     a, b, url = pair
     inbox = Inbox()
     b.subscribe("t1", inbox)
@@ -173,7 +173,7 @@ async def test_publish_survives_a_killed_notify_connection(pair) -> None:
 
 
 @pytest.mark.postgres
-async def test_the_sweep_announces_a_version_whose_notification_was_lost(pair) -> None:
+async def test_the_sweep_announces_a_version_whose_notification_was_lost(pair: Any) -> None:
     a, b, url = pair
     inbox = Inbox()
     b.subscribe("t1", inbox)

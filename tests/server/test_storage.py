@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -154,7 +155,7 @@ async def test_a_new_process_sees_everything_acknowledged(settings: Settings) ->
         await after.close()
 
 
-async def _stored_snapshot(instance: Instance, table_id: str) -> tuple[int, dict | None]:
+async def _stored_snapshot(instance: Instance, table_id: str) -> tuple[int, dict[str, Any] | None]:
     async with make_sessionmaker(instance.engine)() as session:
         row = (
             await session.execute(sa.select(TableRow).where(TableRow.id == table_id))

@@ -148,7 +148,8 @@ class WsClient:
     @property
     def game(self) -> dict[str, Any]:
         assert self.doc is not None and self.doc["game"] is not None
-        return self.doc["game"]
+        game: dict[str, Any] = self.doc["game"]
+        return game
 
     @property
     def legal(self) -> list[dict[str, Any]]:

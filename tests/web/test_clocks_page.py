@@ -32,7 +32,7 @@ def clock_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThr
 
 
 def started_table(server: ServerThread) -> dict[str, Any]:
-    made = httpx.post(
+    made: dict[str, Any] = httpx.post(
         f"{server.url}/api/tables",
         json={
             "game": "norenberc",

@@ -59,7 +59,8 @@ def splitting(v: View) -> bool:
 
 
 def over(v: View) -> bool:
-    return v["phase"] == "over"
+    over: bool = v["phase"] == "over"
+    return over
 
 
 def acting(v: View) -> bool:

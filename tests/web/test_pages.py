@@ -28,7 +28,7 @@ def strings_of(page: str) -> str:
     """The URL of the dictionary script a page loads (one per page, before its modules)."""
     (url,) = re.findall(r'<script defer src="(/strings/[^"]+)"></script>', page)
     assert page.index(url) < page.index('type="module"')  # it runs before the modules
-    return url
+    return str(url)
 
 
 async def test_lobby_page_loads_the_english_strings_by_default(client: httpx.AsyncClient) -> None:

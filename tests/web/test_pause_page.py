@@ -50,7 +50,9 @@ def two_players(server: ServerThread, clock: dict[str, Any] = CLOCK) -> tuple[st
 
 
 def kept(page: Any, seat: int) -> str:
-    text = page.locator(f"#pause .clock-chip[data-seat='{seat}'] .clock-time").text_content()
+    text: str | None = page.locator(
+        f"#pause .clock-chip[data-seat='{seat}'] .clock-time"
+    ).text_content()
     assert text is not None
     return text
 

@@ -16,7 +16,8 @@ def heuristic(view: View, seat: int, rng: Rng) -> Command:
     """Bid a little under the lantern's value, never more than the coins held."""
     bids = [c for c in view["legal"] if c["type"] == "bid"]
     if not bids:
-        return view["legal"][0]
+        first: Command = view["legal"][0]
+        return first
     wanted = max(0, value_of(view["shown"]) - 1 - rng.below(2))
     return max((c for c in bids if c["amount"] <= wanted), key=lambda c: c["amount"])
 

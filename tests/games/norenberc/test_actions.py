@@ -3,6 +3,8 @@ agent symbol, move to the front) and do nothing; acting order at a guild."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from server.engine import RuleError
@@ -11,7 +13,7 @@ from server.games.norenberc.actions import is_valid_payment
 from .helpers import GAME, act, craftsman, fresh, plan_all, put_guest, set_master, types
 
 
-def at_guild(seats: int, guild: int, planners: list[int], seed: str = "a") -> dict:
+def at_guild(seats: int, guild: int, planners: list[int], seed: str = "a") -> dict[str, Any]:
     """A game in its first action phase where ``planners`` played only ``guild``."""
     state = fresh(seats, seed)
     state, _ = plan_all(state, {s: [guild] for s in planners})
@@ -19,7 +21,7 @@ def at_guild(seats: int, guild: int, planners: list[int], seed: str = "a") -> di
     return state
 
 
-def error(state: dict, seat: int, cmd: dict) -> str:
+def error(state: dict[str, Any], seat: int, cmd: dict[str, Any]) -> str:
     with pytest.raises(RuleError) as err:
         act(state, seat, cmd)
     return err.value.code

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from server.engine import RuleError
@@ -22,7 +24,7 @@ from .helpers import (
 from .invariants import check_state
 
 
-def hire_at(seats: int, guild: int, tile_id: str, seed: str = "c", seat: int = 0) -> dict:
+def hire_at(seats: int, guild: int, tile_id: str, seed: str = "c", seat: int = 0) -> dict[str, Any]:
     """A game where ``seat`` alone acts at ``guild`` with ``tile_id`` in window 1."""
     state = fresh(seats, seed)
     state, _ = plan_all(state, {seat: [guild]})
@@ -30,7 +32,9 @@ def hire_at(seats: int, guild: int, tile_id: str, seed: str = "c", seat: int = 0
     return state
 
 
-def hire(state: dict, guild: int, seat: int = 0, to_front: bool = False) -> tuple[dict, list]:
+def hire(
+    state: dict[str, Any], guild: int, seat: int = 0, to_front: bool = False
+) -> tuple[dict[str, Any], list[Any]]:
     good = components().good_of(guild)
     state["players"][seat]["goods"][good] = state["players"][seat]["goods"].get(good, 0) + 1
     state["houses"][guild - 1]["store"][good] -= 1
@@ -38,7 +42,7 @@ def hire(state: dict, guild: int, seat: int = 0, to_front: bool = False) -> tupl
     return act(state, seat, cmd)
 
 
-def error(state: dict, seat: int, cmd: dict) -> str:
+def error(state: dict[str, Any], seat: int, cmd: dict[str, Any]) -> str:
     with pytest.raises(RuleError) as err:
         act(state, seat, cmd)
     return err.value.code

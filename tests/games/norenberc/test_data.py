@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,8 +18,9 @@ def _write(tmp_path: Path, doc: object) -> Path:
     return path
 
 
-def _doc() -> dict:
-    return json.loads(DATA_PATH.read_text())
+def _doc() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(DATA_PATH.read_text())
+    return data
 
 
 def test_the_shipped_file_has_eleven_craftsmen_per_guild_and_26_citizens() -> None:

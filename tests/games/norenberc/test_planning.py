@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from server.engine import RuleError
@@ -9,7 +11,7 @@ from server.engine import RuleError
 from .helpers import GAME, act, fresh, plan_all, types
 
 
-def _error(state: dict, seat: int, cmd: dict) -> str:
+def _error(state: dict[str, Any], seat: int, cmd: dict[str, Any]) -> str:
     with pytest.raises(RuleError) as err:
         act(state, seat, cmd)
     return err.value.code

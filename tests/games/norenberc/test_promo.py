@@ -52,7 +52,7 @@ def hire_at(guild: int, tile_id: str, seats: int = 3, seat: int = 0) -> State:
     return state
 
 
-def hire(state: State, guild: int, seat: int = 0) -> tuple[State, list]:
+def hire(state: State, guild: int, seat: int = 0) -> tuple[State, list[Any]]:
     good = components().good_of(guild)
     state["players"][seat]["goods"][good] = state["players"][seat]["goods"].get(good, 0) + 1
     state["houses"][guild - 1]["store"][good] -= 1
@@ -60,7 +60,7 @@ def hire(state: State, guild: int, seat: int = 0) -> tuple[State, list]:
     return act(state, seat, cmd)
 
 
-def error(state: State, seat: int, cmd: dict) -> str:
+def error(state: State, seat: int, cmd: dict[str, Any]) -> str:
     with pytest.raises(RuleError) as err:
         act(state, seat, cmd)
     return err.value.code

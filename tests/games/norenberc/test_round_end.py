@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from server.games.norenberc.data import components
 
 from .helpers import GAME, act, craftsman, finish_round, fresh, plan_all, set_master, swap_in, types
 from .invariants import check_state
 
 
-def texts(events: list, kind: str) -> list[str]:
+def texts(events: list[Any], kind: str) -> list[str]:
     return [e["text"] for e in events if e["type"] == kind]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+from typing import Any
 
 import pytest
 
@@ -14,11 +15,11 @@ from tests.support.playout import Seeded, play
 from .helpers import GAME, citizen, craftsman, fresh
 
 
-def dump(view: dict) -> str:
+def dump(view: dict[str, Any]) -> str:
     return json.dumps(view, sort_keys=True)
 
 
-def with_holdings() -> dict:
+def with_holdings() -> dict[str, Any]:
     """Three seats mid-game: seat 1 owns a tax collector and 34 talers, seat 2 a nobleman."""
     state = fresh(3, "now")
     state["players"][0]["craftsmen"] = [craftsman(1, 7), craftsman(1, 6)]

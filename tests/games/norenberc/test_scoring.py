@@ -87,7 +87,9 @@ def test_the_rulebook_example_blue_25_yellow_35() -> None:
         ({0: (9, 2), 1: (8, 2), 2: (7, 2), 3: (4, 2)}, {0: 5, 1: 3, 2: 1}),  # 4th scores nothing
     ],
 )
-def test_majority_places_and_their_ties(totals: dict, vp: dict) -> None:
+def test_majority_places_and_their_ties(
+    totals: dict[int, tuple[int, int]], vp: dict[int, int]
+) -> None:
     assert majority_places(totals)[0] == vp
 
 

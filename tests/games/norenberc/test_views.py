@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+from typing import Any
 
 from server.games.norenberc.data import components
 
@@ -16,7 +17,7 @@ PUBLIC_KEYS = {
 }  # fmt: skip
 
 
-def dump(view: dict) -> str:
+def dump(view: dict[str, Any]) -> str:
     return json.dumps(view, sort_keys=True)
 
 
@@ -82,7 +83,7 @@ def test_everyones_talers_are_shown_once_the_game_is_over() -> None:
     assert view["result"] == GAME.result(state)
 
 
-def _after_a_round_with_a_master_leaving() -> dict:
+def _after_a_round_with_a_master_leaving() -> dict[str, Any]:
     """A 3-player game after round 1 in which nobody had the first guild's good."""
     state = fresh(3, "gone")
     good = components().good_of(1)

@@ -14,7 +14,8 @@ from server.games.strasbourg.data import DATA_PATH, components, parse, parse_tex
 
 
 def raw() -> dict[str, Any]:
-    return json.loads(DATA_PATH.read_text())
+    data: dict[str, Any] = json.loads(DATA_PATH.read_text())
+    return data
 
 
 def test_shipped_board_has_six_rows_of_nine_and_seven_building_spaces() -> None:

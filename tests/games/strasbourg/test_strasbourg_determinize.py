@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 from server.engine import Rng
 from server.games.strasbourg.determinize import sample_state
@@ -16,7 +17,7 @@ from .invariants import check_state
 SAMPLES_PER_GAME = 40
 
 
-def _states(seats: int, seed: int, planning: str) -> list[dict]:
+def _states(seats: int, seed: int, planning: str) -> list[dict[str, Any]]:
     record = play(GAME, seats, f"det-{seed}", {"planning": planning}, Seeded(str(seed)))
     return list(states(GAME, record))
 

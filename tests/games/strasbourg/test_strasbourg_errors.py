@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from server.engine import RuleError
@@ -9,7 +11,7 @@ from server.engine import RuleError
 from .helpers import GAME, expect_error, new_game, plan_all
 
 
-def influence_state() -> dict:
+def influence_state() -> dict[str, Any]:
     return plan_all(new_game(4, start=1), {1: [[5]], 2: [[3]]})
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -57,7 +58,7 @@ def _brackets(values: list[int]) -> str:
 def _english(value: Any, fmt: str, params: dict[str, Any]) -> str:
     """What the browser's formatter writes with the English dictionary, seats as {sN}."""
     en = DICTS["en"]
-    out = {
+    out: dict[str, Callable[[], object]] = {
         "seat": lambda: f"{{s{value}}}",
         "guild": lambda: en[f"sb.guild.{value}"],
         "good": lambda: en[f"sb.good.{value}"],
@@ -85,7 +86,10 @@ def _english(value: Any, fmt: str, params: dict[str, Any]) -> str:
 def _counted(key: str, n: int) -> str:
     """A count in words, as i18n.js's t() writes it: the ``.one`` form for exactly 1."""
     en = DICTS["en"]
-    return (en[f"{key}.one"] if n == 1 and f"{key}.one" in en else en[key]).replace("{n}", str(n))
+    template: str = (en[f"{key}.one"] if n == 1 and f"{key}.one" in en else en[key]).replace(
+        "{n}", str(n)
+    )
+    return template
 
 
 def _key(ev: Event) -> str:

@@ -4,6 +4,7 @@ and the council phase — including the rulebook's examples."""
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 from server.games.strasbourg.data import components
 
@@ -21,7 +22,9 @@ from .helpers import (
 NICOLE, PETER, SANDRA, THOMAS = 0, 1, 2, 3
 
 
-def vintners_step_b(stacks: dict[int, list[list[int]]], seats: int = 4, start: int = 0) -> dict:
+def vintners_step_b(
+    stacks: dict[int, list[list[int]]], seats: int = 4, start: int = 0
+) -> dict[str, Any]:
     """Round 1 at step B (Vintners) after everyone passed step A."""
     state = set_guilds(new_game(seats, start=start), 0)  # card 1: Vintners, Smiths, Bakers
     state = plan_all(state, stacks)
@@ -30,7 +33,7 @@ def vintners_step_b(stacks: dict[int, list[list[int]]], seats: int = 4, start: i
     return state
 
 
-def reveal_all(state: dict, which: dict[int, int] | None = None) -> dict:
+def reveal_all(state: dict[str, Any], which: dict[int, int] | None = None) -> dict[str, Any]:
     for _ in range(state["seats"]):
         (seat,) = GAME.to_act(state)
         state, _ = play(state, seat, {"type": "reveal", "stack": (which or {}).get(seat, 0)})
@@ -205,7 +208,7 @@ def test_step_g_also_takes_the_merchants_seat() -> None:
     assert state["choices"] == [{"seat": PETER, "kind": "sell", "guild": None, "role": None}]
 
 
-def _to_step(state: dict, step: int) -> dict:
+def _to_step(state: dict[str, Any], step: int) -> dict[str, Any]:
     while state["step"] < step:
         state = everyone_passes(state)
     return state
