@@ -7,6 +7,7 @@ The whole stack (lobby, real server, bots) is in ``test_full_game.py``.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import re
 import time
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from .conftest import ARTIFACTS, ServerThread
 from .fake_table import FakeTable, pages_app
@@ -39,6 +41,11 @@ def open_table(new_page: Any, pages_server: ServerThread) -> Any:
         fake.serve(page, seat)
         page.goto(f"{pages_server.url}/t/fake" + ("" if seat is None else "#seat=tok0"))
         page.wait_for_selector("#conn[data-state=online]")
+        # A seat with a decision gets its prompt once the game's module for that prompt is
+        # here (some are imported when first needed): the tests read it after that.
+        if seat is not None and fake.game.legal(fake.state, seat):
+            with contextlib.suppress(PlaywrightTimeout):
+                page.wait_for_selector("#prompt-card", timeout=5000)
         return page
 
     return opener
