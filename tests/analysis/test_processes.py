@@ -24,7 +24,7 @@ from tests.support.databases import fresh_postgres
 
 pytestmark = pytest.mark.slow
 
-LINE = re.compile(r"analysed position (\d+) of (\d+) of table (\w+) by analyst (\w+)")
+LINE = re.compile(r"analysed position (\d+) of (\d+) of table ([\w-]+) by analyst (\w+)")
 
 
 def wait_for(what: str, check: Any, timeout: float = 180.0) -> Any:
