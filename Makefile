@@ -94,7 +94,7 @@ test-fast: $(STAMP)
 
 ## bench: engine, view/patch and bot figures (printed, never asserted)
 bench: $(STAMP)
-	$(PY) -m server.bench
+	$(PY) -m server.devtools.bench
 
 lint: $(STAMP) lint-js
 	$(VENV)/bin/ruff check server tests migrations

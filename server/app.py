@@ -9,7 +9,6 @@ import asyncio
 import contextlib
 import importlib
 import logging
-import os
 from collections.abc import AsyncIterator, Awaitable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -58,9 +57,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """A Guildhall app for ``settings`` (default: from the environment)."""
     settings = settings or load_settings()
     configure_logging(settings.log_format)
-    if os.environ.get("GUILDHALL_BENCH_GAMES") == "1":
-        # The load test's servers host the benchmark-only counter game (never in the lobby).
-        importlib.import_module("server.load.counter")
     app = FastAPI(
         title="Guildhall",
         summary="Rules-enforced Norenberc and Strasbourg for friends, self-hosted.",

@@ -11,15 +11,20 @@ From the bottom up (``LAYERS``; names on one line share a layer):
     tables
     chat
     realtime, notify, timekeeping            timekeeping: the keeper acting on due clocks
-    api, load
+    api
     app
     commands
-    cli, bench
+    cli
+    devtools                                 benchmarks, tournaments, the load test
 
 A module may import from its own package and from packages in lower layers, never from one in
 its own layer or above, and that holds for imports inside functions (and under
 ``TYPE_CHECKING``) too. So no two packages import each other. A top-level package or module
 that has no layer fails the check: a new one is placed on purpose, not left outside.
+
+``devtools`` is on top so that nothing of the server imports it: it is left out of the wheel
+and the image, and a runtime module importing it would fail there. ``cli`` hands a developer
+tool's command line over to it by module name, only when one is asked for.
 
 No import inside a function may hide a cycle, in any server module: if the module a function
 imports already imports, at module level and through any chain of modules, the module the
@@ -43,10 +48,11 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("tables",),
     ("chat",),
     ("realtime", "notify", "timekeeping"),
-    ("api", "load"),
+    ("api",),
     ("app",),
     ("commands",),
-    ("cli", "bench"),
+    ("cli",),
+    ("devtools",),
 )
 RANK = {name: i for i, names in enumerate(LAYERS) for name in names}
 SERVER = Path(__file__).resolve().parents[1] / "server"

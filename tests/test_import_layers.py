@@ -105,7 +105,7 @@ def test_the_metrics_and_the_views_import_first_in_a_fresh_process() -> None:
     """``server.metrics`` is counted in by every layer, so it imports nothing of the server:
     it once imported the views, and the views, imported first, failed halfway through a
     cycle (views → tables → play → metrics → views)."""
-    for module in ("server.realtime.views", "server.metrics", "server.realtime.bench"):
+    for module in ("server.realtime.views", "server.metrics", "server.devtools.views_bench"):
         done = subprocess.run(
             [sys.executable, "-c", f"import {module}"], capture_output=True, text=True, timeout=60
         )

@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 import pytest
 
-from server.load.servers import ServerProcess, run_migrate, server_env
+from server.devtools.load.servers import ServerProcess, run_migrate, server_env
 from tests.support.databases import fresh_postgres
 
 pytestmark = pytest.mark.slow

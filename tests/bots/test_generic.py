@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from server.bots import Budget, canonical_kind, decide
-from server.bots.stats import GameRecord, percentile, summarize, wilson
-from server.bots.tournament import Match, matches, play, run
-from server.commands import tournament as tournament_command
+from server.devtools.bots.stats import GameRecord, percentile, summarize, wilson
+from server.devtools.bots.tournament import Match, matches, play, run
+from server.devtools.commands import tournament as tournament_command
 from server.engine import Rng, get_game, seed_to_state
 
 from .sealedbid import GAME

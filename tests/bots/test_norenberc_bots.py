@@ -12,8 +12,8 @@ from server.bots import Budget, decide
 from server.bots.adapters import adapter_for
 from server.bots.norenberc import determinize
 from server.bots.norenberc_greedy import choose
-from server.bots.stats import summarize
-from server.bots.tournament import matches, run
+from server.devtools.bots.stats import summarize
+from server.devtools.bots.tournament import matches, run
 from server.engine import Rng, State, get_game, seed_to_state
 from tests.support.playout import play_to, random_policy
 

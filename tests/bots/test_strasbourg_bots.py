@@ -7,9 +7,9 @@ import pytest
 
 from server.bots import Budget, decide
 from server.bots.adapters import adapter_for
-from server.bots.stats import summarize
 from server.bots.strasbourg import choose
-from server.bots.tournament import matches, run
+from server.devtools.bots.stats import summarize
+from server.devtools.bots.tournament import matches, run
 from server.engine import Command, Game, Rng, State, clone, get_game, seed_to_state
 from tests.support.playout import play_to
 

@@ -17,7 +17,7 @@ import httpx
 import psycopg
 import pytest
 
-from server.load.servers import ServerProcess, run_migrate, server_env
+from server.devtools.load.servers import ServerProcess, run_migrate, server_env
 from tests.scale.pg import fresh_database
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]

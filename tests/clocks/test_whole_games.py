@@ -7,13 +7,15 @@ from __future__ import annotations
 import pytest
 
 from server.engine import get_game
+from tests.support import games
 
 from .conftest import FakeTime, Process
 
 LIVE = {"mode": "live", "plan": 60, "action": 20, "bank": 30, "increment": 5}
 
 
-@pytest.mark.parametrize("game", ["toy", "norenberc", "strasbourg"])
+# The clocks' own toy game, then every game (tests/support/games.py).
+@pytest.mark.parametrize("game", ["toy", *games.names()])
 async def test_a_person_who_never_moves_does_not_stall_the_table(
     process: Process, now: FakeTime, game: str
 ) -> None:

@@ -137,6 +137,13 @@ def test_dockerignore_keeps_local_state_and_secrets_out_of_the_image() -> None:
     assert not {"server", "pyproject.toml", "README.md", "migrations"} & ignored
 
 
+def test_dockerignore_keeps_the_developer_tools_out_of_the_image() -> None:
+    # The image installs the copied server/ editable, so what is not copied is not there
+    # (the wheel leaves the same package out: tests/deploy/test_runtime_install.py).
+    assert "server/devtools" in (ROOT / ".dockerignore").read_text().split()
+    assert (ROOT / "server" / "devtools" / "__init__.py").is_file()
+
+
 def test_compose_db_is_postgres_with_a_named_volume_and_pg_isready(compose: dict[str, Any]) -> None:
     db = compose["services"]["db"]
     assert db["image"] == "${POSTGRES_IMAGE:-postgres:16-alpine}"

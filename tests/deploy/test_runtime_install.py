@@ -7,9 +7,10 @@ pip; here uv does them (the locked ``uv`` of ``.venv``, from the cache ``make`` 
 about a second of CPU instead of pip's fifteen. Then, from a directory outside the checkout so
 that nothing can be found by accident: every subcommand's ``--help`` (all in one interpreter,
 through ``server.cli.main``), ``migrate`` on a new SQLite file, ``serve`` until ``/healthz``,
-the lobby and a static file answer, and ``loadtest`` refusing with the install hint instead
-of a traceback. A development-only import (``httpx``, ``pytest`` ...) reaching a subcommand's
-import path fails here.
+the lobby and a static file answer. A development-only import (``httpx``, ``pytest`` ...)
+reaching a subcommand's import path fails here. The developer tools (``server/devtools``) are
+not installed at all: the installed modules are the checkout's without them, every one of them
+imports without them, and their subcommands say that they are developer tools.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from typing import Any
 import pytest
 from alembic.script import ScriptDirectory
 
-from server.cli import SUBCOMMANDS
+from server.cli import DEV_PACKAGE, DEV_SUBCOMMANDS, SUBCOMMANDS
 from server.store.migrate import alembic_config
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -115,6 +116,48 @@ def test_the_installed_code_is_used_not_the_checkout(runtime_venv: RuntimeVenv) 
     assert Path(data_root) == runtime_venv.path / "share" / "guildhall"
 
 
+def test_no_developer_tool_is_installed(runtime_venv: RuntimeVenv) -> None:
+    """The installed ``server`` package is the checkout's, less ``server/devtools``."""
+    probe = "import server; print(server.__path__[0])"
+    done = runtime_venv.run("python", "-c", probe)
+    assert done.returncode == 0, done.stderr
+    installed = Path(done.stdout.strip())
+    assert runtime_venv.path in installed.parents
+
+    def modules(root: Path) -> set[str]:
+        return {p.relative_to(root).as_posix() for p in root.rglob("*.py")}
+
+    devtools = ROOT / "server" / "devtools"
+    checkout = modules(ROOT / "server") - {f"devtools/{m}" for m in modules(devtools)}
+    assert modules(devtools), "no developer tools in the checkout to leave out"
+    assert modules(installed) == checkout
+    assert not (installed / "devtools").exists()
+
+
+# Every module of the installed ``server`` package, imported in one interpreter: none may need
+# a developer tool (or a development package) to import.
+IMPORT_ALL = """
+import importlib, json, pkgutil, sys
+import server
+names = sorted(m.name for m in pkgutil.walk_packages(server.__path__, "server."))
+for name in names:
+    importlib.import_module(name)
+dev = sorted(m for m in sys.modules if m == sys.argv[1] or m.startswith(sys.argv[1] + "."))
+print(json.dumps({"imported": names, "dev": dev}))
+"""
+
+
+def test_every_installed_module_imports_without_the_developer_tools(
+    runtime_venv: RuntimeVenv,
+) -> None:
+    done = runtime_venv.run("python", "-c", IMPORT_ALL, DEV_PACKAGE)
+    assert done.returncode == 0, done.stdout + done.stderr
+    found = json.loads(done.stdout)
+    assert {"server.app", "server.cli", "server.commands.serve"} <= set(found["imported"])
+    assert not [name for name in found["imported"] if name.startswith(DEV_PACKAGE)]
+    assert found["dev"] == []
+
+
 def test_every_data_file_is_installed(runtime_venv: RuntimeVenv) -> None:
     share = runtime_venv.path / "share" / "guildhall"
 
@@ -132,7 +175,7 @@ def test_every_data_file_is_installed(runtime_venv: RuntimeVenv) -> None:
 def test_guildhall_help_lists_every_subcommand(runtime_venv: RuntimeVenv) -> None:
     done = runtime_venv.run("guildhall", "--help")
     assert done.returncode == 0, done.stderr
-    for name in SUBCOMMANDS:
+    for name in [*SUBCOMMANDS, *DEV_SUBCOMMANDS]:
         assert name in done.stdout, f"`guildhall {name}` is missing from a runtime install"
 
 
@@ -148,7 +191,7 @@ for name in sys.argv[1:]:
     code = None
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
-            main([name, "--help"])
+            code = main([name, "--help"])
         except SystemExit as exc:
             code = exc.code
         except BaseException:
@@ -162,7 +205,7 @@ print(json.dumps(answers))
 @pytest.fixture(scope="module")
 def helps(runtime_venv: RuntimeVenv) -> dict[str, list[Any]]:
     """Each subcommand's ``--help``: [exit code, stdout, stderr], by name."""
-    done = runtime_venv.run("python", "-c", HELP_OF_EACH, *SUBCOMMANDS)
+    done = runtime_venv.run("python", "-c", HELP_OF_EACH, *SUBCOMMANDS, *DEV_SUBCOMMANDS)
     assert done.returncode == 0, done.stdout + done.stderr
     answers: dict[str, list[Any]] = json.loads(done.stdout)
     return answers
@@ -175,10 +218,19 @@ def test_every_subcommand_help_runs(helps: dict[str, list[Any]], name: str) -> N
     assert out.startswith(f"usage: guildhall {name}")
 
 
-def test_loadtest_without_its_extra_says_what_to_install(runtime_venv: RuntimeVenv) -> None:
+@pytest.mark.parametrize("name", DEV_SUBCOMMANDS)
+def test_a_developer_tool_says_it_is_one(helps: dict[str, list[Any]], name: str) -> None:
+    code, out, err = helps[name]
+    assert code == 2, out + err
+    assert f"guildhall {name}: a developer tool" in err
+    assert "development checkout" in err
+    assert "Traceback" not in err
+
+
+def test_a_developer_tool_run_says_it_is_one(runtime_venv: RuntimeVenv) -> None:
     done = runtime_venv.run("guildhall", "loadtest", "--target", "http://127.0.0.1:9")
     assert done.returncode == 2, done.stdout + done.stderr
-    assert "guildhall[load]" in done.stderr
+    assert "guildhall loadtest: a developer tool" in done.stderr
     assert "Traceback" not in done.stderr
 
 

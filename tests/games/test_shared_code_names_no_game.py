@@ -23,9 +23,9 @@ ALLOWED = {
     "server/engine/registry.py": "the lazy import map: the one place the server lists its games",
     "server/api/howto.py": "the rules pages' board pictures, drawn from one game's own view",
     "server/app.py": "the product's one-line description in the API docs",
-    "server/bots/bench.py": "the bot benchmark times the decisions of one named game",
-    "server/realtime/bench.py": "the view benchmark measures named games",
-    "server/commands/loadtest.py": "the load test's default game",
+    "server/devtools/bots/bench.py": "the bot benchmark times the decisions of one named game",
+    "server/devtools/views_bench.py": "the view benchmark measures named games",
+    "server/devtools/commands/loadtest.py": "the load test's default game",
 }
 
 

@@ -19,7 +19,7 @@ import pytest
 from aiosmtpd.controller import Controller
 
 import tests.support.toy  # noqa: F401  (registers the "toy" game)
-from server.load.servers import free_port
+from server.devtools.load.servers import free_port
 from server.settings import Settings
 from tests.support.databases import migrated_database
 from tests.support.play import running_app

@@ -234,7 +234,7 @@ def test_the_budget_keeps_an_address_s_current_hours_only(
 def test_a_link_the_mail_server_did_not_take_leaves_the_address_waiting(
     sqlite_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
-    from server.load.servers import free_port
+    from server.devtools.load.servers import free_port
 
     closed = Mailbox(port=free_port())  # nothing listens there
     with running(smtp(sqlite_url, closed, smtp_timeout=2)) as app:

@@ -21,7 +21,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from server.load.servers import ServerProcess, run_migrate, server_env
+from server.devtools.load.servers import ServerProcess, run_migrate, server_env
 from tests.support.databases import fresh_postgres
 
 from .conftest import Receiver

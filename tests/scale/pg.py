@@ -11,7 +11,7 @@ import contextlib
 import os
 from collections.abc import Iterator
 
-from server.load.servers import fresh_postgres
+from server.devtools.load.servers import fresh_postgres
 
 
 @contextlib.contextmanager

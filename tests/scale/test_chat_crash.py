@@ -15,7 +15,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from server.load.servers import ServerProcess, run_migrate, server_env
+from server.devtools.load.servers import ServerProcess, run_migrate, server_env
 from tests.scale.pg import fresh_database
 
 pytestmark = pytest.mark.slow

@@ -9,11 +9,11 @@ import time
 
 import pytest
 
+from server.devtools.load.counter import COUNTER, RECENT, Counter
+from server.devtools.load.measure import Stats
+from server.devtools.load.players import Player
 from server.engine import RuleError, game_names
 from server.engine.registry import KNOWN_GAMES
-from server.load.counter import COUNTER, RECENT, Counter
-from server.load.measure import Stats
-from server.load.players import Player
 from tests.scale.test_loadtest import FakeSocket
 
 

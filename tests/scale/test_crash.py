@@ -26,9 +26,9 @@ import httpx
 import pytest
 
 from server.commands.verify import replay
-from server.load.measure import Stats
-from server.load.players import Budget, Player, run_players, seat_players
-from server.load.servers import ServerProcess, run_migrate, running_servers, server_env
+from server.devtools.load.measure import Stats
+from server.devtools.load.players import Budget, Player, run_players, seat_players
+from server.devtools.load.servers import ServerProcess, run_migrate, running_servers, server_env
 from tests.scale.log import assert_acked_in_log, assert_linear_and_replays, load_table
 from tests.scale.pg import fresh_database
 

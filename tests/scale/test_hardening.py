@@ -18,9 +18,9 @@ import httpx
 import pytest
 import websockets
 
-from server.load.players import SKIPPED
-from server.load.servers import ServerProcess, running_servers
-from server.load.tables import SeatedTable, create_table
+from server.devtools.load.players import SKIPPED
+from server.devtools.load.servers import ServerProcess, running_servers
+from server.devtools.load.tables import SeatedTable, create_table
 from tests.scale.client import Conn, metric
 from tests.support.acks import is_ack
 

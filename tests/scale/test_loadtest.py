@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from server.load.measure import ResourceWatch, Stats, percentile
-from server.load.players import Budget, Player
-from server.load.runs import configurations
+from server.devtools.load.measure import ResourceWatch, Stats, percentile
+from server.devtools.load.players import Budget, Player
+from server.devtools.load.runs import configurations
 
 
 class FakeSocket:

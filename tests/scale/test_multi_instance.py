@@ -14,9 +14,9 @@ from typing import Any
 import httpx
 import pytest
 
-from server.load.players import SKIPPED
-from server.load.servers import ServerProcess, running_servers
-from server.load.tables import SeatedTable, create_table
+from server.devtools.load.players import SKIPPED
+from server.devtools.load.servers import ServerProcess, running_servers
+from server.devtools.load.tables import SeatedTable, create_table
 from tests.scale.client import Conn, metric
 from tests.scale.log import assert_acked_in_log, assert_linear_and_replays, load_table
 from tests.scale.pg import fresh_database

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.load.patching import PatchFailed, apply_in_place
+from server.devtools.load.patching import PatchFailed, apply_in_place
 from server.realtime.views import diff
 
 KEYS = st.sampled_from(["a", "b", "", "~", "/", "a/b", "m~0n", "-", "0", "log"])

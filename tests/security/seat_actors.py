@@ -24,7 +24,7 @@ import jsonpatch
 import pytest
 import websockets
 
-from server.load.servers import ServerProcess, fresh_postgres, run_migrate, server_env
+from server.devtools.load.servers import ServerProcess, fresh_postgres, run_migrate, server_env
 from tests.scale.log import StoredTable, load_table
 from tests.support.acks import answers
 

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from server.load.servers import ServerProcess, running_servers
+from server.devtools.load.servers import ServerProcess, running_servers
 from server.settings import load_settings
 
 pytestmark = pytest.mark.slow

@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
-from server.load.servers import ServerProcess
+from server.devtools.load.servers import ServerProcess
 from tests.security.seat_actors import TLS, WAIT, Deployment, deployment
 
 pytestmark = pytest.mark.slow

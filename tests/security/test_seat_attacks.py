@@ -41,6 +41,7 @@ from tests.security.seat_actors import (
     summary,
     unchanging,
 )
+from tests.support import games
 from tests.support.acks import is_ack
 
 pytestmark = pytest.mark.slow
@@ -209,7 +210,8 @@ async def _seated_table(dep: Deployment, game: str) -> tuple[str, list[Person], 
     return table_id, people, sockets
 
 
-@pytest.mark.parametrize("game", ["norenberc", "strasbourg"])
+# Every game a server hosts (tests/support/games.py).
+@pytest.mark.parametrize("game", games.shipped())
 async def test_a_spectator_knows_no_more_of_any_seat_than_the_other_players_do(
     dep: Deployment, game: str
 ) -> None:
@@ -241,7 +243,7 @@ async def test_a_spectator_knows_no_more_of_any_seat_than_the_other_players_do(
 async def test_an_outsider_gets_no_record_replay_or_secret_from_the_side_routes(
     dep: Deployment,
 ) -> None:
-    table_id, people, sockets = await _seated_table(dep, "norenberc")
+    table_id, people, sockets = await _seated_table(dep, games.shipped()[0])
     other_id, other = await create(dep.server(0), name="Olga")
     before = dep.stored(table_id)
     outsider = Person("Eve")

@@ -24,9 +24,9 @@ from typing import Any
 import httpx
 import pytest
 
-from server.load.players import SKIPPED
-from server.load.servers import ServerProcess, running_servers
-from server.load.tables import SeatedTable, create_table
+from server.devtools.load.players import SKIPPED
+from server.devtools.load.servers import ServerProcess, running_servers
+from server.devtools.load.tables import SeatedTable, create_table
 from server.realtime.outbox import TOO_SLOW_CLOSE
 from tests.scale.client import Conn, metric
 from tests.support.acks import is_ack

@@ -12,9 +12,9 @@ import jsonpatch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from server.devtools.views_bench import _table, play_and_deliver
 from server.engine import get_game, is_visible, log_entry
 from server.metrics import VIEW_STATS
-from server.realtime.bench import _table, play_and_deliver
 from server.realtime.views import Doc, build_doc, clear_caches, deliver, diff, document
 from server.tables.data import TableData
 
@@ -168,7 +168,7 @@ def test_every_seats_patches_rebuild_its_documents_exactly_while_seats_share_the
     """Each seat and a spectator follow whole games patch by patch, in turn at each version
     (as the connections of a table do, so the shared parts' ops come from the memo for all
     but the first): every patched document equals a fresh build, member order included."""
-    import server.load.counter  # noqa: F401  (registers the counter game)
+    import server.devtools.load.counter  # noqa: F401  (registers the counter game)
 
     clear_caches()
     patches = 0

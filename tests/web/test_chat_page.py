@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from server.load.servers import ServerProcess, running_servers
+from server.devtools.load.servers import ServerProcess, running_servers
 from tests.scale.pg import fresh_database
 
 from .conftest import ARTIFACTS

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from server.cli import main
-from server.commands.selfplay import selfplay
+from server.devtools.commands.selfplay import selfplay
 
 
 def test_selfplay_prints_a_json_summary(capsys: pytest.CaptureFixture[str]) -> None:

@@ -16,11 +16,11 @@ from typing import Any, Protocol, TypeVar
 
 import httpx
 
-from server.load import report
-from server.load.measure import PROBE_SESSIONS, ResourceWatch, insert_commit_rate
-from server.load.players import play_tables
-from server.load.report import RunResult
-from server.load.servers import ServerProcess, database, fresh_postgres, running_servers
+from server.devtools.load import report
+from server.devtools.load.measure import PROBE_SESSIONS, ResourceWatch, insert_commit_rate
+from server.devtools.load.players import play_tables
+from server.devtools.load.report import RunResult
+from server.devtools.load.servers import ServerProcess, database, fresh_postgres, running_servers
 
 T = TypeVar("T")
 
@@ -127,7 +127,7 @@ def run_configuration(options: LoadOptions, kind: str, count: int) -> RunResult:
             count,
             Path(tmp),
             GUILDHALL_BOT_DELAY="0",
-            GUILDHALL_BENCH_GAMES="1",  # the counter game
+            module="server.devtools.load.serve",  # guildhall serve with the counter game
             # Every simulated player connects from 127.0.0.1: lift the per-address cap.
             GUILDHALL_MAX_CONNECTIONS_PER_IP=str(2 * options.tables * options.seats),
         ) as servers,
@@ -139,7 +139,7 @@ def run_configuration(options: LoadOptions, kind: str, count: int) -> RunResult:
 
 
 def run_floor(options: LoadOptions) -> RunResult:
-    """The same players against the floor server (``server.load.floor``), one process, on a
+    """The same players against the floor server (``server.devtools.load.floor``), one process, on a
     fresh database of the same Postgres server."""
     with (
         tempfile.TemporaryDirectory(prefix="gh-floor-") as tmp,
@@ -148,7 +148,7 @@ def run_floor(options: LoadOptions) -> RunResult:
         floor = ServerProcess(
             dict(os.environ),
             Path(tmp) / "floor.log",
-            module="server.load.floor",
+            module="server.devtools.load.floor",
             args=("--database-url", url),
         )
         floor.start()

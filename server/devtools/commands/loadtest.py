@@ -1,9 +1,9 @@
 """``guildhall loadtest``: K concurrent tables of websocket players against uvicorn on 127.0.0.1.
 
-Only the options live here; ``server.load`` runs the tables and prints the figures (its
-docstring says what is measured and how). ``server.load`` needs the HTTP and websocket
-clients of the ``load`` extra (``pip install 'guildhall[load]'``), which a server install
-does not have, so it is imported only when a run starts: ``--help`` works everywhere.
+Only the options live here; ``server.devtools.load`` runs the tables and prints the figures
+(its docstring says what is measured and how). ``server.devtools.load`` needs the HTTP and
+websocket clients of the ``load`` extra (in ``dev``), so it is imported only when a run
+starts: ``--help`` works with the runtime dependencies alone.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from server.load.runs import LoadOptions
+    from server.devtools.load.runs import LoadOptions
 
 HELP = "many concurrent tables over real websockets on 127.0.0.1; prints throughput and latency"
 
@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         print("--floor starts its own servers; it cannot be combined with --target")
         return 2
     try:
-        from server.load.runs import run_all
+        from server.devtools.load.runs import run_all
     except ModuleNotFoundError as exc:
         print(
             f"guildhall loadtest: needs {exc.name!r}, which a server-only install lacks; "
@@ -76,8 +76,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def options(args: argparse.Namespace) -> LoadOptions:
-    """The parsed arguments as the typed options of ``server.load``."""
-    from server.load.runs import LoadOptions
+    """The parsed arguments as the typed options of ``server.devtools.load``."""
+    from server.devtools.load.runs import LoadOptions
 
     return LoadOptions(
         tables=args.tables,

@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from server.load.measure import PROBE_SESSIONS, Stats, percentile
+from server.devtools.load.measure import PROBE_SESSIONS, Stats, percentile
 
 
 @dataclass

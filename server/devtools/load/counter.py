@@ -2,8 +2,8 @@
 
 It exists so that ``guildhall loadtest --game counter`` measures the framework (storage,
 fan-out, documents, the protocol) without the cost of real rules, and so that the same game
-can be played against the bare ``floor`` server. It is registered only in a process started
-with ``GUILDHALL_BENCH_GAMES=1`` (the load test's servers) and never appears in the lobby.
+can be played against the bare ``floor`` server. It is registered only in the load test's
+servers (``server.devtools.load.serve``) and never appears in the lobby.
 
 The state carries the last ``RECENT`` moves so that what is stored per command weighs about
 2 KB, like the floor's state and like a small real game.

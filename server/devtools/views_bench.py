@@ -18,9 +18,8 @@ from dataclasses import replace
 from server.chat.log import ChatLog, Entry
 from server.engine import get_game
 from server.metrics import VIEW_STATS
+from server.realtime.views import Doc, build_document, clear_caches, deliver
 from server.tables.data import SeatInfo, TableData, seed_hash
-
-from .views import Doc, build_document, clear_caches, deliver
 
 GAMES = ((2, "bench-a"), (3, "bench-b"), (4, "bench-c"), (5, "bench-d"))
 # The other game, in brief: its documents are smaller and its commands more numerous.

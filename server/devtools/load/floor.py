@@ -8,7 +8,7 @@ table's ~2 KB state (with the version check), then send one frame to each of the
 sockets (the mover's frame carries its ``ack``). Nothing else: no cache, no history, no log,
 no reconnection, no presence, no fan-out between processes.
 
-``guildhall loadtest --floor`` starts it as ``python -m server.load.floor`` on a fresh
+``guildhall loadtest --floor`` starts it as ``python -m server.devtools.load.floor`` on a fresh
 database of the same Postgres server and plays the same counter tables against it.
 """
 
@@ -30,8 +30,8 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from server.devtools.load import counter
 from server.engine import RuleError
-from server.load import counter
 from server.realtime.pg_fanout import asyncpg_dsn
 
 SCHEMA = """

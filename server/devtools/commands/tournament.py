@@ -3,7 +3,7 @@
     guildhall tournament norenberc --bots mcts,greedy,random,random --games 200 --seed S
 
 Seats are rotated (every deal is replayed with every bot in every seat, see
-``server.bots.tournament``). Prints, per bot kind, the win share per seat it held (ties
+``server.devtools.bots.tournament``). Prints, per bot kind, the win share per seat it held (ties
 split) with a 95% Wilson interval, the mean score and decision times.
 """
 
@@ -16,9 +16,9 @@ import time
 from collections.abc import Iterable
 
 from server.bots import DEFAULT_BUDGET, Budget
-from server.bots.stats import GameRecord, KindSummary, percentile, summarize
-from server.bots.tournament import Played, matches
-from server.bots.tournament import run as run_matches
+from server.devtools.bots.stats import GameRecord, KindSummary, percentile, summarize
+from server.devtools.bots.tournament import Played, matches
+from server.devtools.bots.tournament import run as run_matches
 from server.engine import game_names
 
 HELP = "bots against bots, win shares with confidence intervals"

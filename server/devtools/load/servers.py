@@ -18,7 +18,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
-from server.load import measure
+from server.devtools.load import measure
 from server.realtime.pg_fanout import asyncpg_dsn
 
 
@@ -142,12 +142,13 @@ def tail(path: Path, lines: int = 30) -> str:
 
 @contextlib.contextmanager
 def running_servers(
-    database_url: str, count: int, workdir: Path, **extra_env: str
+    database_url: str, count: int, workdir: Path, *, module: str = "server.cli", **extra_env: str
 ) -> Iterator[list[ServerProcess]]:
-    """Migrate ``database_url`` and run ``count`` servers on it; always stops them after."""
+    """Migrate ``database_url`` and run ``count`` servers on it (``python -m module serve``);
+    always stops them after."""
     env = server_env(database_url, **extra_env)
     run_migrate(env)
-    servers = [ServerProcess(env, workdir / f"server-{i}.log") for i in range(count)]
+    servers = [ServerProcess(env, workdir / f"server-{i}.log", module=module) for i in range(count)]
     try:
         for server in servers:
             server.start()

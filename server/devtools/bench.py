@@ -1,6 +1,7 @@
 """``make bench``: every figure the project measures, printed (never asserted).
 
-Each section lives beside the code it measures and exposes ``bench() -> None``.
+Each section is a module of the developer tools (``server.devtools``) that exposes
+``bench() -> None``.
 """
 
 from __future__ import annotations
@@ -8,9 +9,9 @@ from __future__ import annotations
 import importlib
 
 SECTIONS = [
-    ("engine", "server.commands.selfplay"),
-    ("views and patches", "server.realtime.bench"),
-    ("bots", "server.bots.bench"),
+    ("engine", "server.devtools.commands.selfplay"),
+    ("views and patches", "server.devtools.views_bench"),
+    ("bots", "server.devtools.bots.bench"),
 ]
 
 

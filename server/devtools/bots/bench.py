@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import time
 
+from server.bots import DEFAULT_BUDGET, Budget, decide
 from server.engine import get_game
 
-from . import DEFAULT_BUDGET, Budget, decide
 from .stats import percentile
 
 GAME = "norenberc"

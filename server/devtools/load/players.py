@@ -16,9 +16,9 @@ import httpx
 import orjson
 import websockets
 
-from server.load.measure import Stats
-from server.load.patching import PatchFailed, apply_in_place
-from server.load.tables import create_table
+from server.devtools.load.measure import Stats
+from server.devtools.load.patching import PatchFailed, apply_in_place
+from server.devtools.load.tables import create_table
 
 OPEN = 30.0  # seconds a websocket handshake may take (hundreds connect at once)
 SILENCE = 15.0  # seconds without a message before a player resends or decides again

@@ -12,9 +12,9 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
+from server.bots import Budget, canonical_kind, decide
 from server.engine import Game, State, View, get_game
 
-from . import Budget, canonical_kind, decide
 from .stats import GameRecord
 
 MAX_COMMANDS = 100_000  # a game that has not ended after this many commands is stuck

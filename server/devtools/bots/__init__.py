@@ -1,0 +1,2 @@
+"""Bots against bots: tournaments (``tournament``), their statistics (``stats``) and the bots'
+section of ``make bench`` (``bench``)."""
