@@ -236,8 +236,9 @@ class PhaseGame:
 
     ``setup(seats, seed, options)`` returns the opening state and the events of the opening
     (round 1 shown, say), once the shell has checked the seats and the options; ``new`` keeps
-    the state, ``opening`` both. Tables record no opening events yet: the log of every stored
-    game starts empty, and a stored record must replay byte for byte.
+    the state, ``opening`` both (``server.engine.opening``): a table logs the opening's events
+    as its first version's, and stores them, so a table dealt before they were logged keeps
+    the log it had.
 
     A phase the table does not name (``"over"``) is a finished game. ``normalize(cmd)``: the
     canonical form of a command before it is compared with the legal list. ``to_act``:
