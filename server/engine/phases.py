@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple, TypedDict
 
 from . import planning as pl
 from .clauses import Citations
@@ -59,6 +59,13 @@ class Phase(NamedTuple):
     # command of its type, or of its type and size), which the shell checks first because it
     # is cheaper to list; it must be exactly those commands of ``legal``.
     legal_of: Callable[[State, int, Command], list[Command]] | None = None
+
+
+class PlanningCommand(TypedDict):
+    """The shape of the commands a :class:`SealedPlanning` adds to the phase's own (``wait``,
+    ``retract``), for a game's union of command shapes (``BidCommand | PlanningCommand``)."""
+
+    type: Literal["wait", "retract"]
 
 
 def _no_events(state: State) -> list[Event]:

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from server.engine import Event
+from server.engine import Event, opening
 
 from .helpers import GAME
 
@@ -114,7 +114,7 @@ def _random_game(seats: int, seed: int, planning: str) -> list[Event]:
     """Every event of one game played with uniformly random legal commands, its opening's
     first."""
     rng = random.Random(seed)
-    state, events = GAME.opening(seats, f"log-{seed}", {"planning": planning})
+    state, events = opening(GAME, seats, f"log-{seed}", {"planning": planning})
     while GAME.result(state) is None:
         acting = sorted(GAME.to_act(state))
         extra = [s for s in range(seats) if s not in acting and GAME.legal(state, s)]
