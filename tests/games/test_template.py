@@ -19,7 +19,7 @@ from server.engine.registry import KNOWN_GAMES
 from tests.support import games
 
 ROOT = Path(__file__).resolve().parents[2]
-# The modules every game has (docs/adding-a-game.md, "The package"), and what each must define.
+# The modules every game has (docs/adding-a-game.md, "The contract"), and what each must define.
 CONTRACT = {
     "__init__": {"GAME", "MANIFEST"},
     "game": {"GAME"},
