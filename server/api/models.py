@@ -286,6 +286,11 @@ class TableRecord(BaseModel):
         default_factory=list,
         description="every seat change and table act of the game (documents carry the newest)",
     )
+    opening: list[dict[str, Any]] | None = Field(
+        None,
+        description="the events of the game's opening, with which the log began; null for a "
+        "table dealt before openings were stored. guildhall verify checks them when present",
+    )
 
 
 class OptionChoice(BaseModel):

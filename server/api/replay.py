@@ -66,11 +66,13 @@ def replay_game(record: dict[str, Any]) -> Replayed:
     states: list[Any] = []
     rounds: list[dict[str, int]] = []
     for step in replay(game, record):
-        log = log + [log_entry(e) for e in step.events if is_visible(e, None)]
+        # A table dealt before openings were stored never logged its opening: nor does its replay.
+        events = [] if step.number == 0 and record.get("opening") is None else step.events
+        log = log + [log_entry(e) for e in events if is_visible(e, None)]
         command = None if step.number == 0 else record["commands"][step.number - 1]
         steps.append({"view": game.view(step.state, None), "log": log, "command": command})
         states.append(step.state)
-        for e in step.events:
+        for e in events:
             if e["type"] == "RoundStarted" and isinstance(e["params"].get("round"), int):
                 rounds.append({"round": e["params"]["round"], "step": step.number})
     if not rounds or rounds[0]["round"] != 1:

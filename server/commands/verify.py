@@ -1,8 +1,9 @@
 """``guildhall verify RECORD.json``: replay a finished game and check that it was fair.
 
 Checks that the seed hashes to the published ``seed_sha256``, replays every command with the
-engine from (game, seats, seed, options), checks that the replay ends with the recorded
-result, and prints the final scores.
+engine from (game, seats, seed, options), checks that the replay opens with the recorded
+``opening`` events (a record that has them) and ends with the recorded result, and prints the
+final scores.
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ def replay(record: dict[str, Any]) -> dict[str, Any]:
     try:
         for step in replay_record(game, record):
             state = step.state
+            if step.number == 0:
+                _check_opening(record, step.events)
     except RuleError as exc:
         raise ValueError(f"{exc.code}: {exc}") from None
     assert state is not None
@@ -44,6 +47,15 @@ def replay(record: dict[str, Any]) -> dict[str, Any]:
     if record.get("result") is not None and replayed != record["result"]:
         raise ValueError("the replay ends with another result than the record")
     return replayed
+
+
+def _check_opening(record: dict[str, Any], events: list[Any]) -> None:
+    """A record with ``opening`` (a table dealt since openings are stored) must name the events
+    the replayed game opens with; one without it (dealt before) is checked as it always was."""
+    if record.get("opening") is None:
+        return
+    if json.loads(json.dumps(events)) != record["opening"]:
+        raise ValueError("the replay opens with other events than the record")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -6,7 +6,18 @@ Imports nothing from the web, the database or any particular game.
 
 from .data import DataError
 from .errors import RuleError
-from .game import Command, Event, Game, Result, State, View, event, is_visible, log_entry
+from .game import (
+    Command,
+    Event,
+    Game,
+    Result,
+    State,
+    View,
+    event,
+    is_visible,
+    log_entry,
+    opening,
+)
 from .manifest import Manifest, OptionSpec, ScoreCategory, TestProfile, planning_option
 from .registry import game_names, get_game, get_manifest, register_game
 from .replay import Step, replay
@@ -38,6 +49,7 @@ __all__ = [
     "get_manifest",
     "is_visible",
     "log_entry",
+    "opening",
     "own",
     "own_all",
     "own_item",

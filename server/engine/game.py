@@ -76,6 +76,18 @@ def is_visible(ev: Event, seat: int | None) -> bool:
     return ev["to"] is None or (seat is not None and seat in ev["to"])
 
 
+def opening(
+    game: Game, seats: int, seed: str, options: dict[str, Any]
+) -> tuple[State, list[Event]]:
+    """A fresh game and the events of its opening: the game's ``opening`` when it has one,
+    else ``new`` and no events. The state is always ``game.new(seats, seed, options)``."""
+    made = getattr(game, "opening", None)
+    if made is None:
+        return game.new(seats, seed, options), []
+    state, events = made(seats, seed, options)
+    return state, list(events)
+
+
 class Game(Protocol):
     """A game definition. Every method is pure: no I/O, inputs never mutated."""
 
@@ -89,7 +101,13 @@ class Game(Protocol):
         ...
 
     def new(self, seats: int, seed: str, options: dict[str, Any]) -> State:
-        """A fresh game, deterministic for (seats, seed, options); RuleError on bad options."""
+        """A fresh game, deterministic for (seats, seed, options); RuleError on bad options.
+
+        A game whose opening says something (round 1's lantern, the starting player) also
+        defines ``opening(seats, seed, options) -> (State, list[Event])``: the same state and
+        the events of the opening, which a table logs as the events of its first version.
+        Use :func:`opening` to ask any game for both.
+        """
         ...
 
     def to_act(self, state: State) -> set[int]:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple, TypedDict
 
 from . import planning as pl
 from .clauses import Citations
@@ -59,6 +59,13 @@ class Phase(NamedTuple):
     # command of its type, or of its type and size), which the shell checks first because it
     # is cheaper to list; it must be exactly those commands of ``legal``.
     legal_of: Callable[[State, int, Command], list[Command]] | None = None
+
+
+class PlanningCommand(TypedDict):
+    """The shape of the commands a :class:`SealedPlanning` adds to the phase's own (``wait``,
+    ``retract``), for a game's union of command shapes (``BidCommand | PlanningCommand``)."""
+
+    type: Literal["wait", "retract"]
 
 
 def _no_events(state: State) -> list[Event]:
@@ -236,8 +243,9 @@ class PhaseGame:
 
     ``setup(seats, seed, options)`` returns the opening state and the events of the opening
     (round 1 shown, say), once the shell has checked the seats and the options; ``new`` keeps
-    the state, ``opening`` both. Tables record no opening events yet: the log of every stored
-    game starts empty, and a stored record must replay byte for byte.
+    the state, ``opening`` both (``server.engine.opening``): a table logs the opening's events
+    as its first version's, and stores them, so a table dealt before they were logged keeps
+    the log it had.
 
     A phase the table does not name (``"over"``) is a finished game. ``normalize(cmd)``: the
     canonical form of a command before it is compared with the legal list. ``to_act``:

@@ -12,12 +12,12 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from .errors import RuleError
-from .game import Command, Event, Game, State
+from .game import Command, Event, Game, State, opening
 
 
 class Step(NamedTuple):
     """One state of a replay: ``number`` commands applied (0: the fresh game), the command
-    that led here (None at 0) and the events it produced."""
+    that led here (None at 0) and the events it produced (at 0: the opening's)."""
 
     number: int
     seat: int | None
@@ -34,13 +34,14 @@ def _entry(entry: Any) -> tuple[int, Command]:
 
 
 def replay(game: Game, record: Mapping[str, Any]) -> Iterator[Step]:
-    """Every state of the recorded game, the fresh one first.
+    """Every state of the recorded game, the fresh one first (with the events of the game's
+    opening, when it has any: ``server.engine.opening``).
 
     A command the engine refuses raises RuleError with its code and the step number in the
     message, so a tampered or outdated record says where it went wrong.
     """
-    state = game.new(record["seats"], record["seed"], record["options"])
-    yield Step(0, None, None, state, [])
+    state, opened = opening(game, record["seats"], record["seed"], record["options"])
+    yield Step(0, None, None, state, opened)
     commands: Sequence[Any] = record["commands"]
     for index, entry in enumerate(commands, start=1):
         seat, cmd = _entry(entry)

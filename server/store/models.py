@@ -49,6 +49,10 @@ class TableRow(Base):
     # The step (command ``seq``) ``state`` is at; later commands are replayed onto it on load.
     state_seq: Mapped[int] = mapped_column(sa.Integer, default=0, server_default="0")
     result: Mapped[dict[str, Any] | None] = mapped_column(sa.JSON, nullable=True)
+    # The events of the game's opening (``server.engine.opening``), written at the deal: the
+    # log begins with them. Null: not dealt yet, or dealt before openings were stored (that
+    # table's log begins with its first command's events, as it always did).
+    opening: Mapped[list[dict[str, Any]] | None] = mapped_column(sa.JSON, nullable=True)
     # Listed in the lobby, and its free seats open to anyone (else: the invite link only).
     public: Mapped[bool] = mapped_column(sa.Boolean, default=False, server_default=sa.false())
     # Seat changes during the game, for the page's log (see TableData.seat_log).

@@ -242,17 +242,22 @@ def replayed(row: TableRow, commands: list[CommandRow]) -> Any:
 
 
 def _events(command: CommandRow) -> list[Event]:
+    return _events_of(command.events)
+
+
+def _events_of(stored: list[dict[str, Any]]) -> list[Event]:
     return [
         Event(type=e["type"], text=e["text"], to=e.get("to"), params=e.get("params") or {})
-        for e in command.events
+        for e in stored
     ]
 
 
 def table_data(
     row: TableRow, seats: list[SeatRow], state: Any, commands: list[CommandRow]
 ) -> TableData:
-    """The table as of its row, its seats and (for the log) its commands."""
-    log: list[Event] = []
+    """The table as of its row, its seats and (for the log) its opening and commands."""
+    opening = None if row.opening is None else tuple(_events_of(row.opening))
+    log: list[Event] = list(opening or ())
     for command in commands:
         log.extend(_events(command))
     options, learning = split_options(row.options)
@@ -268,6 +273,7 @@ def table_data(
         seats=tuple(SeatInfo(s.seat, s.name, s.bot, s.token_hash) for s in seats),
         state=state,
         log=tuple(log),
+        opening=opening,
         seq=commands[-1].seq if commands else 0,
         result=row.result,
         public=bool(row.public),

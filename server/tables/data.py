@@ -120,6 +120,9 @@ class TableData:
     # A learning table: each seat may ask what the strong bot would do (``server.tables.
     # suggest``). Chosen at creation, shown to everyone, said in the finished game's record.
     learning: bool = False
+    # The events of the game's opening, the first of ``log`` (``server.engine.opening``), as
+    # stored at the deal; None before it, or for a table dealt before openings were stored.
+    opening: tuple[Event, ...] | None = field(default=None, repr=False)
 
     @property
     def shown_seat_log(self) -> tuple[dict[str, Any], ...]:

@@ -19,7 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.bots.kinds import canonical_kind
 from server.clocks import model as clock_model
-from server.engine import get_game, get_manifest
+from server.engine import get_game, get_manifest, opening
 from server.settings import Settings
 from server.store import queries
 from server.store.models import SeatRow, TableRow
@@ -217,11 +217,20 @@ class Lobby:
             raise ServiceError("seats_open", f"seats {free} have nobody; invite or add bots")
         if all(s.bot for s in data.seats):
             await limits.check_bot_table(session, self.settings, data.id)
-        state = get_game(data.game).new(len(data.seats), data.seed, data.options)
+        game = get_game(data.game)
+        state, events = opening(game, len(data.seats), data.seed, data.options)
         clock, due = table_clock.started(
             data.clock, data, state, self._now(), self.settings.bot_delay
         )
-        return {"status": "playing", "state": state, "clock": clock, "due_at": due}
+        # The opening's events are the log's first, stored as dealt (as a command's are).
+        opened = [dict(ev) for ev in events]
+        return {
+            "status": "playing",
+            "state": state,
+            "clock": clock,
+            "due_at": due,
+            "opening": opened,
+        }
 
     async def rematch(self, table_id: str, token: str) -> tuple[str, int, str]:
         """The rematch of the finished ``table_id`` for the person whose seat ``token`` owns:

@@ -246,6 +246,8 @@ class TableService:
             "commands": [{"seat": r.seat, "cmd": r.command} for r in rows],
             "result": data.result,
             "seat_log": list(data.seat_log),
+            # Since openings are stored: what the log began with (null: dealt before).
+            "opening": None if data.opening is None else [dict(e) for e in data.opening],
         }
 
     # ---------------------------------------------------------------- presence

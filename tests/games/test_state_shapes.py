@@ -1,10 +1,9 @@
-"""The ``TypedDict``s of each game's ``state.py`` tell the truth: every state of whole games,
-and every command played in them, has exactly the shape they declare (mypy checks the code
-against the same types; this checks the states the code really makes)."""
+"""The ``TypedDict``s each game declares for its state and commands tell the truth: every state
+of whole games, and every command played in them, has exactly the shape they declare (mypy
+checks the code against the same types; this checks the states the code really makes)."""
 
 from __future__ import annotations
 
-import importlib
 import types
 from typing import (
     Any,
@@ -26,11 +25,9 @@ from tests.support.playout import Seeded, play, states
 
 
 def shapes(game: str) -> tuple[Any, Any]:
-    """The TypedDicts a game's state module declares for its state and its commands, by the
-    template's names (docs/adding-a-game.md): ``<Name>State`` and ``<Name>Command``."""
-    module = importlib.import_module(games.packages()[game] + ".state")
-    name = game.capitalize()
-    return getattr(module, f"{name}State"), getattr(module, f"{name}Command")
+    """The TypedDicts a game declares for its state and its commands, by the contract's names
+    (docs/adding-a-game.md): ``<Name>State`` and ``<Name>Command``."""
+    return games.shapes(game)
 
 
 # Each game at its fewest and most seats with its default options, and each other option set.

@@ -1,21 +1,28 @@
 """Lantern market, the game built from docs/adding-a-game.md, through the real server: a table
 over HTTP, people on the websocket and a bot seat, every seat's document free of the others'
-sealed bids and of the deck, and the record replaying to the same result."""
+sealed bids and of the deck, and the record replaying to the same result; the record names the
+events the log began with (the opening), and a table dealt before openings were stored keeps its
+log and still verifies."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import random
+from pathlib import Path
+from typing import Any
 
-import tests.games.lantern
-import tests.games.lantern.bots  # registers the bots' knowledge of the game
+import sqlalchemy as sa
+
+import tests.games.lantern.bots  # noqa: F401  (registers the bots' knowledge of the game)
+from server.commands import verify
 from server.engine import get_game
 from server.engine.replay import final_state
+from server.store.models import TableRow
+from tests.games.lantern.game import GAME
 from tests.support.play import play_round_robin, set_up_table, step_all, table_version
 from tests.support.testclient import TestClient
 from tests.support.wsclient import WsClient
-
-GAME = tests.games.lantern.GAME
 
 
 def test_a_whole_game_with_a_bot_over_http_and_the_websocket(client: TestClient) -> None:
@@ -67,3 +74,64 @@ def _bids_sent(ws: WsClient) -> set[int]:
             if op["path"] == "/game" and isinstance(op.get("value"), dict):
                 bids.add(op["value"].get("my_bid"))
     return bids - {None}
+
+
+def _stored(client: TestClient, table_id: str) -> Any:
+    assert client.portal is not None, "the client runs inside its with-block"
+    return client.portal.call(client.app.state.service.get, table_id)  # type: ignore[attr-defined]
+
+
+def _finished_lantern(client: TestClient) -> str:
+    table_id, tokens = set_up_table(client, "lantern", 2)
+    players = {s: WsClient(client, table_id, t).connect() for s, t in enumerate(tokens) if t}
+    play_round_robin(client, table_id, players, [], random.Random(3))
+    return table_id
+
+
+def _verifies(record: dict[str, Any], tmp_path: Path) -> bool:
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    return verify.run(argparse.Namespace(record=path)) == 0
+
+
+def test_the_record_names_the_opening_and_verify_checks_it(
+    client: TestClient, tmp_path: Path
+) -> None:
+    table_id = _finished_lantern(client)
+    record = client.get(f"/api/tables/{table_id}/record").json()
+    data = _stored(client, table_id)
+    assert record["opening"] == [dict(e) for e in data.opening] and record["opening"]
+    assert data.log[: len(data.opening)] == data.opening
+    assert _verifies(record, tmp_path)
+    told = [{**e, "text": "the market is closed"} for e in record["opening"]]
+    assert not _verifies({**record, "opening": told}, tmp_path)
+    replayed = client.get(f"/api/tables/{table_id}/replay/0").json()
+    assert [e["type"] for e in replayed["log"]] == [e["type"] for e in record["opening"]]
+
+
+def test_a_table_dealt_before_openings_were_stored_keeps_its_log_and_verifies(
+    client: TestClient, tmp_path: Path
+) -> None:
+    table_id = _finished_lantern(client)
+    before = _stored(client, table_id)
+    service = client.app.state.service  # type: ignore[attr-defined]
+    statement = sa.update(TableRow).where(TableRow.id == table_id).values(opening=None)
+
+    async def forget_the_opening() -> None:
+        async with service.sessions.read() as session:
+            await session.execute(statement)
+            await session.commit()
+        service.cache.forget(table_id)
+
+    assert client.portal is not None
+    client.portal.call(forget_the_opening)
+    old = _stored(client, table_id)
+    assert old.opening is None and old.log == before.log[len(before.opening) :]
+    assert old.version == before.version == table_version(client, table_id)
+    record = client.get(f"/api/tables/{table_id}/record").json()
+    assert record["opening"] is None and "opening" in record
+    assert _verifies({k: v for k, v in record.items() if k != "opening"}, tmp_path)
+    assert _verifies(record, tmp_path)
+    assert record["result"] == get_game("lantern").result(_stored(client, table_id).state)
+    replayed = client.get(f"/api/tables/{table_id}/replay/0").json()
+    assert replayed["log"] == []  # as its log began

@@ -58,6 +58,30 @@ def package_dir(name: str) -> Path:
     return ROOT / Path(*packages()[name].split("."))
 
 
+def shapes(name: str) -> tuple[Any, Any]:
+    """The ``TypedDict``s the game declares for its state and its commands, by the names of
+    docs/adding-a-game.md (``<Name>State``, ``<Name>Command``), from whichever of its modules
+    declares them (others may import them: the same object)."""
+    title = name.capitalize()
+    found: list[Any] = []
+    for wanted in (f"{title}State", f"{title}Command"):
+        held = {id(v): v for v in _module_values(name, wanted)}
+        assert len(held) == 1, f"{name} declares {wanted} {len(held)} times, not once"
+        found += held.values()
+    return found[0], found[1]
+
+
+def _module_values(name: str, attribute: str) -> list[Any]:
+    """``attribute`` of every module of the game's package that has it (test modules aside)."""
+    modules = sorted(
+        p.stem for p in package_dir(name).glob("*.py") if not p.stem.startswith("test")
+    )
+    loaded = [
+        importlib.import_module(f"{packages()[name]}.{m}") for m in modules if m != "__init__"
+    ]
+    return [getattr(module, attribute) for module in loaded if hasattr(module, attribute)]
+
+
 def with_page() -> list[str]:
     """The games that have a table page (a page module under web/static/js)."""
     return [n for n in names() if manifest(n).page_module and page_module_path(n).is_file()]

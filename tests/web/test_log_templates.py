@@ -1,7 +1,8 @@
 """Every log line the engines can write has a template in every shipped language.
 
 Seeded random games of every game with a page (``tests.support.games``: the games and the
-option sets of their manifests' test profiles) collect the events they produce. For each
+option sets of their manifests' test profiles) collect the events they produce, their
+opening's included. For each
 event type (and variant) the test checks, against the dictionary exactly as the page of
 that game receives it (``pages.page_strings``: the shared one and the game's own folder):
 
@@ -30,7 +31,7 @@ from typing import Any
 import pytest
 
 from server.api import pages
-from server.engine import Event, game_names, get_game
+from server.engine import Event, game_names, get_game, opening
 from tests.support import games
 
 from .conftest import ARTIFACTS
@@ -105,7 +106,10 @@ def emitted(game: str) -> dict[str, list[Event]]:
         for seats in games.manifest(game).seat_counts():
             for n in range(GAMES_PER_SETUP):
                 seed = f"log-{game}-{seats}-{n}-{sorted(options.items())}"
-                state = definition.new(seats, seed, {**definition.default_options(), **options})
+                options_ = {**definition.default_options(), **options}
+                state, events = opening(definition, seats, seed, options_)
+                for ev in events:  # the opening's, the first of a table's log
+                    found.setdefault(template_key(game, ev), []).append(ev)
                 rng = random.Random(seed)
                 while definition.result(state) is None:
                     seat = min(definition.to_act(state))

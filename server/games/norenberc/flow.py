@@ -226,6 +226,12 @@ def advance(state: State, events: list[Event]) -> None:
         _call_guild(state, guild, events)
 
 
+def round_started(state: State) -> Event:
+    """The event of a round's start (the first one's is the game's opening)."""
+    text = f"round {state['round']} begins"
+    return event("RoundStarted", text, params={"round": state["round"]})
+
+
 def _end_phase(state: State, events: list[Event]) -> None:
     for seat in state["order"]:
         p = player(state, seat)
@@ -239,8 +245,7 @@ def _end_phase(state: State, events: list[Event]) -> None:
         if state["phase"] == "over":
             return
         open_turn(state)
-        text = f"round {state['round']} begins"
-        events.append(event("RoundStarted", text, params={"round": state["round"]}))
+        events.append(round_started(state))
         return
     state["turn"] += 1
     open_turn(state)

@@ -16,10 +16,11 @@ from .state import UNCHANGING
 
 
 def _setup(seats: int, seed: str, options: dict[str, Any]) -> tuple[State, list[Event]]:
-    """A fresh game, its first turn's planning open (nothing to log yet)."""
+    """A fresh game, its first turn's planning open, and the opening's event: round 1
+    begins, as every later round does (``flow``)."""
     state = new_state(seats, seed, options)
     flow.open_turn(state)
-    return state, []
+    return state, [flow.round_started(state)]
 
 
 def _view(state: State, seat: int | None) -> View:

@@ -12,14 +12,15 @@ from . import clauses
 from .commands import COMMANDS
 from .legal import PHASES, normalize, to_act
 from .scoring import final_result
-from .setup import default_options, new_state
+from .setup import default_options, new_state, tasks_dealt
 from .state import UNCHANGING
 from .views import build_view, seat_view
 
 
 def _setup(seats: int, seed: str, options: dict[str, Any]) -> tuple[State, list[Event]]:
-    """Setup (the task choice opens it: nothing to log yet)."""
-    return new_state(seats, seed, options), []
+    """Setup, and the opening's event: who starts, and the task choice that opens the game."""
+    state = new_state(seats, seed, options)
+    return state, [tasks_dealt(state)]
 
 
 def _view(state: State, seat: int | None) -> View:

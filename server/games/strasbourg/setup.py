@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from server.engine import Rng, RuleError, seed_to_state
+from server.engine import Event, Rng, RuleError, event, seed_to_state
 from server.engine import planning as pl
 
 from .data import COLS, GUILD_KEYS, ROUNDS, ROWS, components
@@ -91,3 +91,13 @@ def new_state(seats: int, seed: str, options: dict[str, Any] | None) -> State:
         "choices": [],
     }
     return cast(State, state)  # the same dict: the rule code reads it as plain JSON
+
+
+def tasks_dealt(state: State) -> Event:
+    """The opening's event: the starting player, and the task cards everyone chooses from."""
+    start = state["start"]
+    text = (
+        f"{{s{start}}} is the starting player; "
+        f"everyone chooses task cards from the {TASKS_DEALT} dealt"
+    )
+    return event("TasksDealt", text, params={"seat": start, "n": TASKS_DEALT})

@@ -1,23 +1,17 @@
-"""The Lantern market game object: the engine's phase shell over this game's rules."""
-
-from __future__ import annotations
+"""The Lantern market game object: the engine's phase shell over the rules."""
 
 from server.engine.phases import PhaseGame
 
-from .commands import COMMANDS
-from .legal import PHASES
-from .scoring import result
-from .setup import MAX_SEATS, MIN_SEATS, default_options, new_state
-from .views import build_view
+from .rules import COMMANDS, PHASES, build_view, final_result, new_state
 
 GAME = PhaseGame(
     name="lantern",
     title="Lantern market",
-    seats=(MIN_SEATS, MAX_SEATS),
-    default_options=default_options,
+    seats=(2, 4),
+    default_options=lambda: {"planning": "simultaneous"},
     setup=new_state,
     phases=PHASES,
     commands=COMMANDS,
     view=build_view,
-    result=result,
+    result=lambda state: final_result(state) if state["phase"] == "over" else None,
 )

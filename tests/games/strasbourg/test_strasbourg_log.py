@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from server.engine import Event
+from server.engine import Event, opening
 
 from .helpers import GAME
 
@@ -111,10 +111,10 @@ def _render_english(ev: Event) -> str:
 
 
 def _random_game(seats: int, seed: int, planning: str) -> list[Event]:
-    """Every event of one game played with uniformly random legal commands."""
+    """Every event of one game played with uniformly random legal commands, its opening's
+    first."""
     rng = random.Random(seed)
-    state = GAME.new(seats, f"log-{seed}", {"planning": planning})
-    events: list[Event] = []
+    state, events = opening(GAME, seats, f"log-{seed}", {"planning": planning})
     while GAME.result(state) is None:
         acting = sorted(GAME.to_act(state))
         extra = [s for s in range(seats) if s not in acting and GAME.legal(state, s)]
@@ -178,9 +178,9 @@ def test_english_templates_render_the_engine_text(all_events: list[Event]) -> No
 def test_templates_exist_in_every_language_with_known_formats() -> None:
     assert DICTS["en"].keys() == DICTS["hu"].keys()
     assert {"guild", "good", "step", "brackets", "ranking", "stack_sizes"} <= LOG_FORMATS
-    # 32 of the game's own events and the words for its order of planning.
+    # 33 of the game's own events and the words for its order of planning.
     templates = [k for k in OWN["en"] if k.startswith("sb.log.")]
-    assert len(templates) == 33
+    assert len(templates) == 34
     for lang, strings in DICTS.items():
         for key in templates:
             en_names = {m[1] for m in PLACEHOLDER.finditer(DICTS["en"][key])}
