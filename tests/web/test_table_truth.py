@@ -23,6 +23,8 @@ from server.engine import is_visible
 from .conftest import ARTIFACTS, ServerThread
 from .fake_table import FakeTable, pages_app
 from .test_accessibility import AXE, RUN_AXE, WCAG
+from .test_board_play import acting_table
+from .test_citizen_prompts import of_type, table_choosing
 
 pytestmark = pytest.mark.browser
 PHONE = {"width": 390, "height": 844}
@@ -182,6 +184,109 @@ def test_the_prompt_is_held_while_paused_and_the_banner_is_clean_after_resuming(
     page.locator("#confirm").click()
     page.wait_for_function(IDLE)
     assert len([m for m in fake.received if m["type"] == "command"]) == sent + 1
+
+
+def commands_sent(fake: FakeTable) -> int:
+    return len([m for m in fake.received if m["type"] == "command"])
+
+
+# Whether each place on the board is held: disabled, or (no button) aria-disabled.
+HELD_PLACES = """() => [...document.querySelectorAll('#layout .board-pick')].map((e) =>
+    e.disabled === true || e.getAttribute('aria-disabled') === 'true')"""
+# How many marks of a place one may pick the board shows: corner marks, dashed rings.
+MARKS_SHOWN = """() => [...document.querySelectorAll('#layout .board-pick, #layout .can')]
+    .filter((e) => !e.classList.contains('picked')).map((e) => [
+        e.classList.contains('board-pick') && getComputedStyle(e, '::after').display !== 'none',
+        getComputedStyle(e).outlineStyle === 'dashed']).flat().filter(Boolean).length"""
+
+
+def pause_now(fake: FakeTable, clock: model.Clock, page: Any) -> model.Clock:
+    """The table pauses (a document arrives); the page holds its prompt."""
+    paused = model.pause(clock, T0 + 5, None)
+    show_clock(fake, paused)
+    fake.broadcast()
+    page.locator("#prompt-paused").wait_for()
+    return paused
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390", "1280"])
+def test_while_paused_no_place_on_the_board_can_be_picked(
+    new_page: Any, pages_server: ServerThread, viewport: dict[str, int]
+) -> None:
+    """Ada may buy at the called guild's store, a place on the board that is no button (it
+    cannot be disabled). Paused, every place is held and unmarked, a tap on the store picks
+    nothing and Confirm sends nothing; resumed, the same tap picks again."""
+    fake = acting_table(lambda legal: bool(of_type(legal, "buy")), "held-buy")
+    good = sorted(of_type(fake.game.legal(fake.state, 0), "buy")[0]["goods"])[0]
+    clock = clock_of({"mode": "days", "per_decision": 86400}, fake)
+    show_clock(fake, clock)
+    page = open_page(new_page, pages_server, fake, viewport=viewport)
+    place = page.locator(f"#board-buy-{good}")
+    place.wait_for()
+    assert page.evaluate(MARKS_SHOWN) > 0
+    paused = pause_now(fake, clock, page)
+    # Every place is disabled for screen readers too, and none is marked as one to pick.
+    assert page.evaluate(HELD_PLACES) == [True] * page.locator("#layout .board-pick").count()
+    assert page.evaluate(MARKS_SHOWN) == 0
+    shot = ARTIFACTS / f"truth-paused-board-{viewport['width']}.png"
+    page.screenshot(path=str(shot), full_page=True)
+    prompt = page.inner_text("#prompt")
+    place.click(force=True)
+    page.locator("#confirm").click(force=True)
+    assert page.inner_text("#prompt") == prompt  # no basket begun
+    assert page.locator("#layout .board-pick.picked").count() == 0
+    assert commands_sent(fake) == 0
+    show_clock(fake, model.resume(paused, T0 + 9))
+    fake.broadcast()
+    page.locator("#prompt-paused").wait_for(state="detached")
+    place.click()
+    assert page.inner_text(f"#buy-count-{good}") == "1"
+
+
+def test_while_paused_a_seat_card_to_pick_picks_nobody(
+    new_page: Any, pages_server: ServerThread
+) -> None:
+    """A thief's victim is picked on their seat card (a button over the card): while paused
+    it is disabled and its tap picks nobody."""
+    fake = table_choosing("steal")
+    victim = of_type(fake.game.legal(fake.state, 0), "steal")[0]["victim"]
+    clock = clock_of({"mode": "days", "per_decision": 86400}, fake)
+    show_clock(fake, clock)
+    page = open_page(new_page, pages_server, fake, viewport=PHONE)
+    card = page.locator(f"#board-victim-{victim}")
+    card.wait_for()
+    paused = pause_now(fake, clock, page)
+    assert card.is_disabled()
+    card.click(force=True)
+    assert page.get_attribute(f'[data-focus="victim-{victim}"]', "aria-pressed") != "true"
+    assert page.locator("#layout .board-pick.picked").count() == 0
+    assert commands_sent(fake) == 0
+    show_clock(fake, model.resume(paused, T0 + 9))
+    fake.broadcast()
+    page.locator("#prompt-paused").wait_for(state="detached")
+    card.click()
+    assert page.get_attribute(f'[data-focus="victim-{victim}"]', "aria-pressed") == "true"
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390", "1280"])
+def test_a_running_clock_warns_by_itself_when_its_time_runs_low(
+    new_page: Any, pages_server: ServerThread, viewport: dict[str, int]
+) -> None:
+    """Live clock, 60 s to plan: Ada's chip counts down and turns to its warning in the last
+    10 s with no document arriving; once her time is up it reads 0:00, never less."""
+    fake = FakeTable(seed="warning")
+    show_clock(fake, clock_of({"mode": "live", "plan": 60, "action": 20, "bank": 0}, fake))
+    page = open_page(new_page, pages_server, fake, viewport=viewport)
+    chip = page.locator(".clock-chip[data-seat='0']")
+    chip.wait_for()
+    assert "low" not in (chip.get_attribute("class") or "")
+    sent, version = len(fake.sent), fake.version
+    page.clock.fast_forward(49_000)
+    page.locator(".clock-chip.low[data-seat='0']").wait_for(timeout=5_000)
+    assert re.fullmatch(r"0:(10|0\d)", chip.locator(".clock-time").inner_text()), chip.inner_text()
+    page.clock.fast_forward(15_000)
+    page.locator(".clock-chip[data-seat='0'] .clock-time", has_text="0:00").wait_for(timeout=5_000)
+    assert (len(fake.sent), fake.version) == (sent, version)  # nothing came from the server
 
 
 def visible_log(fake: FakeTable, seat: int) -> int:
