@@ -13,6 +13,7 @@ import json
 import re
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,6 +26,7 @@ from .fake_table import FakeTable, pages_app
 from .test_accessibility import AXE, RUN_AXE, WCAG
 from .test_board_play import acting_table
 from .test_citizen_prompts import of_type, table_choosing
+from .test_states_languages import RAW_KEY
 
 pytestmark = pytest.mark.browser
 PHONE = {"width": 390, "height": 844}
@@ -32,6 +34,7 @@ DESKTOP = {"width": 1280, "height": 900}
 T0 = 1_800_000_000.0  # the page's fake "now" when it opens (seconds since the epoch)
 RULES = {"nudge_after": 20, "nudge_every": 3600, "vote_after": 40}
 IDLE = "!document.querySelector('.sending')"
+I18N = Path(__file__).parents[2] / "web" / "i18n"
 
 
 @pytest.fixture(scope="module")
@@ -41,13 +44,18 @@ def pages_server() -> Iterator[ServerThread]:
 
 
 def open_page(
-    new_page: Any, server: ServerThread, fake: FakeTable, seat: int | None = 0, **options: Any
+    new_page: Any,
+    server: ServerThread,
+    fake: FakeTable,
+    seat: int | None = 0,
+    lang: str = "en",
+    **options: Any,
 ) -> Any:
     """``seat``'s page of ``fake`` on a fake clock that starts at T0 (and then runs)."""
     page = new_page(fresh=True, **options)  # a fake clock stays on a page
     page.clock.install(time=datetime.fromtimestamp(T0, tz=UTC))
     fake.serve(page, seat)
-    page.goto(f"{server.url}/t/fake#seat=tok0")
+    page.goto(f"{server.url}/t/fake?lang={lang}#seat=tok0")
     page.wait_for_selector("#players .player")
     return page
 
@@ -293,13 +301,9 @@ def visible_log(fake: FakeTable, seat: int) -> int:
     return len([e for e in fake.events if is_visible(e, seat)])
 
 
-@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390", "1280"])
-def test_a_timeout_is_told_on_the_players_own_card_and_in_since_your_last_move(
-    new_page: Any, pages_server: ServerThread, viewport: dict[str, int]
-) -> None:
-    """Live clock: Ada plans once herself; her next decision runs out and the cover bot plays
-    it. Back at her turn, her card says so and what the next timeout does; "since your last
-    move" starts with it and lists what the others did since her own move."""
+def timed_out_table() -> tuple[FakeTable, model.Clock]:
+    """Live clock: Ada played her own move; her next decision ran out and the cover bot
+    played it; the bots handed the turn back to her. The seat log says so."""
     config = {"mode": "live", "plan": 60, "action": 20, "bank": 300, "increment": 5}
     fake = FakeTable(seed="timeout")
     fake.play(0, fake.game.legal(fake.state, 0)[0])  # her own move; the bots answer
@@ -325,6 +329,17 @@ def test_a_timeout_is_told_on_the_players_own_card_and_in_since_your_last_move(
     show_clock(fake, clock)
     entry = {"type": "timed_out", "seat": 0, "name": "Ada", "bot": None, "at": at}
     fake.table_extra["seat_log"] = [entry]
+    return fake, clock
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390", "1280"])
+def test_a_timeout_is_told_on_the_players_own_card_and_in_since_your_last_move(
+    new_page: Any, pages_server: ServerThread, viewport: dict[str, int]
+) -> None:
+    """Live clock: Ada plans once herself; her next decision runs out and the cover bot plays
+    it. Back at her turn, her card says so and what the next timeout does; "since your last
+    move" starts with it and lists what the others did since her own move."""
+    fake, clock = timed_out_table()
     page = open_page(new_page, pages_server, fake, viewport=viewport)
     note = page.locator("#player-0 #timeout-note")
     note.wait_for()
@@ -414,3 +429,52 @@ def test_a_player_whose_seat_went_to_a_bot_learns_why_and_may_take_it_back(
         "Bot (easy) plays for Ada until they take the seat back."
     )
     page.locator("#banner #reclaim-seat").wait_for()
+
+
+def words(lang: str) -> dict[str, str]:
+    found: dict[str, str] = json.loads((I18N / f"{lang}.json").read_text(encoding="utf-8"))
+    return found
+
+
+def fits_and_is_translated(page: Any, name: str, lang: str) -> None:
+    """Nothing pushes ``page`` sideways and no raw key shows; a screenshot as on the phone."""
+    text = page.inner_text("#layout")
+    assert not RAW_KEY.search(text), RAW_KEY.search(text)
+    assert page.evaluate("document.documentElement.scrollWidth - innerWidth") <= 0
+    page.screenshot(path=str(ARTIFACTS / f"truth-{name}-{lang}-390.png"), full_page=True)
+
+
+@pytest.mark.parametrize("lang", ["de", "hu", "nl"])
+def test_the_states_that_come_with_time_read_whole_in_every_language_on_a_phone(
+    new_page: Any, pages_server: ServerThread, lang: str
+) -> None:
+    """The timeout note, the held prompt and the nudge and vote, each in the page's language
+    at 390 px: the whole sentence, nothing wider than the window (English: the tests above)."""
+    said = words(lang)
+    fake, _clock = timed_out_table()
+    page = open_page(new_page, pages_server, fake, lang=lang, viewport=PHONE)
+    note = page.locator("#player-0 #timeout-note")
+    note.wait_for()
+    assert note.inner_text() == f"{said['clock.timed_out_you']} {said['clock.next_timeout']}"
+    assert page.locator("#digest-card li").first.inner_text() == said["clock.timed_out_you"]
+    fits_and_is_translated(page, "timeout", lang)
+
+    fake = FakeTable(seed="paused")
+    paused = model.pause(clock_of({"mode": "days", "per_decision": 86400}, fake), T0, None)
+    show_clock(fake, paused)
+    page = open_page(new_page, pages_server, fake, lang=lang, viewport=PHONE)
+    held = page.locator("#prompt-paused")
+    held.wait_for()
+    assert held.inner_text() == said["pause.banner"]
+    fits_and_is_translated(page, "paused", lang)
+
+    fake = FakeTable(seats=2, names=["Ada", "Bea"], seed="silent")
+    show_clock(fake, clock_of({"mode": "untimed"}, fake))
+    fake.table_extra.update(clock_rules=RULES, handover_after=60)
+    page = open_page(new_page, pages_server, fake, lang=lang, viewport=PHONE)
+    page.wait_for_selector("#player-1")
+    page.clock.fast_forward(41_000)
+    page.locator("#vote-1").wait_for(timeout=5_000)
+    assert page.inner_text("#nudge-1") == said["nudge.button"].replace("{name}", "Bea")
+    assert page.inner_text("#vote-1") == said["vote.button"]
+    fits_and_is_translated(page, "nudge-vote", lang)
