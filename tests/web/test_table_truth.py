@@ -116,6 +116,35 @@ def test_nudge_and_vote_appear_by_themselves_when_their_time_comes(
 
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390", "1280"])
+def test_a_player_who_is_not_the_creator_sees_the_nudge_come_and_its_wait_count_down(
+    new_page: Any, pages_server: ServerThread, viewport: dict[str, int]
+) -> None:
+    """Bea's page (she did not create the table, so her page polls nothing): Ada is silent.
+    "Nudge Ada" comes at 20 s; once Bea nudged, "again in 1 h" counts down by itself."""
+    fake = FakeTable(seats=2, names=["Ada", "Bea"], seed="silent")
+    clock = clock_of({"mode": "untimed"}, fake)
+    show_clock(fake, clock)
+    fake.table_extra.update(clock_rules=RULES, handover_after=60)
+    page = open_page(new_page, pages_server, fake, seat=1, viewport=viewport)
+    page.wait_for_selector("#player-0")
+    assert page.locator("#nudge-0").count() == 0
+    page.clock.fast_forward(21_000)
+    page.locator("#nudge-0").wait_for(timeout=5_000)
+    assert page.locator("#nudge-0").inner_text() == "Nudge Ada"
+    clock["seats"][0]["nudged"] = {"1": T0 + 21}
+    show_clock(fake, clock)
+    fake.broadcast()
+    nudged = page.locator("#player-0 .nudged")
+    nudged.wait_for(timeout=5_000)
+    assert nudged.inner_text() == "Nudged; again in 1 h"
+    page.clock.fast_forward(30 * 60_000)
+    page.locator("#player-0 .nudged", has_text="again in 30 min").wait_for(timeout=5_000)
+    page.clock.fast_forward(20 * 60_000)
+    page.locator("#player-0 .nudged", has_text="again in 10 min").wait_for(timeout=5_000)
+    assert not [m for m in fake.received if m["type"] not in ("hello", "ping")]
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390", "1280"])
 def test_the_creators_hand_over_appears_when_the_player_has_been_away_long_enough(
     new_page: Any, pages_server: ServerThread, viewport: dict[str, int]
 ) -> None:
