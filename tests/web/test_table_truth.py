@@ -267,6 +267,7 @@ def test_while_paused_no_place_on_the_board_can_be_picked(
     assert page.evaluate(MARKS_SHOWN) == 0
     shot = ARTIFACTS / f"truth-paused-board-{viewport['width']}.png"
     page.screenshot(path=str(shot), full_page=True)
+    assert serious_findings(page) == []
     prompt = page.inner_text("#prompt")
     place.click(force=True)
     page.locator("#confirm").click(force=True)
