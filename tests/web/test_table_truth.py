@@ -24,7 +24,7 @@ from server.engine import is_visible
 from .conftest import ARTIFACTS, ServerThread
 from .fake_table import FakeTable, pages_app
 from .test_accessibility import AXE, RUN_AXE, WCAG
-from .test_board_play import acting_table
+from .test_board_play import acting_table, strasbourg_choosing
 from .test_citizen_prompts import of_type, table_choosing
 from .test_states_languages import RAW_KEY
 
@@ -279,6 +279,35 @@ def test_while_paused_no_place_on_the_board_can_be_picked(
     page.locator("#prompt-paused").wait_for(state="detached")
     place.click()
     assert page.inner_text(f"#buy-count-{good}") == "1"
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390", "1280"])
+def test_while_paused_the_strasbourg_city_offers_no_site(
+    new_page: Any, pages_server: ServerThread, viewport: dict[str, int]
+) -> None:
+    """Ada builds an edifice: its sites in the city are buttons. Paused, none is marked or
+    can be tapped; resumed, a tap picks the site again."""
+    fake, legal = strasbourg_choosing("edifice")
+    r, c = of_type(legal, "edifice")[0]["cell"]
+    clock = clock_of({"mode": "days", "per_decision": 86400}, fake)
+    show_clock(fake, clock)
+    page = open_page(new_page, pages_server, fake, viewport=viewport)
+    site = page.locator(f"#cell-{r}-{c}")
+    site.wait_for()
+    assert page.evaluate(MARKS_SHOWN) > 0
+    paused = pause_now(fake, clock, page)
+    assert page.evaluate(HELD_PLACES) == [True] * page.locator("#layout .board-pick").count()
+    assert page.evaluate(MARKS_SHOWN) == 0
+    shot = ARTIFACTS / f"truth-paused-city-{viewport['width']}.png"
+    page.screenshot(path=str(shot), full_page=True)
+    site.click(force=True)
+    assert page.locator("#layout .board-pick.picked").count() == 0
+    assert commands_sent(fake) == 0
+    show_clock(fake, model.resume(paused, T0 + 9))
+    fake.broadcast()
+    page.locator("#prompt-paused").wait_for(state="detached")
+    site.click()
+    assert page.locator("#layout .board-pick.picked").count() == 1
 
 
 def test_while_paused_a_seat_card_to_pick_picks_nobody(
