@@ -9,6 +9,7 @@ clock part of each document is built by the server's own clock model.
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from collections.abc import Iterator
@@ -27,6 +28,7 @@ from .test_accessibility import AXE, RUN_AXE, WCAG
 from .test_board_play import acting_table, strasbourg_choosing
 from .test_citizen_prompts import of_type, table_choosing
 from .test_states_languages import RAW_KEY
+from .test_summaries import others_play, table_before
 
 pytestmark = pytest.mark.browser
 PHONE = {"width": 390, "height": 844}
@@ -308,6 +310,31 @@ def test_while_paused_the_strasbourg_city_offers_no_site(
     page.locator("#prompt-paused").wait_for(state="detached")
     site.click()
     assert page.locator("#layout .board-pick.picked").count() == 1
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390", "1280"])
+def test_while_paused_a_summary_holding_the_prompt_still_leads_to_it(
+    new_page: Any, pages_server: ServerThread, viewport: dict[str, int]
+) -> None:
+    """The round ends and its summary holds Ada's next prompt behind "Go to my move"; then
+    the table pauses. That button only closes the summary, so it stays usable (the board's
+    places do not), and behind it the prompt is held."""
+    days = {"mode": "days", "per_decision": 86400}
+    fake, seat, cmd = copy.deepcopy(table_before("norenberc", "RoundEnded", "truth-summary"))
+    show_clock(fake, clock_of(days, fake))
+    page = open_page(new_page, pages_server, fake, viewport=viewport)
+    others_play(fake, seat, cmd)
+    go_on = page.locator("#summary-continue")
+    go_on.wait_for()
+    show_clock(fake, model.pause(clock_of(days, fake), T0 + 5, None))
+    fake.broadcast()
+    page.locator("#banner-text", has_text="Paused: nobody moves").wait_for()
+    assert go_on.is_enabled()
+    assert page.evaluate(HELD_PLACES) == [True] * page.locator("#layout .board-pick").count()
+    go_on.click()
+    page.locator("#prompt-paused").wait_for()
+    assert page.locator("#confirm").is_disabled()
+    assert commands_sent(fake) == 0
 
 
 def test_while_paused_a_seat_card_to_pick_picks_nobody(
