@@ -68,6 +68,10 @@ def test_a_running_clock_a_covered_timeout_and_taking_the_seat_back(
     page.screenshot(path=str(ARTIFACTS / f"clocks-running-{width}.png"), full_page=True)
     # Anna does nothing: a bot plays her plan, and the log says so.
     page.locator("#log li", has_text="Time ran out: a bot played for Anna").wait_for(timeout=20_000)
+    # Her own card says so, from the real server's clock (its seat's timeouts in a row).
+    note = page.locator("#player-0 #timeout-note")
+    note.wait_for(timeout=5_000)
+    assert note.inner_text().startswith("Time ran out: a bot played for you.")
     page.screenshot(path=str(ARTIFACTS / f"clocks-covered-{width}.png"), full_page=True)
     # Her next decision runs out too: a stand-in plays until she takes the seat back.
     back = page.locator("#reclaim-seat").first

@@ -83,6 +83,9 @@ def box(page: Any, selector: str) -> list[float]:
     return list(boxes[0])
 
 
+SHEET_ROOM = "getComputedStyle(document.documentElement).getPropertyValue('--sheet').trim()"
+
+
 def overlap(a: list[float], b: list[float]) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
@@ -214,19 +217,23 @@ def test_on_a_phone_a_sheet_without_a_question_is_named_by_its_note(
     assert page.get_attribute("#sheet-handle", "title") == "Show the note"
 
 
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["390", "1280"])
 def test_at_the_end_no_room_is_kept_where_the_prompt_was(
-    new_page: Any, pages_server: ServerThread
+    new_page: Any, pages_server: ServerThread, size: dict[str, int]
 ) -> None:
     fake = copy.deepcopy(table_at("norenberc", 3, "action", acting))
-    page = open_at(new_page, pages_server, fake, DESKTOP, "en")
+    page = open_at(new_page, pages_server, fake, size, "en")
     page.wait_for_selector("#prompt-card.mine h2")
     assert page.evaluate("document.getElementById('prompt').offsetHeight") > 100
+    if size is PHONE:  # the sheet's room under the page, so its last row can come up
+        assert page.evaluate(SHEET_ROOM).endswith("px")
     rng = random.Random("end")
     while fake.game.result(fake.state) is None:  # Ada's other device plays to the end
         fake.play(0, rng.choice(fake.game.legal(fake.state, 0)))
     fake.broadcast()
     page.wait_for_selector("#score-table")
     assert page.evaluate("document.getElementById('prompt').offsetHeight") == 0
+    assert page.evaluate(SHEET_ROOM) == ""  # on a phone too: no sheet, no room kept for it
 
 
 def test_on_a_phone_the_called_guilds_name_comes_up_with_its_places(

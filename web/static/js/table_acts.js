@@ -72,8 +72,9 @@ function closeForm(rerender) {
 
 // The next moment (the server's seconds) at which what this module offers ``me`` changes
 // with time alone, no document arriving: a silent seat becomes one to nudge or to vote on, a
-// nudge may be sent again, an "away until" or a proposed resume date passes. Null: none
-// coming. The page draws again then (table.js), so no control waits for a reload.
+// nudge may be sent again (until then "again in 50 min" counts down by the minute), an
+// "away until" or a proposed resume date passes. Null: none coming. The page draws again
+// then (table.js), so no control waits for a reload.
 export function nextChange(table, me) {
   if (!live(table)) return null;
   const clock = table.clock,
@@ -87,6 +88,9 @@ export function nextChange(table, me) {
     moments.push(entry.asked + rules.nudge_after, entry.asked + rules.vote_after);
     const last = (entry.nudged || {})[String(me)];
     if (last) moments.push(last + rules.nudge_every);
+    const left = last + rules.nudge_every - now;
+    if (last && left > 0 && now - entry.asked >= rules.nudge_after)
+      moments.push(now + (left % 60 || 60));
   });
   const coming = moments.filter((at) => {
     return at > now;

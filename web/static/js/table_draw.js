@@ -337,19 +337,23 @@ export function arrowKeys(ev) {
 
 // While the table is paused nobody may move (the server refuses every command with
 // "paused"): the prompt stays readable, with the player's picks, but none of its controls
-// nor any place on the board can be used, and its first line says why.
+// nor any place on the board can be used, and its first line says why. The board's places
+// lose their marks (the picked one keeps its own); one that is no button is marked disabled
+// for screen readers, and heldClick stops its tap.
 export function holdWhilePaused() {
   const prompt = $("prompt");
+  const paused = isPaused();
+  $("layout").classList.toggle("held", paused);
+  if (!paused) return;
+  document.querySelectorAll("#board .board-pick, #players .board-pick").forEach((el) => {
+    if (el.tagName === "BUTTON") el.disabled = true;
+    else el.setAttribute("aria-disabled", "true");
+  });
   // The summary's short card in the prompt's place only closes the summary: no move.
-  if (!isPaused() || prompt.querySelector(".summary-hold")) return;
+  if (prompt.querySelector(".summary-hold")) return;
   prompt.querySelectorAll("button, input, select, textarea").forEach((el) => {
     el.disabled = true;
   });
-  document
-    .querySelectorAll("#board button.board-pick, #players button.board-pick")
-    .forEach((el) => {
-      el.disabled = true;
-    });
   if (prompt.firstChild) {
     prompt.insertBefore(
       h("p", { class: "prompt-paused", id: "prompt-paused" }, t("pause.banner")),
