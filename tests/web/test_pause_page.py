@@ -1,19 +1,21 @@
 """Pause by agreement and the creator's added time on the table page, in real Chromium against
 a real server: two players, each on their own page; one proposes a pause with a resume date,
 the other agrees, both see the paused table and what each clock keeps; the creator gives the
-other seat more time (logged, and the kept time grows); one player resumes. Screenshots at
-1280 and 390 px go to tests/web/artifacts/."""
+other seat more time (logged, and the kept time grows); one player resumes; a player past the
+table-act limit is told, in the page's language, how long to wait. Screenshots at 1280 and
+390 px go to tests/web/artifacts/."""
 
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 
-from .conftest import ARTIFACTS, ServerThread, live_app
+from .conftest import ARTIFACTS, ConsoleErrors, ServerThread, live_app
 
 pytestmark = pytest.mark.browser
 VIEWPORTS = {"1280": {"width": 1280, "height": 900}, "390": {"width": 390, "height": 844}}
@@ -141,3 +143,32 @@ def test_on_an_untimed_table_a_nudge_reaches_the_player_and_a_vote_hands_the_sea
     back.wait_for()
     back.click()
     bela.locator("#log li", has_text="Bela took their seat back").wait_for()
+
+
+@pytest.mark.parametrize("width", list(VIEWPORTS))
+def test_a_player_past_the_act_limit_is_told_how_long_to_wait_in_their_language(
+    new_page: Any, server: ServerThread, console_errors: ConsoleErrors, width: str
+) -> None:
+    table_id, _anna_token, bela_token = two_players(server)
+    base, auth = f"{server.url}/api/tables/{table_id}", {"Authorization": f"Bearer {bela_token}"}
+    for _ in range(5):  # away and back five times: GUILDHALL_ACT_RATE's 10 acts a minute
+        for until in (time.time() + 86400, None):
+            set_away = httpx.post(f"{base}/seats/1/away", json={"until": until}, headers=auth)
+            assert set_away.status_code == 200, set_away.text
+    version = httpx.get(base).json()["version"]
+    bela = new_page(viewport=VIEWPORTS[width])
+    bela.goto(f"{server.url}/t/{table_id}?lang=de#seat={bela_token}")
+    bela.locator("#player-1 #away-open").click()
+    bela.locator("#away-until").fill(bela.evaluate(THREE_DAYS))
+    bela.locator("#away-save").click()
+    notice = bela.locator("#banner .notice", has_text="Zu viel auf einmal")
+    notice.wait_for()
+    text = notice.inner_text()
+    assert re.search(r"^Nicht ausgeführt: Zu viel auf einmal; warte einen Moment\. "
+                     r"Versuche es in (\d+) s noch einmal\.", text), text  # fmt: skip
+    wait = int(re.findall(r"in (\d+) s", text)[0])
+    assert 1 <= wait <= 60, text
+    assert httpx.get(base).json()["version"] == version  # refused: the table is as it was
+    assert bela.locator("#player-1 .away-note").count() == 0
+    bela.screenshot(path=str(ARTIFACTS / f"act-limit-de-{width}.png"))
+    console_errors[:] = [e for e in console_errors if "429" not in e]
