@@ -204,6 +204,7 @@ def test_a_fourth_device_is_told_why_in_the_pages_language(
     page.goto(f"{server.url}/t/{made['table_id']}?lang=nl#seat={made['token']}")
     open_card(page)
     button = page.locator("#notify #push-enable")
+    button.wait_for(timeout=10_000)
     page.wait_for_function("!document.querySelector('#push-enable').disabled", timeout=10_000)
     button.click()
     error = page.locator("#notify #push-error")
