@@ -2,14 +2,16 @@
 a real server: two players, each on their own page; one proposes a pause with a resume date,
 the other agrees, both see the paused table and what each clock keeps; the creator gives the
 other seat more time (logged, and the kept time grows); one player resumes; a player past the
-table-act limit is told, in the page's language, how long to wait. Screenshots at 1280 and
-390 px go to tests/web/artifacts/."""
+table-act limit is told, in the page's language, how long to wait, and one past their
+address's share of all-bot tables why their seat stays theirs. Screenshots at 1280 and 390 px
+go to tests/web/artifacts/."""
 
 from __future__ import annotations
 
 import re
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -171,4 +173,37 @@ def test_a_player_past_the_act_limit_is_told_how_long_to_wait_in_their_language(
     assert httpx.get(base).json()["version"] == version  # refused: the table is as it was
     assert bela.locator("#player-1 .away-note").count() == 0
     bela.screenshot(path=str(ARTIFACTS / f"act-limit-de-{width}.png"))
+    console_errors[:] = [e for e in console_errors if "429" not in e]
+
+
+@pytest.mark.parametrize("width", list(VIEWPORTS))
+def test_a_player_past_the_all_bot_tables_share_is_told_why_in_their_language(
+    new_page: Any, tmp_path: Path, console_errors: ConsoleErrors, width: str
+) -> None:
+    """Letting a bot play for oneself, when that leaves bots alone at more of one's address's
+    tables than its share (here none), is refused (``too_many_own_bot_tables``) in the page's
+    words; the seat stays the player's."""
+    with live_app(tmp_path, bot_delay=30.0, bot_tables_per_address=0) as capped:
+        made = httpx.post(
+            f"{capped.url}/api/tables",
+            json={"game": "norenberc", "seats": 2, "name": "Anna", "bots": [None, "random"]},
+        ).json()
+        table_id, token = made["table_id"], made["token"]
+        started = httpx.post(
+            f"{capped.url}/api/tables/{table_id}/start",
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert started.status_code == 200, started.text
+        anna = new_page(viewport=VIEWPORTS[width])
+        anna.goto(f"{capped.url}/t/{table_id}?lang=hu#seat={token}")
+        anna.locator("#bot-offer-0").click(timeout=10_000)
+        anna.locator("#bot-yes-0").click()
+        notice = anna.locator("#banner .notice", has_text="csak gépek")
+        notice.wait_for()
+        assert notice.inner_text().startswith(
+            "Nem sikerült: Már annyi asztalodon játszanak csak gépek, amennyi egy címről "
+            "megengedett"
+        ), notice.inner_text()
+        assert httpx.get(f"{capped.url}/api/tables/{table_id}").json()["seats"][0]["bot"] is None
+        anna.screenshot(path=str(ARTIFACTS / f"own-bot-tables-hu-{width}.png"))
     console_errors[:] = [e for e in console_errors if "429" not in e]
