@@ -13,7 +13,10 @@ A queued row, or a running one whose lease has ended, is *claimed* by a compare-
 that writes this process as ``lease_owner`` and moves ``lease_until`` to ``now + LEASE``:
 of two processes on one database only one wins. While it works the claimer renews the
 lease every ``LEASE / 4`` seconds, again only while it is still the owner; a process that
-dies leaves the row to be claimed by another once the lease ends.
+dies leaves the row to be claimed by another once the lease ends. The rows open to a claim
+take turns by the address that made their table (``tables.creator_key``): the address with
+the fewest games queued in the last ``RECENT`` seconds goes first, so the analysis time,
+shared by all, is not one address's to fill.
 
 Working
 -------
@@ -237,8 +240,30 @@ class AnalysisJob:
             AnalysisRow.status == "queued",
             sa.and_(AnalysisRow.status == "running", AnalysisRow.lease_until < now),
         )
+        # Turns, not a queue: a game's turn is how many games of its address were queued in
+        # the last RECENT seconds (or wait still) up to it, so the least served address goes
+        # first (a table of no address, a rematch or one the tools made, is its own), and one
+        # address finishing game after game does not keep everyone else's analysis waiting.
+        address = sa.func.coalesce(TableRow.creator_key, TableRow.id)
+        recent = (
+            sa.select(
+                AnalysisRow.table_id,
+                AnalysisRow.queued_at,
+                open_.label("open"),
+                sa.func.row_number()
+                .over(partition_by=address, order_by=AnalysisRow.queued_at)
+                .label("turn"),
+            )
+            .join(TableRow, TableRow.id == AnalysisRow.table_id)
+            .where(sa.or_(AnalysisRow.queued_at >= now - RECENT, open_))
+            .subquery()
+        )
+        query = (
+            sa.select(recent.c.table_id)
+            .where(recent.c.open)
+            .order_by(recent.c.turn, recent.c.queued_at)
+        )
         async with self.lock(), self.sessions() as session:
-            query = sa.select(AnalysisRow.table_id).where(open_).order_by(AnalysisRow.queued_at)
             for table_id in list((await session.execute(query.limit(5))).scalars()):
                 claimed = await session.execute(
                     sa.update(AnalysisRow)
@@ -247,7 +272,7 @@ class AnalysisJob:
                 )
                 if claimed.rowcount == 1:  # type: ignore[attr-defined]
                     await session.commit()
-                    return table_id
+                    return str(table_id)
             await session.commit()
         return None
 

@@ -1,5 +1,6 @@
 """The analysis of a finished game in one app (SQLite): queued when the game ends, run in
-the background, served by ``GET /api/tables/{id}/analysis`` only once the game is over."""
+the background (games of many addresses in turns), served by ``GET /api/tables/{id}/analysis``
+only once the game is over."""
 
 from __future__ import annotations
 
@@ -114,3 +115,40 @@ def test_an_app_that_stops_gives_its_analysis_up_and_the_next_resumes_it(
         computed = client.app.state.analysis.computed  # type: ignore[attr-defined]
     assert row(table_id)[2] == steps
     assert stored <= steps - computed <= stored + 1  # at most the position in flight again
+
+
+async def _claims_in_turn(client: TestClient) -> list[str]:
+    """Four games queued for analysis, three from one address before one from another (and
+    one table of no address): the order in which they are claimed, by address."""
+    service = client.app.state.service  # type: ignore[attr-defined]
+    job = client.app.state.analysis  # type: ignore[attr-defined]
+    made: dict[str, str] = {}
+    for n, address in enumerate(["198.51.100.1"] * 3 + ["203.0.113.9", None]):
+        data, _ = await service.create_table("norenberc", 2, {}, [], "Ada", address=address)
+        made[data.id] = f"{address or 'none'} #{n}"
+        job.now = lambda n=n: 1000.0 + n  # queued one after another
+        await job.queue(data.id)
+    job.now = lambda: 2000.0
+    claimed = []
+    while (table_id := await job.claim()) is not None:
+        claimed.append(made[table_id])
+    return claimed
+
+
+@pytest.mark.parametrize("kind", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def test_games_of_many_addresses_are_analysed_in_turns(kind: str, tmp_path: Path) -> None:
+    """The analysis time is shared by all: one address finishing game after game does not
+    keep another's analysis waiting behind all of them."""
+    with (
+        migrated_database(kind, tmp_path) as url,
+        running_app(_settings(url, analysis_cpu=0)) as client,  # nothing claims but the test
+    ):
+        assert client.portal is not None
+        claimed = client.portal.call(_claims_in_turn, client)
+    assert claimed == [
+        "198.51.100.1 #0",
+        "203.0.113.9 #3",
+        "none #4",
+        "198.51.100.1 #1",
+        "198.51.100.1 #2",
+    ]

@@ -259,6 +259,52 @@ def test_each_websocket_message_takes_exactly_the_tokens_the_seat_model_gives_it
         assert _until(ws, {"snapshot", "error"})["type"] == "snapshot"
 
 
+def _chat_hello(ws: Any, token: str | None) -> None:
+    """Say hello asking for the chat. A covered owner's token is refused for reading its seat
+    (``seat_lost``) and follows as a spectator who chats as the seat's owner; a token of no
+    seat (``bad_token``) gets nothing, and that client watches without one."""
+    ws.send_json({"type": "hello", "token": token, "chat": True})
+    first = _until(ws, {"snapshot", "error"})
+    if first["type"] == "error" and first["code"] == "bad_token":
+        ws.send_json({"type": "hello", "chat": True})
+    if first["type"] == "error":
+        _until(ws, {"snapshot"})
+    _until(ws, {"chat_history"})
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_each_chat_message_takes_exactly_the_tokens_the_seat_model_gives_it(
+    app: TestClient, kind: str
+) -> None:
+    """``chat`` and ``chat_history`` are anyone's (the room is the chat's own rule: a seat's
+    owner, covered or not, writes in the players' room, anyone else in the spectators');
+    hiding a message and opening or closing the spectators' room are the host's (seat 0's
+    token, a bot standing in or not)."""
+    table_id, token = table_for(app, kind)
+    seated = kind.startswith(("owner", "creator", "other"))
+    room = "players" if seated else "spectators"
+    with app.websocket_connect(f"/ws/tables/{table_id}") as ws:
+        _chat_hello(ws, token)
+        post = {"type": "chat", "id": "m1", "room": room, "text": "hello", "name": "Zed"}
+        ws.send_json(post)
+        posted = _until(ws, {"chat_ack", "error"})
+        assert posted["type"] == "chat_ack", (kind, posted)  # WS chat: ANYONE
+        ws.send_json({"type": "chat_history", "before": posted["seq"]})
+        assert _until(ws, {"chat_history", "error"})["type"] == "chat_history"
+        host = EXPECTED[RIGHTS["WS chat_hide"]][kind] is ALLOWED
+        assert EXPECTED[RIGHTS["WS chat_room"]][kind] is EXPECTED[RIGHTS["WS chat_hide"]][kind]
+        for message in (
+            {"type": "chat_room", "id": "r1", "spectators": True},
+            {"type": "chat_hide", "id": "h1", "seq": posted["seq"]},
+        ):
+            ws.send_json(message)
+            answer = _until(ws, {"chat_ack", "error"})
+            if host:
+                assert answer["type"] == "chat_ack", (kind, message, answer)
+            else:
+                assert (answer["type"], answer.get("code")) == ("error", "not_creator"), kind
+
+
 def test_a_creator_a_bot_stands_in_for_sees_and_changes_no_webhook(app: TestClient) -> None:
     table_id, anna = table_for(app, "creator playing")
     auth = {"Authorization": f"Bearer {anna}"}

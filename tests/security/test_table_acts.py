@@ -8,7 +8,7 @@ database: ``test_input_caps.py``."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -128,6 +128,79 @@ def test_all_seats_of_a_table_together_make_only_so_many(app: TestClient, clock:
     clock.at += ACT_WINDOW
     handed = app.post(f"{base}/seats/1/bot", json={"kind": "random"}, headers=bearer(bela))
     assert handed.status_code == 200, handed.json()
+
+
+@pytest.fixture
+def one_act(settings: Settings, clock: Clock) -> Iterator[TestClient]:
+    """One act a minute a seat; nudges and votes allowed at once; bots that wait."""
+    limited = settings.with_(
+        act_rate=1, table_act_rate=100, nudge_after=0, vote_after=0, bot_delay=3600.0
+    )
+    with running_app(limited) as client:
+        client.app.state.service.now = clock  # type: ignore[attr-defined]
+        yield client
+
+
+def _proposal(client: TestClient, table_id: str) -> dict[str, Any]:
+    return {"proposal": client.get(f"/api/tables/{table_id}").json()["clock"]["proposal"]["id"]}
+
+
+# Every act a seat token makes at a table (docs/seats.md): (name, clock mode, acts before it
+# as (path, body, seat), its path, its body (or how to make it from the table), its seat).
+# None as the clock: a table in its waiting room. The rematch ask: the record test below.
+Body = dict[str, Any] | None | Callable[[TestClient, str], dict[str, Any]]
+ACTS: list[tuple[str, str | None, list[tuple[str, Body, int]], str, Body, int]] = [
+    ("clock set", None, [], "clock", {"mode": "untimed"}, 0),
+    ("pause asked", "days", [], "pause", {}, 0),
+    ("pause agreed", "days", [("pause", {}, 0)], "pause/agree", _proposal, 1),
+    ("pause declined", "days", [("pause", {}, 0)], "pause/decline", _proposal, 1),
+    ("resumed", "days", [("pause", {}, 0), ("pause/agree", _proposal, 1)], "resume", None, 0),
+    ("away", "days", [], "seats/1/away", {"until": T0 + 3600}, 1),
+    ("time added", "days", [], "seats/1/time", {"seconds": 3600}, 0),
+    ("seat handed to a bot", "days", [], "seats/1/bot", {"kind": "random"}, 1),
+    ("seat taken back", "days", [("seats/1/bot", {"kind": "random"}, 1)], "seats/1/reclaim",
+     None, 1),
+    ("nudge", "untimed", [], "seats/1/nudge", None, 0),
+    ("vote", "untimed", [], "seats/1/vote", None, 0),
+]  # fmt: skip
+
+
+def _act(client: TestClient, table_id: str, path: str, body: Body, token: str) -> Any:
+    made = body(client, table_id) if callable(body) else body
+    return client.post(f"/api/tables/{table_id}/{path}", json=made, headers=bearer(token))
+
+
+@pytest.mark.parametrize("act", ACTS, ids=[a[0] for a in ACTS])
+def test_every_table_act_counts_and_is_refused_past_the_limit(
+    one_act: TestClient, clock: Clock, act: tuple[str, str | None, list[Any], str, Body, int]
+) -> None:
+    """The act goes through once, and the seat's next act within the minute, the same again,
+    is refused as ``rate_limited`` before anything else is looked at, the table unchanged."""
+    _name, mode, before, path, body, seat = act
+    made = one_act.post(
+        "/api/tables",
+        json={"game": "toy", "seats": 2, "name": "Anna", "clock": {"mode": mode or "days"}}
+        | ({"clock": DAYS} if mode == "days" else {}),
+    ).json()
+    table_id = made["table_id"]
+    joined = one_act.post(
+        f"/api/tables/{table_id}/join", json={"name": "Bela", "invite": made["invite"]}
+    ).json()
+    tokens = [made["token"], joined["token"]]
+    if mode is not None:
+        assert one_act.post(f"/api/tables/{table_id}/start", headers=bearer(tokens[0]))
+    for done_path, done_body, by in before:
+        done = _act(one_act, table_id, done_path, done_body, tokens[by])
+        assert done.status_code == 200, (done_path, done.json())
+    clock.at += ACT_WINDOW  # what came before has left the window
+    first = _act(one_act, table_id, path, body, tokens[seat])
+    assert first.status_code == 200, first.json()
+    version = one_act.get(f"/api/tables/{table_id}").json()["version"]
+    clock.at += 1
+    again = _act(one_act, table_id, path, {"proposal": 1} if callable(body) else body, tokens[seat])
+    assert (again.status_code, again.json()["code"]) == (429, "rate_limited"), again.json()
+    assert again.json()["retry_after"] == ACT_WINDOW - 1
+    assert one_act.get(f"/api/tables/{table_id}").json()["version"] == version
 
 
 def test_the_document_stays_bounded_however_many_acts_get_through(

@@ -1,19 +1,23 @@
 """Pause by agreement and the creator's added time on the table page, in real Chromium against
 a real server: two players, each on their own page; one proposes a pause with a resume date,
 the other agrees, both see the paused table and what each clock keeps; the creator gives the
-other seat more time (logged, and the kept time grows); one player resumes. Screenshots at
-1280 and 390 px go to tests/web/artifacts/."""
+other seat more time (logged, and the kept time grows); one player resumes; a player past the
+table-act limit is told, in the page's language, how long to wait, and one past their
+address's share of all-bot tables why their seat stays theirs. Screenshots at 1280 and 390 px
+go to tests/web/artifacts/."""
 
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from .conftest import ARTIFACTS, ServerThread, live_app
+from .conftest import ARTIFACTS, ConsoleErrors, ServerThread, live_app
 
 pytestmark = pytest.mark.browser
 VIEWPORTS = {"1280": {"width": 1280, "height": 900}, "390": {"width": 390, "height": 844}}
@@ -141,3 +145,65 @@ def test_on_an_untimed_table_a_nudge_reaches_the_player_and_a_vote_hands_the_sea
     back.wait_for()
     back.click()
     bela.locator("#log li", has_text="Bela took their seat back").wait_for()
+
+
+@pytest.mark.parametrize("width", list(VIEWPORTS))
+def test_a_player_past_the_act_limit_is_told_how_long_to_wait_in_their_language(
+    new_page: Any, server: ServerThread, console_errors: ConsoleErrors, width: str
+) -> None:
+    table_id, _anna_token, bela_token = two_players(server)
+    base, auth = f"{server.url}/api/tables/{table_id}", {"Authorization": f"Bearer {bela_token}"}
+    for _ in range(5):  # away and back five times: GUILDHALL_ACT_RATE's 10 acts a minute
+        for until in (time.time() + 86400, None):
+            set_away = httpx.post(f"{base}/seats/1/away", json={"until": until}, headers=auth)
+            assert set_away.status_code == 200, set_away.text
+    version = httpx.get(base).json()["version"]
+    bela = new_page(viewport=VIEWPORTS[width])
+    bela.goto(f"{server.url}/t/{table_id}?lang=de#seat={bela_token}")
+    bela.locator("#player-1 #away-open").click()
+    bela.locator("#away-until").fill(bela.evaluate(THREE_DAYS))
+    bela.locator("#away-save").click()
+    notice = bela.locator("#banner .notice", has_text="Zu viel auf einmal")
+    notice.wait_for()
+    text = notice.inner_text()
+    assert re.search(r"^Nicht ausgeführt: Zu viel auf einmal; warte einen Moment\. "
+                     r"Versuche es in (\d+) s noch einmal\.", text), text  # fmt: skip
+    wait = int(re.findall(r"in (\d+) s", text)[0])
+    assert 1 <= wait <= 60, text
+    assert httpx.get(base).json()["version"] == version  # refused: the table is as it was
+    assert bela.locator("#player-1 .away-note").count() == 0
+    bela.screenshot(path=str(ARTIFACTS / f"act-limit-de-{width}.png"))
+    console_errors[:] = [e for e in console_errors if "429" not in e]
+
+
+@pytest.mark.parametrize("width", list(VIEWPORTS))
+def test_a_player_past_the_all_bot_tables_share_is_told_why_in_their_language(
+    new_page: Any, tmp_path: Path, console_errors: ConsoleErrors, width: str
+) -> None:
+    """Letting a bot play for oneself, when that leaves bots alone at more of one's address's
+    tables than its share (here none), is refused (``too_many_own_bot_tables``) in the page's
+    words; the seat stays the player's."""
+    with live_app(tmp_path, bot_delay=30.0, bot_tables_per_address=0) as capped:
+        made = httpx.post(
+            f"{capped.url}/api/tables",
+            json={"game": "norenberc", "seats": 2, "name": "Anna", "bots": [None, "random"]},
+        ).json()
+        table_id, token = made["table_id"], made["token"]
+        started = httpx.post(
+            f"{capped.url}/api/tables/{table_id}/start",
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert started.status_code == 200, started.text
+        anna = new_page(viewport=VIEWPORTS[width])
+        anna.goto(f"{capped.url}/t/{table_id}?lang=hu#seat={token}")
+        anna.locator("#bot-offer-0").click(timeout=10_000)
+        anna.locator("#bot-yes-0").click()
+        notice = anna.locator("#banner .notice", has_text="csak gépek")
+        notice.wait_for()
+        assert notice.inner_text().startswith(
+            "Nem sikerült: Már annyi asztalodon játszanak csak gépek, amennyi egy címről "
+            "megengedett"
+        ), notice.inner_text()
+        assert httpx.get(f"{capped.url}/api/tables/{table_id}").json()["seats"][0]["bot"] is None
+        anna.screenshot(path=str(ARTIFACTS / f"own-bot-tables-hu-{width}.png"))
+    console_errors[:] = [e for e in console_errors if "429" not in e]

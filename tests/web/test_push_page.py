@@ -183,6 +183,42 @@ def test_a_browser_without_push_is_told_why(
     page.screenshot(path=str(ARTIFACTS / f"push-unsupported-{user_agent is None}.png"))
 
 
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280", "390"])
+def test_a_fourth_device_is_told_why_in_the_pages_language(
+    new_page: Any, server: ServerThread, console_errors: ConsoleErrors, viewport: dict[str, int]
+) -> None:
+    """A seat sends its notices to three devices at most: the fourth is refused
+    (``too_many_devices``) and the card says so in the page's words, not the server's."""
+    made = started_table(server)
+    route = f"{server.url}/api/tables/{made['table_id']}/seats/0/push"
+    for n in range(3):  # a phone, a laptop and a tablet are already on
+        body = Device(endpoint=f"https://push.example.net/wpush/{made['table_id']}-{n}")
+        answer = httpx.post(
+            route,
+            json=body.subscription(),
+            headers={"Authorization": f"Bearer {made['token']}"},
+        )
+        assert answer.status_code == 201, answer.text
+    fourth = Device(endpoint=f"https://push.example.net/wpush/{made['table_id']}-4")
+    page = push_page(new_page, viewport, STUB % json.dumps(fourth.subscription()))
+    page.goto(f"{server.url}/t/{made['table_id']}?lang=nl#seat={made['token']}")
+    open_card(page)
+    button = page.locator("#notify #push-enable")
+    button.wait_for(timeout=10_000)
+    page.wait_for_function("!document.querySelector('#push-enable').disabled", timeout=10_000)
+    button.click()
+    error = page.locator("#notify #push-error")
+    error.wait_for(timeout=10_000)
+    assert (error.text_content() or "").endswith(
+        "De meldingen van deze plaats gaan al naar drie apparaten; zet ze eerst op een daarvan uit."
+    ), error.text_content()
+    assert len(devices(server, made)) == 3  # the fourth was not stored
+    assert page.locator("#notify #push-enable").is_visible()  # it may be tried again
+    page.locator("#notify").evaluate("el => el.scrollIntoView({block: 'start'})")
+    page.screenshot(path=str(ARTIFACTS / f"push-too-many-nl-{viewport['width']}.png"))
+    console_errors[:] = [e for e in console_errors if "409" not in e]
+
+
 def test_a_spectator_sees_no_button(new_page: Any, server: ServerThread) -> None:
     made = started_table(server)
     page = push_page(

@@ -278,7 +278,11 @@ export function api(method, path, body, token) {
       const data = text ? JSON.parse(text) : null;
       if (res.ok) return data;
       const err = (data && (data.detail || data)) || {};
-      throw { code: err.code || "http_" + res.status, message: err.message || res.statusText };
+      throw {
+        code: err.code || "http_" + res.status,
+        message: err.message || res.statusText,
+        retry_after: err.retry_after,
+      };
     });
   });
 }

@@ -46,12 +46,14 @@ export function has(key) {
   return own.call(STRINGS, key);
 }
 
-// A server error in the page's language: "error.<code>" when the dictionary has it,
-// else the server's own (English) message.
+// A server error in the page's language: "error.<code>" when the dictionary has it, and
+// how long to wait when the server said so (a 429's retry_after), else the server's own
+// (English) message, which says both.
 export function errorText(err) {
   const code = err && err.code;
-  if (code && has("error." + code)) return t("error." + code);
-  return (err && (err.message || err.code)) || String(err);
+  if (!code || !has("error." + code)) return (err && (err.message || err.code)) || String(err);
+  const wait = err.retry_after > 0 ? " " + t("error.retry_after", { n: err.retry_after }) : "";
+  return t("error." + code) + wait;
 }
 
 // Fill every [data-i18n] element of the server-rendered shell.

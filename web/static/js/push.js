@@ -3,7 +3,7 @@
 // The browser's push subscription belongs to the site (one service worker, scope "/"); the
 // server keeps one row per seat and device, added and removed with the seat's own token, so
 // turning notices off here stops them for this seat only.
-import { LANG, h, t } from "./i18n.js";
+import { LANG, errorText, h, t } from "./i18n.js";
 import { api } from "./conn.js";
 
 let state = { key: null, status: "idle", id: null, why: "" };
@@ -133,7 +133,7 @@ function enable(tableId, seat, token) {
         });
     })
     .catch((err) => {
-      set("off", { error: (err && (err.message || err.code)) || String(err) });
+      set("off", { error: errorText(err) });
     });
 }
 
@@ -146,7 +146,7 @@ function disable(tableId, seat, token) {
       set("off", { id: null });
     })
     .catch((err) => {
-      set("on", { error: (err && (err.message || err.code)) || String(err) });
+      set("on", { error: errorText(err) });
     });
 }
 
