@@ -95,6 +95,16 @@ async def repeat(session: AsyncSession, table_id: str, author: str, client_id: s
     return await session.scalar(query)
 
 
+async def times_of(session: AsyncSession, table_id: str, person: str, since: float) -> list[float]:
+    """When ``person`` wrote each of their messages at the table after ``since``, ascending."""
+    query = (
+        sa.select(ChatRow.at)
+        .where(ChatRow.table_id == table_id, ChatRow.person == person, ChatRow.at > since)
+        .order_by(ChatRow.at)
+    )
+    return [float(at) for at in (await session.execute(query)).scalars()]
+
+
 async def next_seq(session: AsyncSession, table_id: str) -> int:
     query = sa.select(sa.func.max(ChatRow.seq)).where(ChatRow.table_id == table_id)
     return int(await session.scalar(query) or 0) + 1

@@ -12,9 +12,10 @@ import pytest
 import sqlalchemy as sa
 
 from server.chat import Speaker, rules
+from server.settings import Settings
 from server.store.db import make_engine
 from server.store.models import ChatRow, CommandRow
-from tests.support.play import play_round_robin
+from tests.support.play import play_round_robin, running_app
 from tests.support.testclient import TestClient
 from tests.support.wsclient import Message, WsClient
 
@@ -208,6 +209,45 @@ def test_a_person_sending_too_fast_is_told_rate_limited(client: TestClient) -> N
     refused = _say(ws, "one too many")
     assert refused["code"] == "rate_limited"
     assert len(_rows(client, table_id)) == rules.BURST
+
+
+def test_a_person_writing_through_two_processes_is_held_to_one_limit(
+    client: TestClient, settings: Settings
+) -> None:
+    """Each process has its own buckets; the database holds what every process wrote, so
+    the second process refuses what the first let through beyond the limit."""
+    table_id, (ada, _bea) = _table(client)
+    with running_app(settings) as other:
+        for app in (client.app, other.app):
+            app.state.chat.now = lambda: 1_800_000_000.0  # type: ignore[attr-defined]
+        tabs = [_chatting(client, table_id, ada), _chatting(other, table_id, ada)]
+        watchers = [_chatting(client, table_id), _chatting(other, table_id)]
+        answers = [_say(tabs[n % 2], f"n{n}").get("code") for n in range(2 * rules.BURST)]
+        assert answers == [None] * rules.BURST + ["rate_limited"] * rules.BURST
+        spoken = [_say(watchers[n % 2], f"w{n}", room="spectators") for n in range(8)]
+        assert [m.get("code") for m in spoken] == [None] * rules.BURST + ["rate_limited"] * 3
+        refused = _say(tabs[1], "and once more")
+        assert refused["code"] == "rate_limited"
+    assert len(_rows(client, table_id)) == 2 * rules.BURST
+
+
+@pytest.mark.parametrize(
+    ("times", "now", "allowed"),
+    [
+        ([], 0.0, True),
+        ([0.0] * (rules.BURST - 1), 0.0, True),
+        ([0.0] * rules.BURST, 1.0, False),
+        ([0.0] * rules.BURST, 1 / rules.RATE, True),
+        # Ten at once through two processes: the debt takes as long to repay.
+        ([0.0] * 2 * rules.BURST, (rules.BURST + 1) / rules.RATE - 0.1, False),
+        ([0.0] * 2 * rules.BURST, (rules.BURST + 1) / rules.RATE, True),
+        ([float(t) for t in range(0, 60, 2)], 60.0, True),  # one every 2 s, for ever
+    ],
+)
+def test_the_database_replays_a_persons_bucket(
+    times: list[float], now: float, allowed: bool
+) -> None:
+    assert rules.allows(times, now) is allowed
 
 
 def test_outsiders_and_foreign_tokens_cannot_post(client: TestClient) -> None:
