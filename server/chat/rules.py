@@ -85,10 +85,11 @@ def clean_name(name: str | None) -> str:
     return name
 
 
-def person_key(secret_key: str, person: str) -> str:
-    """What the database keeps of who wrote a message, for the rate limit: a keyed hash of
-    ``person`` (a token hash, or ``a:`` and a spectator's address), never the address."""
-    return hash_token(secret_key, "chat-person:" + person)
+def person_key(secret_key: str, table_id: str, person: str) -> str:
+    """What the database keeps of who wrote a message at a table, for the rate limit (and,
+    cut short, a spectator's ``who``): a keyed hash of the table and ``person`` (a token
+    hash, or ``a:`` and a spectator's address), never the address; unlike at another table."""
+    return hash_token(secret_key, f"chat-person:{table_id}:{person}")
 
 
 def allows(times: list[float], now: float) -> bool:

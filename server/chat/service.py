@@ -106,7 +106,7 @@ class ChatService:
         if not self.limiter.allow(table_id, speaker.person):
             raise _rate_limited()
         row = ChatRow(kind=kind, room=room, seat=speaker.seat, name=shown, text=body)
-        row.person = rules.person_key(self.tables.settings.secret_key, speaker.person)
+        row.person = rules.person_key(self.tables.settings.secret_key, table_id, speaker.person)
         seq, new = await self._append(table_id, speaker, client_id, row)
         if new:
             for listener in list(self.on_message):

@@ -85,11 +85,18 @@ def _rows(client: TestClient, table_id: str) -> list[ChatRow]:
 
 
 def _no_limit(client: TestClient) -> None:
+    """Let one person write as many messages as a test needs: no bucket in the process, and
+    a clock that moves on by the limit's interval at each message, so the database's replay
+    of the person's bucket always finds room."""
+
     class Unlimited(rules.Limiter):
         def allow(self, table_id: str, person: str) -> bool:
             return True
 
-    client.app.state.chat.limiter = Unlimited()  # type: ignore[attr-defined]
+    chat = client.app.state.chat  # type: ignore[attr-defined]
+    chat.limiter = Unlimited()
+    ticks = itertools.count()
+    chat.now = lambda: 1_800_000_000.0 + next(ticks) / rules.RATE
 
 
 def test_a_message_reaches_every_reader_and_never_the_game(client: TestClient) -> None:
@@ -278,6 +285,30 @@ def test_a_spectator_writes_only_in_its_own_room_and_never_as_a_player(
         lambda m: m["type"] == "chat" and any(x["seat"] == 0 for x in m["messages"])
     )
     assert welcome["messages"][-1]["text"] == "welcome"
+
+
+def test_a_spectator_keeps_one_mark_under_every_name_and_a_seat_has_none(
+    client: TestClient,
+) -> None:
+    table_id, (ada, _bea) = _table(client)
+    player = _chatting(client, table_id, ada)
+    first = _chatting(client, table_id)
+    assert _say(first, "hi", room="spectators", name="Cleo")["type"] == "chat_ack"
+    renamed = _chatting(client, table_id)  # a reload: a new connection, another name
+    assert _say(renamed, "it is me again", room="spectators", name="Dora")["type"] == "chat_ack"
+    assert _say(player, "welcome", room="spectators")["type"] == "chat_ack"
+    shown = player.read_until(lambda m: m["type"] == "chat" and m["messages"][-1]["seat"] == 0)
+    messages = _history(_chatting(client, table_id, ada))["messages"]
+    cleo, dora, ada_says = messages
+    assert (cleo["name"], dora["name"]) == ("Cleo", "Dora")
+    assert len(cleo["who"]) == 12 and cleo["who"] == dora["who"]
+    assert "who" not in ada_says and "who" not in shown["messages"][-1]
+    # At another table the same spectator's mark is another: it follows nobody around.
+    other_id, _ = _table(client)
+    elsewhere = _chatting(client, other_id)
+    assert _say(elsewhere, "hi", room="spectators", name="Cleo")["type"] == "chat_ack"
+    (there,) = _next_chat(elsewhere)["messages"]
+    assert there["who"] != cleo["who"]
 
 
 def test_spectators_of_a_private_table_read_their_room_only(client: TestClient) -> None:

@@ -8,6 +8,7 @@ waiting room's chat before the start. Screenshots: ``artifacts/chat-*.png``.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -265,3 +266,92 @@ def test_those_who_joined_talk_in_the_waiting_room_before_the_start(
     wait_text(ada_page, "ready when you are")
     write(ada_page, "your move")
     wait_text(bea_page, "your move")
+
+
+def test_a_muted_spectator_stays_muted_under_another_name(
+    cluster: list[ServerProcess], new_page: Any
+) -> None:
+    a, b = cluster
+    table_id, ada, _bea = started_table(a)
+    ada_page = open_table(new_page, a, table_id, ada, viewport=PHONE)
+    watcher = open_table(new_page, b, table_id, None, viewport=DESKTOP)
+    watcher.click("#chat-room-spectators")
+
+    def speak_as(name: str, text: str) -> None:
+        watcher.fill("#chat-name", name)
+        watcher.dispatch_event("#chat-name", "change")
+        write(watcher, text)
+        wait_text(watcher, text)
+
+    speak_as("Cleo", "first of many")
+    ada_page.click("#chat-toggle")
+    ada_page.click("#chat-room-spectators")
+    wait_text(ada_page, "first of many")
+    ada_page.locator("#chat-list .chat-msg", has_text="first of many").locator(
+        ".chat-act", has_text="Mute"
+    ).click()
+    assert ada_page.locator("#chat-list .chat-msg", has_text="first of many").count() == 0
+
+    # A new name (and a reload, a new connection) is still the same spectator to her page.
+    watcher.reload()
+    watcher.wait_for_selector("#conn[data-state=online]")
+    watcher.click("#chat-room-spectators")
+    speak_as("Dora", "it is me, Dora")
+    write(ada_page, "hello watchers")  # after Dora's in the log: hers has come before it
+    wait_text(ada_page, "hello watchers")
+    wait_text(watcher, "hello watchers")
+    assert "it is me, Dora" not in " ".join(texts(ada_page))
+    assert ada_page.locator(".chat-muted").inner_text().count("✕") == 1
+    assert "Dora" in ada_page.locator(".chat-muted").inner_text()
+    ada_page.screenshot(path=str(ARTIFACTS / "chat-phone-muted.png"))
+    assert ada_page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+    ada_page.reload()
+    ada_page.wait_for_selector("#conn[data-state=online]")
+    ada_page.click("#chat-toggle")
+    ada_page.click("#chat-room-spectators")
+    wait_text(ada_page, "hello watchers")
+    assert "it is me, Dora" not in " ".join(texts(ada_page))
+    ada_page.locator(".chat-muted button").click()  # unmute
+    wait_text(ada_page, "it is me, Dora")
+    wait_text(ada_page, "first of many")
+
+
+def test_after_the_end_the_chat_downloads_as_its_own_file_beside_the_record(
+    cluster: list[ServerProcess], new_page: Any
+) -> None:
+    a, b = cluster
+    with httpx.Client(base_url=a.url, timeout=30) as client:
+        body = {"game": "norenberc", "seats": 2, "name": "Ada", "bots": [None, "random"]}
+        created = client.post("/api/tables", json=body).json()
+    table_id, ada = created["table_id"], created["token"]
+    auth = {"Authorization": f"Bearer {ada}"}
+    ada_page = open_table(new_page, b, table_id, ada, viewport=DESKTOP)
+    with httpx.Client(base_url=a.url, timeout=30) as client:
+        assert client.post(f"/api/tables/{table_id}/start", headers=auth).status_code == 200
+    write(ada_page, "good luck, <i>bot</i>")
+    wait_text(ada_page, "good luck, <i>bot</i>")
+    with httpx.Client(base_url=a.url, timeout=30) as client:
+        handed = client.post(
+            f"/api/tables/{table_id}/seats/0/bot", json={"kind": "random"}, headers=auth
+        )
+        assert handed.status_code == 200, handed.text
+        for _ in range(600):  # two random bots play the game out
+            if client.get(f"/api/tables/{table_id}").json()["status"] == "finished":
+                break
+            ada_page.wait_for_timeout(200)
+        record = client.get(f"/api/tables/{table_id}/record").json()
+    assert "chat" not in record and "good luck" not in str(record)
+    ada_page.wait_for_selector("#record-download")
+    download_button = ada_page.locator("#chat-download")
+    download_button.wait_for()
+    with ada_page.expect_download() as info:
+        download_button.click()
+    download = info.value
+    assert download.suggested_filename == f"guildhall-{table_id}-chat.json"
+    saved = ARTIFACTS / "chat-download.json"
+    download.save_as(str(saved))
+    chat = json.loads(saved.read_text())
+    assert chat["table_id"] == table_id
+    assert [(m["seat"], m["text"]) for m in chat["messages"]] == [(0, "good luck, <i>bot</i>")]
+    ada_page.screenshot(path=str(ARTIFACTS / "chat-finished.png"))

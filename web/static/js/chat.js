@@ -57,9 +57,11 @@ function muted() {
   }
 }
 
-// A seat's person is known by their seat; a spectator only by the name they gave.
+// A seat's person is known by their seat; a spectator by the server's mark of them (``who``),
+// which stays theirs under any name they give (by name only for messages without one).
 function personOf(m) {
-  return m.seat === null ? "n:" + m.name : "s:" + m.seat;
+  if (m.seat !== null) return "s:" + m.seat;
+  return m.who ? "w:" + m.who : "n:" + m.name;
 }
 
 function isMuted(m) {
