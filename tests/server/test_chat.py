@@ -15,6 +15,7 @@ from server.chat import Speaker, rules
 from server.settings import Settings
 from server.store.db import make_engine
 from server.store.models import ChatRow, CommandRow
+from server.tables import seats as seat_model
 from tests.support.play import play_round_robin, running_app
 from tests.support.testclient import TestClient
 from tests.support.wsclient import Message, WsClient
@@ -267,6 +268,44 @@ def test_outsiders_and_foreign_tokens_cannot_post(client: TestClient) -> None:
     assert ws.read_until(lambda m: m["type"] == "error")["code"] == "bad_token"
     assert _say(ws, "still not hello")["code"] == "hello_required"
     assert _rows(client, table_id) == []
+
+
+def test_false_tokens_and_spectators_neither_post_as_players_nor_hide_nor_close(
+    client: TestClient,
+) -> None:
+    """The outsider's tries: a junk, truncated, near-miss or invite-as-token hello gets
+    'bad_token' and no chat; a spectator's connection may not write in the players' room,
+    hide a message or close the spectators' room. Nothing is stored."""
+    table_id, (ada, _bea) = _table(client, public=False)
+    secret = client.app.state.settings.secret_key  # type: ignore[attr-defined]
+    invite = seat_model.invite_code(secret, table_id)
+    near_miss = ada[:-1] + ("A" if ada[-1] != "A" else "B")
+    for token in ["x" * 32, ada[:-1], near_miss, invite]:
+        ws = WsClient(client, table_id).connect(hello=False)
+        ws.send({"type": "hello", "token": token, "chat": True})
+        assert ws.read_until(lambda m: m["type"] == "error")["code"] == "bad_token"
+        assert _say(ws, "let me in")["code"] == "hello_required"
+        assert not any(m["type"].startswith("chat") for m in ws.messages)
+        ws.close()
+    player = _chatting(client, table_id, ada)
+    seq = _say(player, "between us")["seq"]
+    outsider = _chatting(client, table_id)
+    assert _history(outsider)["messages"] == []  # a private table's players' room
+    assert _say(outsider, "I am Ada", room="players", seat=0, name="Ada")["code"] == (
+        "players_only"
+    )
+    attempts: list[Message] = [
+        {"type": "chat_hide", "id": "h", "seq": seq},
+        {"type": "chat_room", "id": "r", "spectators": False},
+    ]
+    for attempt in attempts:
+        outsider.send(attempt)
+        answer = outsider.read_until(lambda m: m["type"] == "error")
+        assert (answer["id"], answer["code"]) == (attempt["id"], "not_creator")
+    older = {"type": "chat_history", "before": seq + 1}
+    outsider.send(older)
+    assert outsider.read_until(lambda m: "before" in m)["messages"] == []
+    assert [(r.seq, r.kind, r.hidden) for r in _rows(client, table_id)] == [(1, "text", False)]
 
 
 def test_a_spectator_writes_only_in_its_own_room_and_never_as_a_player(
