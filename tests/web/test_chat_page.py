@@ -268,7 +268,7 @@ def test_those_who_joined_talk_in_the_waiting_room_before_the_start(
     wait_text(bea_page, "your move")
 
 
-def test_a_muted_spectator_stays_muted_under_another_name(
+def test_a_muted_spectator_stays_muted_under_another_name_and_the_creator_closes_the_room(
     cluster: list[ServerProcess], new_page: Any
 ) -> None:
     a, b = cluster
@@ -315,6 +315,16 @@ def test_a_muted_spectator_stays_muted_under_another_name(
     ada_page.locator(".chat-muted button").click()  # unmute
     wait_text(ada_page, "it is me, Dora")
     wait_text(ada_page, "first of many")
+
+    # The creator closes the spectators' room: the watcher's form says so and sends nothing.
+    ada_page.uncheck("#chat-spectators-open")
+    watcher.locator(".chat-room-note").wait_for()
+    assert watcher.locator("#chat-input, #chat-send, #chat-phrases").count() == 0
+    watcher.screenshot(path=str(ARTIFACTS / "chat-spectators-closed.png"))
+    ada_page.check("#chat-spectators-open")
+    watcher.locator("#chat-input").wait_for()
+    speak_as("Dora", "thanks for opening")
+    wait_text(ada_page, "thanks for opening")
 
 
 def test_after_the_end_the_chat_downloads_as_its_own_file_beside_the_record(
