@@ -8,14 +8,20 @@ waiting room's chat before the start. Screenshots: ``artifacts/chat-*.png``.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.load.servers import ServerProcess, running_servers
+from server.settings import normalize_database_url
+from server.store.db import make_engine
+from server.store.models import ChatRow
 from tests.scale.pg import fresh_database
 
 from .conftest import ARTIFACTS
@@ -28,14 +34,43 @@ XSS = '<img src=x onerror="window.pwned=1"><script>window.pwned=2</script> <b>bo
 
 
 @pytest.fixture(scope="module")
-def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[ServerProcess]]:
-    with (
-        fresh_database("gh_chat") as url,
-        running_servers(
-            url, 2, tmp_path_factory.mktemp("chat"), GUILDHALL_BOT_DELAY="0"
-        ) as servers,
-    ):
+def chat_database() -> Iterator[str]:
+    with fresh_database("gh_chat") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def cluster(
+    chat_database: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[list[ServerProcess]]:
+    with running_servers(
+        chat_database, 2, tmp_path_factory.mktemp("chat"), GUILDHALL_BOT_DELAY="0"
+    ) as servers:
         yield servers
+
+
+def store_messages(url: str, table_id: str, texts: list[str]) -> None:
+    """Write a long chat straight into the database (one person may not send this many)."""
+
+    async def write() -> None:
+        engine = make_engine(normalize_database_url(url))
+        try:
+            async with AsyncSession(engine) as session:
+                for seq, text in enumerate(texts, start=1):
+                    session.add(
+                        ChatRow(
+                            table_id=table_id, seq=seq, kind="text", room="players", seat=1,
+                            name="Bea", text=text, hidden=False, author="old",
+                            client_id=f"old{seq}", at=1_800_000_000.0 + seq,
+                        )
+                    )  # fmt: skip
+                await session.commit()
+        finally:
+            await engine.dispose()
+
+    # Playwright's sync API runs a loop in this thread: the write gets a thread of its own.
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, write()).result()
 
 
 def started_table(server: ServerProcess, public: bool = True) -> tuple[str, str, str]:
@@ -365,3 +400,21 @@ def test_after_the_end_the_chat_downloads_as_its_own_file_beside_the_record(
     assert chat["table_id"] == table_id
     assert [(m["seat"], m["text"]) for m in chat["messages"]] == [(0, "good luck, <i>bot</i>")]
     ada_page.screenshot(path=str(ARTIFACTS / "chat-finished.png"))
+
+
+def test_a_long_chat_shows_its_newest_200_and_older_ones_on_request(
+    cluster: list[ServerProcess], chat_database: str, new_page: Any
+) -> None:
+    a, b = cluster
+    table_id, ada, _bea = started_table(a)
+    store_messages(chat_database, table_id, [f"old message {n}" for n in range(1, 206)])
+    page = open_table(new_page, b, table_id, ada, viewport=DESKTOP)
+    wait_text(page, "old message 205")
+    shown = texts(page)
+    assert len(shown) == 200 and shown[0] == "old message 6"
+    page.click(".chat-older button")
+    page.wait_for_function(
+        "document.querySelectorAll('#chat-list .chat-msg:not(.sending)').length === 205"
+    )
+    assert texts(page) == [f"old message {n}" for n in range(1, 206)]
+    assert page.locator(".chat-older").count() == 0  # nothing older left
