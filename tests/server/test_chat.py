@@ -15,6 +15,7 @@ from server.chat import Speaker, rules
 from server.settings import Settings
 from server.store.db import make_engine
 from server.store.models import ChatRow, CommandRow
+from server.tables import ServiceError
 from server.tables import seats as seat_model
 from tests.support.play import play_round_robin, running_app
 from tests.support.testclient import TestClient
@@ -305,6 +306,19 @@ def test_false_tokens_and_spectators_neither_post_as_players_nor_hide_nor_close(
     older = {"type": "chat_history", "before": seq + 1}
     outsider.send(older)
     assert outsider.read_until(lambda m: "before" in m)["messages"] == []
+
+    # Whoever a connection once was, a message is written only while its token owns the
+    # seat: a speaker whose hash owns no seat (a seat lost, a forged identity) is refused.
+    async def as_nobody() -> str:
+        nobody = Speaker(1, "0" * 64, "0" * 64)
+        try:
+            await client.app.state.chat.post(table_id, nobody, "players", "f", text="hi")  # type: ignore[attr-defined]
+        except ServiceError as exc:
+            return exc.code
+        return "stored"
+
+    assert client.portal is not None
+    assert client.portal.call(as_nobody) == "bad_token"
     assert [(r.seq, r.kind, r.hidden) for r in _rows(client, table_id)] == [(1, "text", False)]
 
 

@@ -30,7 +30,10 @@ pytestmark = [pytest.mark.browser, pytest.mark.postgres, pytest.mark.slow]
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
-XSS = '<img src=x onerror="window.pwned=1"><script>window.pwned=2</script> <b>bold</b>'
+XSS = (
+    '<img src=x onerror="window.pwned=1"><script>window.pwned=2</script> <b>bold</b>'
+    " https://example.org/x [link](javascript:window.pwned=3)"
+)
 
 
 @pytest.fixture(scope="module")
@@ -130,6 +133,7 @@ def test_two_seats_and_a_spectator_talk_across_two_processes(
     for page in (bea_page, watcher):
         assert XSS in texts(page)
         assert page.locator("#chat-list img, #chat-list script, #chat-list b").count() == 0
+        assert page.locator("#chat-list a").count() == 0  # links shown as text
         assert page.evaluate("window.pwned") is None
     author = bea_page.locator("#chat-list .chat-author").first
     assert "Ada" in author.inner_text() and "p0" in (author.get_attribute("class") or "")
@@ -332,6 +336,9 @@ def test_a_muted_spectator_stays_muted_under_another_name_and_the_creator_closes
     watcher.wait_for_selector("#conn[data-state=online]")
     watcher.click("#chat-room-spectators")
     speak_as("Dora", "it is me, Dora")
+    # Her page knows both as hers (the server's mark, learnt from an acknowledged message).
+    own = watcher.locator("#chat-list .chat-msg.own")
+    assert own.count() == 2 and own.locator(".chat-act", has_text="Mute").count() == 0
     write(ada_page, "hello watchers")  # after Dora's in the log: hers has come before it
     wait_text(ada_page, "hello watchers")
     wait_text(watcher, "hello watchers")
@@ -374,6 +381,7 @@ def test_after_the_end_the_chat_downloads_as_its_own_file_beside_the_record(
     ada_page = open_table(new_page, b, table_id, ada, viewport=DESKTOP)
     with httpx.Client(base_url=a.url, timeout=30) as client:
         assert client.post(f"/api/tables/{table_id}/start", headers=auth).status_code == 200
+    ada_page.wait_for_selector("#layout:not([hidden])")
     write(ada_page, "good luck, <i>bot</i>")
     wait_text(ada_page, "good luck, <i>bot</i>")
     with httpx.Client(base_url=a.url, timeout=30) as client:
