@@ -33,14 +33,16 @@ class Entry:
     text: str
     target: int | None
     at: float
+    who: str | None = None  # a spectator's mark (``store.entry``), for muting; None: a seat
 
     @property
     def is_message(self) -> bool:
         return self.kind in ("text", "phrase")
 
     def wire(self, hidden: bool) -> dict[str, Any]:
-        """The message as readers get it: who (seat and name; seat null: a spectator),
-        where, when, and the text or the quick phrase's id unless it is hidden."""
+        """The message as readers get it: who (seat and name; seat null: a spectator, with
+        ``who``, the mark that stays theirs under any name), where, when, and the text or
+        the quick phrase's id unless it is hidden."""
         shown: dict[str, Any] = {
             "seq": self.seq,
             "room": self.room,
@@ -48,6 +50,8 @@ class Entry:
             "name": self.name,
             "at": self.at,
         }
+        if self.seat is None and self.who is not None:
+            shown["who"] = self.who
         if hidden:
             shown["hidden"] = True
         else:

@@ -12,6 +12,7 @@ import unicodedata
 from typing import Final, Literal
 
 from server.tables import ServiceError
+from server.tables.data import hash_token
 
 MAX_TEXT: Final = 500  # characters (code points) a message may hold
 HISTORY: Final = 200  # messages a reader is sent on hello, and per request for older ones
@@ -35,10 +36,15 @@ PHRASES: Final = (
     "rematch",
 )
 
-# Per person (a seat's owner, or a spectator's address) and table, in each process: bursts
-# of BURST messages, then one every 1/RATE seconds. A person chats; a flood is refused.
+# Per person (a seat's owner, or a spectator's address) and table: bursts of BURST messages,
+# then one every 1/RATE seconds. A person chats; a flood is refused. Each process keeps a
+# bucket per person (``Limiter``: a flood stops before the database), and the write itself
+# replays the person's messages of the last LOOKBACK seconds from the database
+# (``allows``), which every process shares: a person writing through two processes (two
+# tabs behind a proxy) is held to one limit.
 RATE: Final = 0.5
 BURST: Final = 5
+LOOKBACK: Final = 60.0
 
 
 def clean_text(text: str) -> str:
@@ -77,6 +83,28 @@ def clean_name(name: str | None) -> str:
     if any(unicodedata.category(c) in ("Cc", "Cf") for c in name):
         raise ServiceError("bad_message", "a name may not hold control or formatting characters")
     return name
+
+
+def person_key(secret_key: str, table_id: str, person: str) -> str:
+    """What the database keeps of who wrote a message at a table, for the rate limit (and,
+    cut short, a spectator's ``who``): a keyed hash of the table and ``person`` (a token
+    hash, or ``a:`` and a spectator's address), never the address; unlike at another table."""
+    return hash_token(secret_key, f"chat-person:{table_id}:{person}")
+
+
+def allows(times: list[float], now: float) -> bool:
+    """Whether a bucket that saw messages at ``times`` (ascending, the last LOOKBACK seconds;
+    full before the first) has room for one more at ``now``.
+
+    >>> allows([0.0] * BURST, 0.5), allows([0.0] * BURST, 2.0)
+    (False, True)
+    """
+    tokens, last = float(BURST), times[0] if times else now
+    for at in times:
+        tokens = min(float(BURST), tokens + max(0.0, at - last) * RATE)
+        last = max(last, at)
+        tokens -= 1  # below zero too: what another process let through still counts
+    return min(float(BURST), tokens + max(0.0, now - last) * RATE) >= 1
 
 
 class Bucket:

@@ -104,12 +104,9 @@ class ChatService:
         if room == "spectators" and not (await self.log(table_id)).spectators_open:
             raise ServiceError("room_closed", "the table's creator closed the spectators' room")
         if not self.limiter.allow(table_id, speaker.person):
-            raise ServiceError(
-                "rate_limited",
-                f"at most {rules.BURST} chat messages at once, then one every "
-                f"{1 / rules.RATE:g} s; slow down",
-            )
+            raise _rate_limited()
         row = ChatRow(kind=kind, room=room, seat=speaker.seat, name=shown, text=body)
+        row.person = rules.person_key(self.tables.settings.secret_key, table_id, speaker.person)
         seq, new = await self._append(table_id, speaker, client_id, row)
         if new:
             for listener in list(self.on_message):
@@ -160,7 +157,9 @@ class ChatService:
         self, table_id: str, speaker: Speaker, client_id: str, row: ChatRow
     ) -> tuple[int, bool]:
         """Commit ``row`` as the table's next entry; (seq, True), or (the earlier seq, False)
-        when this author already wrote ``client_id``. Announced once committed."""
+        when this author already wrote ``client_id``. Announced once committed. A message
+        (a row with a ``person``) is refused 'rate_limited' when the person's messages
+        stored in the last LOOKBACK seconds, by any process, leave no room for it."""
         row.table_id, row.author, row.client_id = table_id, speaker.author, client_id
         row.hidden, row.at = False, round(self.now(), 3)
         for _attempt in range(WRITE_ATTEMPTS):
@@ -169,6 +168,11 @@ class ChatService:
                     earlier = await store.repeat(session, table_id, speaker.author, client_id)
                     if earlier is not None:
                         return earlier, False
+                    if row.person is not None:
+                        since = row.at - rules.LOOKBACK
+                        times = await store.times_of(session, table_id, row.person, since)
+                        if not rules.allows(times, row.at):
+                            raise _rate_limited()  # written through other processes
                     fresh = _copy(row)
                     fresh.seq = await store.next_seq(session, table_id)
                     session.add(fresh)
@@ -289,4 +293,13 @@ def _copy(row: ChatRow) -> ChatRow:
         author=row.author,
         client_id=row.client_id,
         at=row.at,
+        person=row.person,
+    )
+
+
+def _rate_limited() -> ServiceError:
+    return ServiceError(
+        "rate_limited",
+        f"at most {rules.BURST} chat messages at once, then one every "
+        f"{1 / rules.RATE:g} s; slow down",
     )

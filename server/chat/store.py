@@ -16,6 +16,8 @@ SEQS_SQL = (
     " WHERE table_id = ANY($1::text[]) GROUP BY table_id"
 )
 
+WHO_CHARS = 12  # hex digits of a spectator's ``who``: 48 bits, none alike at a table by chance
+
 
 def entry(row: ChatRow) -> Entry:
     return Entry(
@@ -27,7 +29,15 @@ def entry(row: ChatRow) -> Entry:
         text=row.text,
         target=row.target,
         at=row.at,
+        who=spectator_mark(row.person) if row.seat is None else None,
     )
+
+
+def spectator_mark(person: str | None) -> str | None:
+    """What readers are told of who a spectator is (``who``): the start of the keyed,
+    per-table hash of their address that the rate limit counts by. The same under every
+    name they give, so that muting them holds; it reveals neither address nor table."""
+    return None if person is None else person[:WHO_CHARS]
 
 
 async def newest(session: AsyncSession, table_id: str, limit: int) -> list[ChatRow]:
@@ -93,6 +103,16 @@ async def repeat(session: AsyncSession, table_id: str, author: str, client_id: s
         ChatRow.table_id == table_id, ChatRow.author == author, ChatRow.client_id == client_id
     )
     return await session.scalar(query)
+
+
+async def times_of(session: AsyncSession, table_id: str, person: str, since: float) -> list[float]:
+    """When ``person`` wrote each of their messages at the table after ``since``, ascending."""
+    query = (
+        sa.select(ChatRow.at)
+        .where(ChatRow.table_id == table_id, ChatRow.person == person, ChatRow.at > since)
+        .order_by(ChatRow.at)
+    )
+    return [float(at) for at in (await session.execute(query)).scalars()]
 
 
 async def next_seq(session: AsyncSession, table_id: str) -> int:

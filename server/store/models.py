@@ -267,13 +267,17 @@ class ChatRow(Base):
     ``text`` is ``open`` or ``closed``). ``room`` of a message is ``players`` or
     ``spectators``; ``seat`` is the author's seat (null for a spectator), ``name`` the name
     shown. ``author`` and ``client_id`` make a resent message idempotent: ``author`` is the
-    author's token hash, or a spectator connection's own random key.
+    author's token hash, or a spectator connection's own random key. ``person`` is who the
+    chat's rate limit counts (``server.chat.rules.person_key``: a keyed hash of the token hash
+    or of a spectator's address), so that every process counts the same messages; null on
+    entries written before it was kept.
     """
 
     __tablename__ = "chat"
     __table_args__ = (
         sa.UniqueConstraint("table_id", "seq", name="uq_chat_table_seq"),
         sa.UniqueConstraint("table_id", "author", "client_id", name="uq_chat_client_id"),
+        sa.Index("ix_chat_person_at", "table_id", "person", "at"),
     )
 
     id: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=True)
@@ -291,6 +295,7 @@ class ChatRow(Base):
     author: Mapped[str] = mapped_column(sa.String(64))
     client_id: Mapped[str] = mapped_column(sa.String(64))
     at: Mapped[float] = mapped_column(sa.Float)
+    person: Mapped[str | None] = mapped_column(sa.String(64), nullable=True)
 
 
 class ChatNoticeRow(Base):

@@ -1,7 +1,8 @@
 """Chat notices through the real app (SQLite and Postgres): a message at a table played over
-days reaches the other player, who is away, through a push service and an SMTP server on
-127.0.0.1, saying who wrote and where but never what; at most one an hour; none to someone
-who has been at the table since, none for the spectators' room, none to the writer."""
+days reaches the other player, who is away, through a push service, an SMTP server and the
+table's webhook on 127.0.0.1, saying who wrote and where but never what; at most one an
+hour; none to someone who has been at the table since, none for the spectators' room, none
+to the writer."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from server.store.models import ChatNoticeRow
 from tests.support.push_service import PushService
 from tests.support.wsclient import WsClient
 
-from .conftest import App, Mailbox, make_settings, running
+from .conftest import App, Mailbox, Receiver, make_settings, running
 from .test_email import confirmed
 from .test_push_outbox import subscribe
 
@@ -76,9 +77,11 @@ def chat_rows(app: App, table_id: str) -> dict[int, str]:
 
 
 def test_an_away_player_is_told_who_wrote_never_what_at_most_once_an_hour(
-    app: App, push_service: PushService, mailbox: Mailbox
+    app: App, push_service: PushService, mailbox: Mailbox, receiver: Receiver
 ) -> None:
     table_id, anna, bela = app.table({"mode": "days"})
+    hooked = app.post(f"/api/tables/{table_id}/webhook", {"url": receiver.url}, anna)
+    assert hooked.status_code == 200, hooked.text
     phone = push_service.device()
     subscribe(app, table_id, 1, bela, phone)
     links = len(mailbox.mails)
@@ -105,8 +108,12 @@ def test_an_away_player_is_told_who_wrote_never_what_at_most_once_an_hour(
     ((to, mail),) = mailbox.wait_for(mails_before + 1)[mails_before:]
     assert to == ["bela@example.org"]
     assert mail["Subject"] == f"Anna wrote at table Toy · {table_id}"
-    everything = str(pushed) + mail.as_string()
+    (hook,) = [p.body for p in receiver.wait_for(1) if p.body["kind"] == "chat"]
+    assert (hook["player"], hook["by"], hook["seat"]) == ("Bela", "Anna", 1)
+    assert hook["text"].startswith(f"Anna wrote at table Toy · {table_id}. Open the table")
+    everything = str(pushed) + mail.as_string() + repr([p.body for p in receiver.posts])
     assert "brewers" not in everything and "spectators, hello" not in everything
+    assert anna not in everything and bela not in everything
     assert chat_pushes(push_service, anna_phone) == []  # the writer is not told
     assert chat_rows(app, table_id) == {1: "sent"}
 
@@ -118,6 +125,7 @@ def test_an_away_player_is_told_who_wrote_never_what_at_most_once_an_hour(
     app.now.at += 3000
     app.sweep()
     assert len(chat_pushes(push_service, phone)) == 2
+    assert len([p for p in receiver.wait_for(2) if p.body["kind"] == "chat"]) == 2
 
     # Bela comes to the table and reads: what Anna writes while he is there owes nothing.
     reader = chatting(app, table_id, bela)

@@ -12,9 +12,12 @@ import pytest
 import sqlalchemy as sa
 
 from server.chat import Speaker, rules
+from server.settings import Settings
 from server.store.db import make_engine
 from server.store.models import ChatRow, CommandRow
-from tests.support.play import play_round_robin
+from server.tables import ServiceError
+from server.tables import seats as seat_model
+from tests.support.play import play_round_robin, running_app
 from tests.support.testclient import TestClient
 from tests.support.wsclient import Message, WsClient
 
@@ -84,11 +87,18 @@ def _rows(client: TestClient, table_id: str) -> list[ChatRow]:
 
 
 def _no_limit(client: TestClient) -> None:
+    """Let one person write as many messages as a test needs: no bucket in the process, and
+    a clock that moves on by the limit's interval at each message, so the database's replay
+    of the person's bucket always finds room."""
+
     class Unlimited(rules.Limiter):
         def allow(self, table_id: str, person: str) -> bool:
             return True
 
-    client.app.state.chat.limiter = Unlimited()  # type: ignore[attr-defined]
+    chat = client.app.state.chat  # type: ignore[attr-defined]
+    chat.limiter = Unlimited()
+    ticks = itertools.count()
+    chat.now = lambda: 1_800_000_000.0 + next(ticks) / rules.RATE
 
 
 def test_a_message_reaches_every_reader_and_never_the_game(client: TestClient) -> None:
@@ -210,6 +220,45 @@ def test_a_person_sending_too_fast_is_told_rate_limited(client: TestClient) -> N
     assert len(_rows(client, table_id)) == rules.BURST
 
 
+def test_a_person_writing_through_two_processes_is_held_to_one_limit(
+    client: TestClient, settings: Settings
+) -> None:
+    """Each process has its own buckets; the database holds what every process wrote, so
+    the second process refuses what the first let through beyond the limit."""
+    table_id, (ada, _bea) = _table(client)
+    with running_app(settings) as other:
+        for app in (client.app, other.app):
+            app.state.chat.now = lambda: 1_800_000_000.0  # type: ignore[attr-defined]
+        tabs = [_chatting(client, table_id, ada), _chatting(other, table_id, ada)]
+        watchers = [_chatting(client, table_id), _chatting(other, table_id)]
+        answers = [_say(tabs[n % 2], f"n{n}").get("code") for n in range(2 * rules.BURST)]
+        assert answers == [None] * rules.BURST + ["rate_limited"] * rules.BURST
+        spoken = [_say(watchers[n % 2], f"w{n}", room="spectators") for n in range(8)]
+        assert [m.get("code") for m in spoken] == [None] * rules.BURST + ["rate_limited"] * 3
+        refused = _say(tabs[1], "and once more")
+        assert refused["code"] == "rate_limited"
+    assert len(_rows(client, table_id)) == 2 * rules.BURST
+
+
+@pytest.mark.parametrize(
+    ("times", "now", "allowed"),
+    [
+        ([], 0.0, True),
+        ([0.0] * (rules.BURST - 1), 0.0, True),
+        ([0.0] * rules.BURST, 1.0, False),
+        ([0.0] * rules.BURST, 1 / rules.RATE, True),
+        # Ten at once through two processes: the debt takes as long to repay.
+        ([0.0] * 2 * rules.BURST, (rules.BURST + 1) / rules.RATE - 0.1, False),
+        ([0.0] * 2 * rules.BURST, (rules.BURST + 1) / rules.RATE, True),
+        ([float(t) for t in range(0, 60, 2)], 60.0, True),  # one every 2 s, for ever
+    ],
+)
+def test_the_database_replays_a_persons_bucket(
+    times: list[float], now: float, allowed: bool
+) -> None:
+    assert rules.allows(times, now) is allowed
+
+
 def test_outsiders_and_foreign_tokens_cannot_post(client: TestClient) -> None:
     table_id, _tokens = _table(client)
     _other_id, (stranger, _) = _table(client)
@@ -220,6 +269,57 @@ def test_outsiders_and_foreign_tokens_cannot_post(client: TestClient) -> None:
     assert ws.read_until(lambda m: m["type"] == "error")["code"] == "bad_token"
     assert _say(ws, "still not hello")["code"] == "hello_required"
     assert _rows(client, table_id) == []
+
+
+def test_false_tokens_and_spectators_neither_post_as_players_nor_hide_nor_close(
+    client: TestClient,
+) -> None:
+    """The outsider's tries: a junk, truncated, near-miss or invite-as-token hello gets
+    'bad_token' and no chat; a spectator's connection may not write in the players' room,
+    hide a message or close the spectators' room. Nothing is stored."""
+    table_id, (ada, _bea) = _table(client, public=False)
+    secret = client.app.state.settings.secret_key  # type: ignore[attr-defined]
+    invite = seat_model.invite_code(secret, table_id)
+    near_miss = ada[:-1] + ("A" if ada[-1] != "A" else "B")
+    for token in ["x" * 32, ada[:-1], near_miss, invite]:
+        ws = WsClient(client, table_id).connect(hello=False)
+        ws.send({"type": "hello", "token": token, "chat": True})
+        assert ws.read_until(lambda m: m["type"] == "error")["code"] == "bad_token"
+        assert _say(ws, "let me in")["code"] == "hello_required"
+        assert not any(m["type"].startswith("chat") for m in ws.messages)
+        ws.close()
+    player = _chatting(client, table_id, ada)
+    seq = _say(player, "between us")["seq"]
+    outsider = _chatting(client, table_id)
+    assert _history(outsider)["messages"] == []  # a private table's players' room
+    assert _say(outsider, "I am Ada", room="players", seat=0, name="Ada")["code"] == (
+        "players_only"
+    )
+    attempts: list[Message] = [
+        {"type": "chat_hide", "id": "h", "seq": seq},
+        {"type": "chat_room", "id": "r", "spectators": False},
+    ]
+    for attempt in attempts:
+        outsider.send(attempt)
+        answer = outsider.read_until(lambda m: m["type"] == "error")
+        assert (answer["id"], answer["code"]) == (attempt["id"], "not_creator")
+    older = {"type": "chat_history", "before": seq + 1}
+    outsider.send(older)
+    assert outsider.read_until(lambda m: "before" in m)["messages"] == []
+
+    # Whoever a connection once was, a message is written only while its token owns the
+    # seat: a speaker whose hash owns no seat (a seat lost, a forged identity) is refused.
+    async def as_nobody() -> str:
+        nobody = Speaker(1, "0" * 64, "0" * 64)
+        try:
+            await client.app.state.chat.post(table_id, nobody, "players", "f", text="hi")  # type: ignore[attr-defined]
+        except ServiceError as exc:
+            return exc.code
+        return "stored"
+
+    assert client.portal is not None
+    assert client.portal.call(as_nobody) == "bad_token"
+    assert [(r.seq, r.kind, r.hidden) for r in _rows(client, table_id)] == [(1, "text", False)]
 
 
 def test_a_spectator_writes_only_in_its_own_room_and_never_as_a_player(
@@ -238,6 +338,30 @@ def test_a_spectator_writes_only_in_its_own_room_and_never_as_a_player(
         lambda m: m["type"] == "chat" and any(x["seat"] == 0 for x in m["messages"])
     )
     assert welcome["messages"][-1]["text"] == "welcome"
+
+
+def test_a_spectator_keeps_one_mark_under_every_name_and_a_seat_has_none(
+    client: TestClient,
+) -> None:
+    table_id, (ada, _bea) = _table(client)
+    player = _chatting(client, table_id, ada)
+    first = _chatting(client, table_id)
+    assert _say(first, "hi", room="spectators", name="Cleo")["type"] == "chat_ack"
+    renamed = _chatting(client, table_id)  # a reload: a new connection, another name
+    assert _say(renamed, "it is me again", room="spectators", name="Dora")["type"] == "chat_ack"
+    assert _say(player, "welcome", room="spectators")["type"] == "chat_ack"
+    shown = player.read_until(lambda m: m["type"] == "chat" and m["messages"][-1]["seat"] == 0)
+    messages = _history(_chatting(client, table_id, ada))["messages"]
+    cleo, dora, ada_says = messages
+    assert (cleo["name"], dora["name"]) == ("Cleo", "Dora")
+    assert len(cleo["who"]) == 12 and cleo["who"] == dora["who"]
+    assert "who" not in ada_says and "who" not in shown["messages"][-1]
+    # At another table the same spectator's mark is another: it follows nobody around.
+    other_id, _ = _table(client)
+    elsewhere = _chatting(client, other_id)
+    assert _say(elsewhere, "hi", room="spectators", name="Cleo")["type"] == "chat_ack"
+    (there,) = _next_chat(elsewhere)["messages"]
+    assert there["who"] != cleo["who"]
 
 
 def test_spectators_of_a_private_table_read_their_room_only(client: TestClient) -> None:

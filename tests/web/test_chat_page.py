@@ -8,13 +8,20 @@ waiting room's chat before the start. Screenshots: ``artifacts/chat-*.png``.
 
 from __future__ import annotations
 
+import asyncio
+import json
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.devtools.load.servers import ServerProcess, running_servers
+from server.settings import normalize_database_url
+from server.store.db import make_engine
+from server.store.models import ChatRow
 from tests.scale.pg import fresh_database
 
 from .conftest import ARTIFACTS
@@ -23,18 +30,50 @@ pytestmark = [pytest.mark.browser, pytest.mark.postgres, pytest.mark.slow]
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
-XSS = '<img src=x onerror="window.pwned=1"><script>window.pwned=2</script> <b>bold</b>'
+XSS = (
+    '<img src=x onerror="window.pwned=1"><script>window.pwned=2</script> <b>bold</b>'
+    " https://example.org/x [link](javascript:window.pwned=3)"
+)
 
 
 @pytest.fixture(scope="module")
-def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[ServerProcess]]:
-    with (
-        fresh_database("gh_chat") as url,
-        running_servers(
-            url, 2, tmp_path_factory.mktemp("chat"), GUILDHALL_BOT_DELAY="0"
-        ) as servers,
-    ):
+def chat_database() -> Iterator[str]:
+    with fresh_database("gh_chat") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def cluster(
+    chat_database: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[list[ServerProcess]]:
+    with running_servers(
+        chat_database, 2, tmp_path_factory.mktemp("chat"), GUILDHALL_BOT_DELAY="0"
+    ) as servers:
         yield servers
+
+
+def store_messages(url: str, table_id: str, texts: list[str]) -> None:
+    """Write a long chat straight into the database (one person may not send this many)."""
+
+    async def write() -> None:
+        engine = make_engine(normalize_database_url(url))
+        try:
+            async with AsyncSession(engine) as session:
+                for seq, text in enumerate(texts, start=1):
+                    session.add(
+                        ChatRow(
+                            table_id=table_id, seq=seq, kind="text", room="players", seat=1,
+                            name="Bea", text=text, hidden=False, author="old",
+                            client_id=f"old{seq}", at=1_800_000_000.0 + seq,
+                        )
+                    )  # fmt: skip
+                await session.commit()
+        finally:
+            await engine.dispose()
+
+    # Playwright's sync API runs a loop in this thread: the write gets a thread of its own.
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, write()).result()
 
 
 def started_table(server: ServerProcess, public: bool = True) -> tuple[str, str, str]:
@@ -94,6 +133,7 @@ def test_two_seats_and_a_spectator_talk_across_two_processes(
     for page in (bea_page, watcher):
         assert XSS in texts(page)
         assert page.locator("#chat-list img, #chat-list script, #chat-list b").count() == 0
+        assert page.locator("#chat-list a").count() == 0  # links shown as text
         assert page.evaluate("window.pwned") is None
     author = bea_page.locator("#chat-list .chat-author").first
     assert "Ada" in author.inner_text() and "p0" in (author.get_attribute("class") or "")
@@ -265,3 +305,124 @@ def test_those_who_joined_talk_in_the_waiting_room_before_the_start(
     wait_text(ada_page, "ready when you are")
     write(ada_page, "your move")
     wait_text(bea_page, "your move")
+
+
+def test_a_muted_spectator_stays_muted_under_another_name_and_the_creator_closes_the_room(
+    cluster: list[ServerProcess], new_page: Any
+) -> None:
+    a, b = cluster
+    table_id, ada, _bea = started_table(a)
+    ada_page = open_table(new_page, a, table_id, ada, viewport=PHONE)
+    watcher = open_table(new_page, b, table_id, None, viewport=DESKTOP)
+    watcher.click("#chat-room-spectators")
+
+    def speak_as(name: str, text: str) -> None:
+        watcher.fill("#chat-name", name)
+        watcher.dispatch_event("#chat-name", "change")
+        write(watcher, text)
+        wait_text(watcher, text)
+
+    speak_as("Cleo", "first of many")
+    ada_page.click("#chat-toggle")
+    ada_page.click("#chat-room-spectators")
+    wait_text(ada_page, "first of many")
+    ada_page.locator("#chat-list .chat-msg", has_text="first of many").locator(
+        ".chat-act", has_text="Mute"
+    ).click()
+    assert ada_page.locator("#chat-list .chat-msg", has_text="first of many").count() == 0
+
+    # A new name (and a reload, a new connection) is still the same spectator to her page.
+    watcher.reload()
+    watcher.wait_for_selector("#conn[data-state=online]")
+    watcher.click("#chat-room-spectators")
+    speak_as("Dora", "it is me, Dora")
+    # Her page knows both as hers (the server's mark, learnt from an acknowledged message).
+    own = watcher.locator("#chat-list .chat-msg.own")
+    assert own.count() == 2 and own.locator(".chat-act", has_text="Mute").count() == 0
+    write(ada_page, "hello watchers")  # after Dora's in the log: hers has come before it
+    wait_text(ada_page, "hello watchers")
+    wait_text(watcher, "hello watchers")
+    assert "it is me, Dora" not in " ".join(texts(ada_page))
+    assert ada_page.locator(".chat-muted").inner_text().count("✕") == 1
+    assert "Dora" in ada_page.locator(".chat-muted").inner_text()
+    ada_page.screenshot(path=str(ARTIFACTS / "chat-phone-muted.png"))
+    assert ada_page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+    ada_page.reload()
+    ada_page.wait_for_selector("#conn[data-state=online]")
+    ada_page.click("#chat-toggle")
+    ada_page.click("#chat-room-spectators")
+    wait_text(ada_page, "hello watchers")
+    assert "it is me, Dora" not in " ".join(texts(ada_page))
+    ada_page.locator(".chat-muted button").click()  # unmute
+    wait_text(ada_page, "it is me, Dora")
+    wait_text(ada_page, "first of many")
+
+    # The creator closes the spectators' room: the watcher's form says so and sends nothing.
+    ada_page.uncheck("#chat-spectators-open")
+    watcher.locator(".chat-room-note").wait_for()
+    assert watcher.locator("#chat-input, #chat-send, #chat-phrases").count() == 0
+    watcher.screenshot(path=str(ARTIFACTS / "chat-spectators-closed.png"))
+    ada_page.check("#chat-spectators-open")
+    watcher.locator("#chat-input").wait_for()
+    speak_as("Dora", "thanks for opening")
+    wait_text(ada_page, "thanks for opening")
+
+
+def test_after_the_end_the_chat_downloads_as_its_own_file_beside_the_record(
+    cluster: list[ServerProcess], new_page: Any
+) -> None:
+    a, b = cluster
+    with httpx.Client(base_url=a.url, timeout=30) as client:
+        body = {"game": "norenberc", "seats": 2, "name": "Ada", "bots": [None, "random"]}
+        created = client.post("/api/tables", json=body).json()
+    table_id, ada = created["table_id"], created["token"]
+    auth = {"Authorization": f"Bearer {ada}"}
+    ada_page = open_table(new_page, b, table_id, ada, viewport=DESKTOP)
+    with httpx.Client(base_url=a.url, timeout=30) as client:
+        assert client.post(f"/api/tables/{table_id}/start", headers=auth).status_code == 200
+    ada_page.wait_for_selector("#layout:not([hidden])")
+    write(ada_page, "good luck, <i>bot</i>")
+    wait_text(ada_page, "good luck, <i>bot</i>")
+    with httpx.Client(base_url=a.url, timeout=30) as client:
+        handed = client.post(
+            f"/api/tables/{table_id}/seats/0/bot", json={"kind": "random"}, headers=auth
+        )
+        assert handed.status_code == 200, handed.text
+        for _ in range(600):  # two random bots play the game out
+            if client.get(f"/api/tables/{table_id}").json()["status"] == "finished":
+                break
+            ada_page.wait_for_timeout(200)
+        record = client.get(f"/api/tables/{table_id}/record").json()
+    assert "chat" not in record and "good luck" not in str(record)
+    ada_page.wait_for_selector("#record-download")
+    download_button = ada_page.locator("#chat-download")
+    download_button.wait_for()
+    with ada_page.expect_download() as info:
+        download_button.click()
+    download = info.value
+    assert download.suggested_filename == f"guildhall-{table_id}-chat.json"
+    saved = ARTIFACTS / "chat-download.json"
+    download.save_as(str(saved))
+    chat = json.loads(saved.read_text())
+    assert chat["table_id"] == table_id
+    assert [(m["seat"], m["text"]) for m in chat["messages"]] == [(0, "good luck, <i>bot</i>")]
+    ada_page.screenshot(path=str(ARTIFACTS / "chat-finished.png"))
+
+
+def test_a_long_chat_shows_its_newest_200_and_older_ones_on_request(
+    cluster: list[ServerProcess], chat_database: str, new_page: Any
+) -> None:
+    a, b = cluster
+    table_id, ada, _bea = started_table(a)
+    store_messages(chat_database, table_id, [f"old message {n}" for n in range(1, 206)])
+    page = open_table(new_page, b, table_id, ada, viewport=DESKTOP)
+    wait_text(page, "old message 205")
+    shown = texts(page)
+    assert len(shown) == 200 and shown[0] == "old message 6"
+    page.click(".chat-older button")
+    page.wait_for_function(
+        "document.querySelectorAll('#chat-list .chat-msg:not(.sending)').length === 205"
+    )
+    assert texts(page) == [f"old message {n}" for n in range(1, 206)]
+    assert page.locator(".chat-older").count() == 0  # nothing older left

@@ -344,6 +344,22 @@ def test_every_name_the_client_builds_from_view_data_has_a_string() -> None:
     assert sorted(wanted - set(english)) == []
 
 
+def test_the_page_offers_exactly_the_quick_phrases_the_server_takes_in_every_language() -> None:
+    """The chat's quick phrases travel as ids (server.chat.rules.PHRASES): the form's list
+    names the same ids, and each language shows each of them; no string for one the server
+    would refuse."""
+    from server.chat.rules import PHRASES
+
+    form = (pages.STATIC_DIR / "js" / "chat_form.js").read_text()
+    listed = re.search(r"const PHRASES = \[(.*?)\];", form, re.S)
+    assert listed is not None
+    assert re.findall(r'"([a-z_]+)"', listed.group(1)) == list(PHRASES)
+    for code, strings in pages.languages().items():
+        phrases = {k.removeprefix("chat.phrase.") for k in strings if k.startswith("chat.phrase.")}
+        assert phrases == set(PHRASES), code
+        assert all(strings[f"chat.phrase.{p}"].strip() for p in PHRASES), code
+
+
 def test_strasbourg_task_templates_say_what_the_data_file_says() -> None:
     """The page shows a task card from ``sb.task.<kind>``; in English that must read as the
     card's text in seeds/strasbourg.json, and every language has every kind."""

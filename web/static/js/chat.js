@@ -25,6 +25,7 @@ const state = {
   open: null, // the panel shown (null: not decided yet; a wide window opens it)
   unread: 0,
   pending: {}, // id -> the chat message sent and not yet acknowledged
+  acked: {}, // seq -> true: our own messages the server acknowledged
   seat: null, // our seat (null: a spectator)
   covered: null, // the seat we own while a bot plays it: we watch, and chat as its owner
   creator: false,
@@ -57,9 +58,11 @@ function muted() {
   }
 }
 
-// A seat's person is known by their seat; a spectator only by the name they gave.
+// A seat's person is known by their seat; a spectator by the server's mark of them (``who``),
+// which stays theirs under any name they give (by name only for messages without one).
 function personOf(m) {
-  return m.seat === null ? "n:" + m.name : "s:" + m.seat;
+  if (m.seat !== null) return "s:" + m.seat;
+  return m.who ? "w:" + m.who : "n:" + m.name;
 }
 
 function isMuted(m) {
@@ -83,8 +86,19 @@ function authorName(m) {
   return m.name || state.names[m.seat] || t("seat.n", { n: m.seat + 1 });
 }
 
+// A spectator's own messages: those with the mark (``who``) the server gave a message this
+// page sent (an acknowledged seq), kept per table in this browser.
 function mine(m) {
-  return state.seat !== null && m.seat === state.seat;
+  if (state.seat !== null) return m.seat === state.seat;
+  return m.seat === null && !!m.who && m.who === localStorage.getItem(whoKey());
+}
+
+function whoKey() {
+  return "gh_chat_who:" + state.tableId;
+}
+
+function learnWho(m) {
+  if (state.acked[m.seq] && m.seat === null && m.who) localStorage.setItem(whoKey(), m.who);
 }
 
 function bodyText(m) {
@@ -125,6 +139,8 @@ export function receive(msg) {
     take(msg);
   } else if (msg.type === "chat_ack") {
     delete state.pending[msg.id];
+    state.acked[msg.seq] = true;
+    state.messages.forEach(learnWho); // the message may have come before its ack
   } else {
     return;
   }
@@ -148,6 +164,7 @@ function take(msg) {
   msg.messages.forEach((m) => {
     if (bySeq[m.seq] !== undefined) return;
     state.messages.push(m);
+    learnWho(m);
     if (!mine(m) && !isMuted(m)) {
       readOut(m);
       if (!seen(m.room)) state.unread += 1;

@@ -220,6 +220,19 @@ function messageList() {
   );
 }
 
+// How a muted person reads in the line of those muted: a seat's name; a spectator's newest
+// name (a spectator is muted by the server's mark of them, whatever name they give).
+function mutedLabel(person) {
+  const kind = person.slice(0, 2);
+  if (kind === "s:") return state.names[Number(person.slice(2))] || person;
+  if (kind === "n:") return person.slice(2) || t("chat.spectator");
+  const theirs = state.messages.filter((m) => {
+    return m.seat === null && core.personOf(m) === person;
+  });
+  const last = theirs[theirs.length - 1];
+  return (last && last.name) || t("chat.spectator");
+}
+
 function mutedLine() {
   const list = core.muted();
   if (!list.length) return null;
@@ -229,10 +242,7 @@ function mutedLine() {
     t("chat.muted"),
     " ",
     list.map((person) => {
-      const label =
-        person.slice(0, 2) === "s:"
-          ? state.names[Number(person.slice(2))] || person
-          : person.slice(2) || t("chat.spectator");
+      const label = mutedLabel(person);
       return h(
         "button",
         {
