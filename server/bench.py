@@ -11,6 +11,7 @@ SECTIONS = [
     ("engine", "server.commands.selfplay"),
     ("views and patches", "server.realtime.bench"),
     ("bots", "server.bots.bench"),
+    ("post-game analysis", "server.analysis.bench"),
 ]
 
 
