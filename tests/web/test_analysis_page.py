@@ -21,6 +21,7 @@ from server.api.replay import Replayed, replay_game
 
 from .conftest import ARTIFACTS, ServerThread
 from .fake_table import FakeTable, pages_app
+from .test_accessibility import violations_at_every_width
 from .test_after_the_game import finished
 
 pytestmark = pytest.mark.browser
@@ -169,3 +170,17 @@ def test_while_the_server_analyses_the_page_shows_progress_and_a_partial_graph(
     fake.analysis = {**figures, "status": "done"}  # the next poll finds it done
     page.wait_for_selector("#analysis-swings", timeout=15000)
     assert page.locator("#analysis-progress").count() == 0
+
+
+def test_the_analysis_with_its_table_open_has_no_serious_accessibility_finding(
+    new_page: Any, pages_server: ServerThread
+) -> None:
+    """axe (as in test_accessibility.py) on the analysis with its data table open, at every
+    width: the bands, the margins and the "how sure" column included."""
+    page = open_analysis(new_page, pages_server, "strasbourg", 390, "de")
+    page.locator(".analysis-figures summary").first.click()
+    found = violations_at_every_width(page, "analysis-de", False)
+    assert not found, found
+    page.set_viewport_size({"width": 390, "height": 900})
+    shot = ARTIFACTS / "analysis-table-de-390.png"
+    page.locator("#analysis-table").screenshot(path=str(shot))
