@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -41,6 +42,31 @@ MAX_COMMANDS = 5000  # a play-out longer than this is a stalled game, not a long
 # policy's choice: the greedy policy is (nearly) deterministic, so without this noise every
 # play-out of a position would end alike and every chance would read 0 or 100 %.
 NOISE = 15
+
+# How sure a chance is: the half-width of its 95 % interval (normal quantile), taken
+# around the estimate shrunk towards 1/2 by two wins and two losses (Agresti-Coull), so that
+# a chance that read 0 or 100 % in a few play-outs still owns up to its noise.
+Z95 = 1.96
+
+
+def margin(chance: float, playouts: int) -> float:
+    """The play-outs' noise on ``chance`` estimated from ``playouts`` of them: the
+    half-width of its 95 % interval (0 when exact: no play-outs, the game's result).
+
+    >>> round(margin(0.0, 16), 3), round(margin(0.5, 16), 3), margin(1.0, 0)
+    (0.131, 0.219, 0.0)
+    """
+    if playouts <= 0:
+        return 0.0
+    shrunk = (chance * playouts + 2) / (playouts + 4)
+    return Z95 * math.sqrt(shrunk * (1 - shrunk) / (playouts + 4))
+
+
+def difference_margin(first: float, n_first: int, second: float, n_second: int) -> float:
+    """The noise on ``first - second`` of two chances estimated apart: their margins
+    added in quadrature (a conservative figure when they share play-outs)."""
+    return math.hypot(margin(first, n_first), margin(second, n_second))
+
 
 # Called after every play-out: the background job sleeps there to keep to its CPU share.
 Pause = Callable[[], None]
@@ -215,14 +241,19 @@ def judge(
     made_key = command_key(made)
     made_at = next(j for j, c in enumerate(options) if command_key(c) == made_key)
     best_at = max(range(len(options)), key=lambda j: (chances[j], -j))
+    best, chance = chances[best_at], chances[made_at]
     return {
         "seat": seat,
         "made": made,
-        "chance": chances[made_at],
+        "chance": chance,
         "best": options[best_at],
-        "best_chance": chances[best_at],
-        "cost": max(0.0, chances[best_at] - chances[made_at]),
-        "options": [{"cmd": c, "chance": p} for c, p in zip(options, chances, strict=True)],
+        "best_chance": best,
+        "cost": max(0.0, best - chance),
+        "margin": difference_margin(best, tried[best_at], chance, tried[made_at]),
+        "options": [
+            {"cmd": c, "chance": p, "playouts": n}
+            for c, p, n in zip(options, chances, tried, strict=True)
+        ],
     }
 
 
@@ -240,6 +271,7 @@ def analyse_step(
     chances = win_chances(
         game, adapter, state, seats, params.playouts, f"analysis:{record['seed']}:{step}", pause
     )
+    exact = game.result(state) is not None
     decision = None
     if step < len(record["commands"]):
         entry = record["commands"][step]
@@ -247,31 +279,39 @@ def analyse_step(
         if is_person(record, seat):
             view = game.view(state, seat)
             decision = judge(game, adapter, view, seat, step, made, params, pause)
-    return {"step": step, "round": replayed.rounds[step], "chances": chances, "decision": decision}
+    return {
+        "step": step,
+        "round": replayed.rounds[step],
+        "chances": chances,
+        "playouts": 0 if exact else params.playouts,
+        "decision": decision,
+    }
 
 
 def summarise(
-    record: Mapping[str, Any], positions: Mapping[int, Mapping[str, Any]]
+    record: Mapping[str, Any],
+    positions: Mapping[int, Mapping[str, Any]],
+    playouts: int = DEFAULT_PARAMS.playouts,
 ) -> dict[str, Any]:
     """What is shown of the positions done so far: the chances per step (null where not yet
-    done), each person's costliest decisions and the biggest swings between done steps."""
+    done), how many play-outs each rests on and its noise (``margins``: each seat's 95 %
+    half-width), each person's costliest decisions and the biggest swings between done
+    steps; both lists leave out what is within the noise. ``playouts`` stands in for a
+    position stored without its count."""
     total = steps_of(record)
     seats = int(record["seats"])
     chances: list[list[float] | None] = [
         list(positions[k]["chances"]) if k in positions else None for k in range(total)
     ]
+    counts: list[int | None] = [
+        int(positions[k].get("playouts", playouts)) if k in positions else None
+        for k in range(total)
+    ]
+    margins = [
+        None if c is None or n is None else [round(margin(p, n), 4) for p in c]
+        for c, n in zip(chances, counts, strict=True)
+    ]
     rounds = [positions[k]["round"] if k in positions else None for k in range(total)]
-    decisions: dict[int, list[dict[str, Any]]] = {
-        s: [] for s in range(seats) if is_person(record, s)
-    }
-    for k in sorted(positions):
-        found = positions[k].get("decision")
-        if found and found["cost"] > 0 and found["seat"] in decisions:
-            decisions[found["seat"]].append({"step": k, "round": rounds[k], **found})
-    costliest = {
-        str(seat): sorted(found, key=lambda d: (-d["cost"], d["step"]))[:TOP]
-        for seat, found in decisions.items()
-    }
     return {
         "game": record["game"],
         "seats": seats,
@@ -279,24 +319,49 @@ def summarise(
         "steps": total,
         "done": len(positions),
         "chances": chances,
+        "playouts": counts,
+        "margins": margins,
         "rounds": rounds,
-        "costliest": costliest,
-        "swings": swings(record, chances, rounds),
+        "costliest": costliest(record, positions, rounds),
+        "swings": swings(record, chances, margins, rounds),
+    }
+
+
+def costliest(
+    record: Mapping[str, Any], positions: Mapping[int, Mapping[str, Any]], rounds: Sequence[Any]
+) -> dict[str, list[dict[str, Any]]]:
+    """Each person's costliest decisions, those whose cost is larger than its noise."""
+    seats = int(record["seats"])
+    decisions: dict[int, list[dict[str, Any]]] = {
+        s: [] for s in range(seats) if is_person(record, s)
+    }
+    for k in sorted(positions):
+        found = positions[k].get("decision")
+        if found and found["cost"] > found.get("margin", 0.0) and found["seat"] in decisions:
+            decisions[found["seat"]].append({"step": k, "round": rounds[k], **found})
+    return {
+        str(seat): sorted(found, key=lambda d: (-d["cost"], d["step"]))[:TOP]
+        for seat, found in decisions.items()
     }
 
 
 def swings(
-    record: Mapping[str, Any], chances: Sequence[Sequence[float] | None], rounds: Sequence[Any]
+    record: Mapping[str, Any],
+    chances: Sequence[Sequence[float] | None],
+    margins: Sequence[Sequence[float] | None],
+    rounds: Sequence[Any],
 ) -> list[dict[str, Any]]:
-    """The biggest moves of one seat's win chance over one command (both ends done)."""
+    """The biggest moves of one seat's win chance over one command (both ends done) that
+    are larger than the noise of both ends together (``margin``)."""
     found = []
     for k in range(1, len(chances)):
         before, after = chances[k - 1], chances[k]
-        if before is None or after is None:
+        noise_before, noise_after = margins[k - 1], margins[k]
+        if before is None or after is None or noise_before is None or noise_after is None:
             continue
-        seat = max(range(len(after)), key=lambda s: (abs(after[s] - before[s]), -s))
-        change = after[seat] - before[seat]
-        if change == 0:
+        noise = [math.hypot(a, b) for a, b in zip(noise_before, noise_after, strict=True)]
+        seat = max(range(len(after)), key=lambda s: (abs(after[s] - before[s]) - noise[s], -s))
+        if abs(after[seat] - before[seat]) <= noise[seat]:
             continue
         entry = record["commands"][k - 1]
         found.append(
@@ -308,6 +373,7 @@ def swings(
                 "seat": seat,
                 "before": before[seat],
                 "after": after[seat],
+                "margin": round(noise[seat], 4),
             }
         )
     found.sort(key=lambda s: (-abs(s["after"] - s["before"]), s["step"]))
@@ -320,4 +386,4 @@ def analyse(record: Mapping[str, Any], params: Params = DEFAULT_PARAMS) -> dict[
     if replayed.game.result(replayed.states[-1]) is None:
         raise ValueError("the record's game is not finished")
     positions = {k: analyse_step(record, replayed, k, params) for k in range(steps_of(record))}
-    return {**summarise(record, positions), "params": params.as_dict()}
+    return {**summarise(record, positions, params.playouts), "params": params.as_dict()}

@@ -12,6 +12,7 @@ SECTIONS = [
     ("engine", "server.devtools.commands.selfplay"),
     ("views and patches", "server.devtools.views_bench"),
     ("bots", "server.devtools.bots.bench"),
+    ("post-game analysis", "server.devtools.analysis.bench"),
 ]
 
 

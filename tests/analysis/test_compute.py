@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from server.analysis import Params, analyse_step, replay_record, summarise
-from server.analysis.compute import judge, steps_of
+from server.analysis.compute import judge, margin, steps_of
 from server.engine import Rng, get_game
 
 from .records import played
@@ -97,8 +97,64 @@ def test_summary_lists_costliest_decisions_and_swings(game_record: dict[str, Any
     assert set(summary["costliest"]) == {"0"}  # the one person; bots are not judged
     costs = [d["cost"] for d in summary["costliest"]["0"]]
     assert costs == sorted(costs, reverse=True) and len(costs) <= 3 and all(c > 0 for c in costs)
+    assert all(d["cost"] > d["margin"] for d in summary["costliest"]["0"])
     for swing in summary["swings"]:
         assert swing["step"] - 1 in steps and swing["step"] in steps
-        assert swing["before"] != swing["after"]
+        assert abs(swing["before"] - swing["after"]) > swing["margin"] > 0
+    for k in steps:
+        assert summary["playouts"][k] == (0 if k == steps_of(game_record) - 1 else 2)
+        assert len(summary["margins"][k]) == game_record["seats"]
     sizes = [abs(s["after"] - s["before"]) for s in summary["swings"]]
     assert sizes == sorted(sizes, reverse=True)
+
+
+def _position(step: int, chances: list[float], playouts: int, decision: Any = None) -> Any:
+    return {
+        "step": step,
+        "round": 1,
+        "chances": chances,
+        "playouts": playouts,
+        "decision": decision,
+    }
+
+
+def _decision(cost: float, margin: float) -> dict[str, Any]:
+    return {
+        "seat": 0,
+        "made": {"type": "pass"},
+        "chance": 0.5 - cost,
+        "best": {"type": "sell"},
+        "best_chance": 0.5,
+        "cost": cost,
+        "margin": margin,
+    }
+
+
+def test_the_lists_leave_out_what_is_within_the_noise() -> None:
+    """A chance from 4 play-outs is good to about ±30 points (``margin``): a move of 25
+    points between two such positions is no swing, one of 80 is; a decision whose cost is
+    smaller than its noise is not listed among the costliest."""
+    record = played("norenberc", seats=2, seed="noise")
+    record = {**record, "commands": record["commands"][:4]}
+    positions = {
+        0: _position(0, [0.5, 0.5], 4, _decision(0.1, 0.3)),
+        1: _position(1, [0.75, 0.25], 4, _decision(0.4, 0.3)),
+        2: _position(2, [0.0, 1.0], 0),  # as exact as a final result
+        3: _position(3, [0.5, 0.5], 1000),
+    }
+    summary = summarise(record, positions)
+    assert summary["playouts"] == [4, 4, 0, 1000, None]
+    assert summary["margins"][2] == [0.0, 0.0]
+    assert 0.25 < summary["margins"][1][0] < 0.4 and summary["margins"][3][0] < 0.04
+    assert [(s["step"], s["before"], s["after"]) for s in summary["swings"]] == [
+        (2, 0.75, 0.0),  # 75 points against the first end's noise alone
+        (3, 0.0, 0.5),
+    ]  # and not step 1's 25 points, both ends noisy
+    assert [d["step"] for d in summary["costliest"]["0"]] == [1]
+
+
+def test_a_chance_from_no_playouts_reads_exact_and_few_playouts_are_rough() -> None:
+    assert margin(0.3, 0) == 0.0
+    assert margin(0.0, 4) > 0.25  # 0 % from four play-outs is not a sure thing
+    assert margin(0.5, 16) > margin(0.5, 64) > margin(0.5, 256)
+    assert margin(0.1, 100) < margin(0.5, 100)

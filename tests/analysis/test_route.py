@@ -17,6 +17,8 @@ from tests.support.databases import migrated_database
 from tests.support.play import running_app, set_up_table
 from tests.support.testclient import TestClient
 
+PLAYOUTS = 1  # per position: the fewest, a wide margin; keeps the test short
+
 
 @pytest.fixture
 def database_url(tmp_path: Path) -> Iterator[str]:
@@ -30,7 +32,7 @@ def _settings(database_url: str, **extra: Any) -> Settings:
         "secret_key": "k",
         "bot_delay": 0,
         "analysis_cpu": 1.0,
-        "analysis_playouts": 1,
+        "analysis_playouts": PLAYOUTS,
     }
     return Settings(**{**values, **extra})
 
@@ -82,6 +84,12 @@ def test_a_finished_game_is_analysed_in_the_background(
         winners = record["result"]["winners"]
         last = [1 / len(winners) if s in winners else 0 for s in range(seats)]
         assert figures["chances"][-1] == last
+        # Each position says how many play-outs it rests on (the result itself: none) and
+        # how far each seat's chance may be off.
+        playouts = figures["playouts"]
+        assert playouts[-1] == 0 and figures["margins"][-1] == [0.0] * seats
+        assert set(playouts[:-1]) == {PLAYOUTS}
+        assert all(0 < m < 0.5 for ms in figures["margins"][:-1] for m in ms)
 
 
 def test_the_analysis_waits_for_the_end_of_the_game(database_url: str) -> None:

@@ -21,11 +21,12 @@ from server.api.replay import Replayed, replay_game
 
 from .conftest import ARTIFACTS, ServerThread
 from .fake_table import FakeTable, pages_app
+from .test_accessibility import violations_at_every_width
 from .test_after_the_game import finished
 
 pytestmark = pytest.mark.browser
 LOCALES = {"en": "en-GB", "hu": "hu-HU", "nl": "nl-NL", "de": "de-DE"}
-SMALL = Params(playouts=1, samples=1, candidates=2)
+SMALL = Params(playouts=2, samples=1, candidates=2)
 
 
 @pytest.fixture(scope="module")
@@ -73,6 +74,12 @@ SEEN = """() => {
     lines: [...el.querySelectorAll("polyline.analysis-line")].map((l) => l.getAttribute("class")),
     rounds: el.querySelectorAll("text.analysis-round-label").length,
     rows: el.querySelectorAll("#analysis-table tbody tr").length,
+    bands: [...el.querySelectorAll("polygon.analysis-band")].map((b) => b.getAttribute("class")),
+    bandNote: (el.querySelector(".analysis-band-note") || {}).textContent,
+    sure: [...el.querySelectorAll("#analysis-table .analysis-sure")].map((td) => td.textContent),
+    cells: [...el.querySelectorAll("#analysis-table tbody tr:first-child td")].map(
+      (td) => td.textContent,
+    ),
     swings: [...el.querySelectorAll("#analysis-swings li")].map((li) => li.textContent),
     decisions: [...el.querySelectorAll(".analysis-person li")].map((li) => li.textContent),
     heads: [...el.querySelectorAll(".analysis-person h3")].map((h) => h.textContent),
@@ -97,6 +104,16 @@ def test_the_analysis_shows_graph_table_and_lists(
     assert sorted(seen["lines"]) == [f"analysis-line p{s}" for s in range(figures["seats"])]
     assert seen["rounds"] == len(set(figures["rounds"])) >= 2
     assert seen["rows"] == figures["steps"]
+    # How sure: a band around each line, the count of play-outs in words under the graph, a
+    # chance give or take its noise, and each step's estimate called rough (2 play-outs);
+    # the last step is the result itself.
+    assert sorted(seen["bands"]) == [f"analysis-band p{s}" for s in range(figures["seats"])]
+    assert strings["analysis.band_note"].split("{n}")[0] in seen["bandNote"]
+    assert "2" in seen["bandNote"]
+    assert all("±" in cell for cell in seen["cells"][1:-1]), seen["cells"]
+    rough = strings["analysis.rough"].replace("{n}", "2")
+    assert seen["sure"][:-1] == [rough] * (figures["steps"] - 1)
+    assert seen["sure"][-1] == strings["analysis.exact"]
     assert len(seen["swings"]) == len(figures["swings"]) >= 1
     assert seen["heads"] == [strings["analysis.decisions"].replace("{name}", "Ada")]
     assert len(seen["decisions"]) == len(figures["costliest"]["0"])
@@ -153,3 +170,17 @@ def test_while_the_server_analyses_the_page_shows_progress_and_a_partial_graph(
     fake.analysis = {**figures, "status": "done"}  # the next poll finds it done
     page.wait_for_selector("#analysis-swings", timeout=15000)
     assert page.locator("#analysis-progress").count() == 0
+
+
+def test_the_analysis_with_its_table_open_has_no_serious_accessibility_finding(
+    new_page: Any, pages_server: ServerThread
+) -> None:
+    """axe (as in test_accessibility.py) on the analysis with its data table open, at every
+    width: the bands, the margins and the "how sure" column included."""
+    page = open_analysis(new_page, pages_server, "strasbourg", 390, "de")
+    page.locator(".analysis-figures summary").first.click()
+    found = violations_at_every_width(page, "analysis-de", False)
+    assert not found, found
+    page.set_viewport_size({"width": 390, "height": 900})
+    shot = ARTIFACTS / "analysis-table-de-390.png"
+    page.locator("#analysis-table").screenshot(path=str(shot))

@@ -10,6 +10,7 @@ import { $ } from "./page.js";
 import { context } from "./table_conn.js";
 import { seatName, state } from "./table_state.js";
 import { SEAT_MARK } from "./pieces.js";
+import { bandNote, dataTable, noiseNote, percent } from "./analysis_table.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const WIDTH = 600;
@@ -58,10 +59,6 @@ function fetchAnalysis() {
     });
 }
 
-function percent(p) {
-  return t("analysis.percent", { n: Math.round(p * 100) });
-}
-
 function svgNode(tag, attrs, children) {
   const el = document.createElementNS(SVG, tag);
   Object.keys(attrs).forEach((k) => {
@@ -81,23 +78,48 @@ function yOf(p) {
   return 4 + (1 - p) * (HEIGHT - 8);
 }
 
-// One line per seat through the steps done so far (a gap where a step is not done yet).
-function seatLines(seat) {
+// The runs of consecutive steps done so far (a gap where a step is not done yet).
+function doneRuns() {
   const runs = [];
   let run = [];
   figures.chances.forEach((c, k) => {
-    if (c) run.push(xOf(k).toFixed(1) + "," + yOf(c[seat]).toFixed(1));
+    if (c) run.push(k);
     else if (run.length) {
       runs.push(run);
       run = [];
     }
   });
   if (run.length) runs.push(run);
-  return runs.map((points) => {
+  return runs;
+}
+
+function pointAt(k, p) {
+  return xOf(k).toFixed(1) + "," + yOf(Math.max(0, Math.min(1, p))).toFixed(1);
+}
+
+// One line per seat through the steps done so far.
+function seatLines(seat) {
+  return doneRuns().map((run) => {
     return svgNode("polyline", {
-      points: points.join(" "),
+      points: run.map((k) => pointAt(k, figures.chances[k][seat])).join(" "),
       class: "analysis-line p" + seat,
       fill: "none",
+    });
+  });
+}
+
+// Around each line, a band as wide as its play-outs' noise (95%: ``margins``).
+function seatBands(seat) {
+  if (!figures.margins) return [];
+  const edge = (k, sign) => {
+    return pointAt(k, figures.chances[k][seat] + sign * figures.margins[k][seat]);
+  };
+  return doneRuns().map((run) => {
+    const upper = run.map((k) => edge(k, 1));
+    const lower = run.map((k) => edge(k, -1)).reverse();
+    return svgNode("polygon", {
+      points: upper.concat(lower).join(" "),
+      class: "analysis-band p" + seat,
     });
   });
 }
@@ -137,7 +159,7 @@ function graph() {
       role: "img",
       "aria-label": t("analysis.graph_label"),
     },
-    grid.concat(roundMarks(), ...seats.map(seatLines)),
+    grid.concat(roundMarks(), ...seats.map(seatBands), ...seats.map(seatLines)),
   );
   svg.addEventListener("click", (ev) => {
     host.jump(clickedStep(ev, svg));
@@ -155,72 +177,7 @@ function graph() {
       );
     }),
   );
-  return [svg, legend];
-}
-
-// The text alternative: every step done, its round and each seat's chance.
-function dataTable() {
-  const seats = [];
-  for (let s = 0; s < figures.seats; s++) seats.push(s);
-  const head = h(
-    "tr",
-    null,
-    h("th", { scope: "col" }, t("analysis.step")),
-    h("th", { scope: "col" }, t("analysis.round")),
-    seats.map((s) => {
-      return h("th", { scope: "col" }, host.seatName(s));
-    }),
-  );
-  const rows = [];
-  figures.chances.forEach((c, k) => {
-    if (!c) return;
-    rows.push(
-      h(
-        "tr",
-        null,
-        h(
-          "th",
-          { scope: "row" },
-          h(
-            "button",
-            {
-              type: "button",
-              class: "link",
-              onclick() {
-                host.jump(k);
-              },
-            },
-            String(k),
-          ),
-        ),
-        h("td", null, String(figures.rounds[k])),
-        seats.map((s) => {
-          return h("td", null, percent(c[s]));
-        }),
-      ),
-    );
-  });
-  return h(
-    "details",
-    { class: "analysis-figures" },
-    h("summary", null, t("analysis.show_table")),
-    h(
-      "div",
-      {
-        class: "table-scroll",
-        tabindex: "0",
-        role: "region",
-        "aria-label": t("analysis.table_caption"),
-      },
-      h(
-        "table",
-        { id: "analysis-table" },
-        h("caption", null, t("analysis.table_caption")),
-        h("thead", null, head),
-        h("tbody", null, rows),
-      ),
-    ),
-  );
+  return [svg, legend, bandNote(figures)];
 }
 
 function jumpButton(step) {
@@ -238,7 +195,13 @@ function jumpButton(step) {
 }
 
 function swingList() {
-  if (!figures.swings.length) return null;
+  if (!figures.swings.length) {
+    if (figures.status !== "done") return null;
+    return [
+      h("h3", null, t("analysis.swings")),
+      h("p", { class: "muted" }, t("analysis.no_swings")),
+    ];
+  }
   return [
     h("h3", null, t("analysis.swings")),
     h(
@@ -256,6 +219,7 @@ function swingList() {
             before: percent(s.before),
             after: percent(s.after),
           }),
+          noiseNote(s.margin),
           " ",
           jumpButton(s.step),
         );
@@ -289,6 +253,7 @@ function decisionLists() {
                   best_chance: percent(d.best_chance),
                   chance: percent(d.chance),
                 }),
+                noiseNote(d.margin),
                 " ",
                 jumpButton(d.step),
               );
@@ -319,7 +284,7 @@ function progressLine() {
 function drawAnalysis() {
   const el = host.el;
   const parts = [h("h2", { id: "analysis-title" }, t("analysis.title")), progressLine()];
-  if (figures.done) parts.push(graph(), dataTable(), swingList(), decisionLists());
+  if (figures.done) parts.push(graph(), dataTable(figures, host), swingList(), decisionLists());
   el.replaceChildren(...parts.flat(2).filter(Boolean));
   el.hidden = false;
 }
