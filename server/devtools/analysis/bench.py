@@ -18,11 +18,11 @@ import argparse
 import time
 from collections.abc import Sequence
 
+from server.analysis.compute import playout
 from server.bots.adapters import adapter_for
 from server.engine import Game, Rng, State, get_game, seed_to_state
 
 from .calibration import FORECASTS, Scores, calibrate, evaluator
-from server.analysis.compute import playout
 
 # (game, seats, self-play games judged) at make bench's size; Norenberc's play-outs cost more.
 PLANS = [("norenberc", 3, 8), ("norenberc", 4, 6), ("strasbourg", 3, 12), ("strasbourg", 4, 10)]

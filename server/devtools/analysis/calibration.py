@@ -20,11 +20,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from server.analysis.compute import win_chances
 from server.bots import decide
 from server.bots.adapters import adapter_for
 from server.engine import Game, State, get_game
-
-from server.analysis.compute import win_chances
 
 # Forecasts compared, in the order they are printed.
 FORECASTS = ("evaluator", "leader", "uniform")
