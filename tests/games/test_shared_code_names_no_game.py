@@ -26,7 +26,7 @@ ALLOWED = {
     "server/devtools/bots/bench.py": "the bot benchmark times the decisions of one named game",
     "server/devtools/views_bench.py": "the view benchmark measures named games",
     "server/devtools/commands/loadtest.py": "the load test's default game",
-    "server/devtools/analysis/bench.py": "the calibration's plan: game counts sized to each game's play-out cost",
+    "server/devtools/analysis/bench.py": "the calibration's plan, sized to each game's play-outs",
 }
 
 
