@@ -98,6 +98,10 @@ def paired_margin(differences: Sequence[float]) -> float:
     return Z95 * math.sqrt(variance / n)
 
 
+# What the best candidate and the command made may spend on more worlds once the screen has
+# picked the best (which took about half the decision's budget), as a share of that budget.
+PAIR_BUDGET = 0.5
+
 # Called after every play-out: the background job sleeps there to keep to its CPU share.
 Pause = Callable[[], None]
 
@@ -300,8 +304,9 @@ def judge(
     best_at = max(everyone, key=lambda j: (chance_of(shares[j])[0], -j))
     if best_at != made_at:
         # each further world costs two play-outs; give up on worlds where neither is legal
+        limit = spent + int(PAIR_BUDGET * budget)
         for i in range(screen, screen + budget):
-            if spent + 2 > budget:
+            if spent + 2 > limit:
                 break
             world_at(i, (best_at, made_at))
     counted = [chance_of(row) for row in shares]
