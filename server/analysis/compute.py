@@ -13,10 +13,13 @@ them one by one (``analyse_step``):
   determinizer with a generator seeded from the view itself (and the step), so two games
   that differ only in what the seat could not see get the same verdict: the analysis never
   blames a player for what they could not know. Each candidate (the bot's candidates, all
-  legal commands when there are few, and the command made) is tried on the same
-  ``samples`` sampled worlds with the same play-out generators (common random numbers, so
-  the comparison is not drowned in the play-outs' noise); the best is the bot's choice, and
-  the cost is how much win chance the command made gave away against it.
+  legal commands when there are few, and the command made) is tried on the same sampled
+  worlds with the same play-out generators (common random numbers, so the comparison is not
+  drowned in the play-outs' noise): all of them in the first few worlds, which pick the
+  best, the bot's choice; the rest of the decision's budget (``samples`` play-outs per
+  candidate) compares the best with the command made alone. The cost is how much win
+  chance the command made gave away against the best, and its noise is that of the mean
+  of their paired per-world differences (``paired_margin``).
 
 ``summarise`` turns the stored positions into what the page and ``guildhall analyse`` show:
 the chances per step, each person's three costliest decisions and the game's three biggest
@@ -68,6 +71,37 @@ def difference_margin(first: float, n_first: int, second: float, n_second: int) 
     return math.hypot(margin(first, n_first), margin(second, n_second))
 
 
+# The paired noise's floor: the spread of the per-world differences is pooled with this many
+# made-up worlds whose difference has the variance of one coin toss at 1/2 (a share of 0 or 1
+# against a sure thing), so that two to four worlds that happened to agree never claim
+# certainty (four worlds that all agree: +-25 points).
+PRIOR_WORLDS = 1.0
+PRIOR_VARIANCE = 0.25
+
+
+def paired_margin(differences: Sequence[float]) -> float:
+    """The noise on the mean of ``differences``, one per sampled world, of two candidates
+    played out in the same world with the same generator: the half-width of a 95 % interval
+    from the standard error of their mean, their variance pooled with ``PRIOR_WORLDS`` of
+    ``PRIOR_VARIANCE`` (the floor). 1 when there is none (nothing is known).
+
+    >>> agree, flip = paired_margin([1.0, 1.0, 1.0, 1.0]), paired_margin([1.0, -1.0, 1.0, 1.0])
+    >>> round(agree, 3), round(flip, 3)
+    (0.245, 0.883)
+    """
+    n = len(differences)
+    if n == 0:
+        return 1.0
+    mean = sum(differences) / n
+    spread = sum((d - mean) ** 2 for d in differences)
+    variance = (spread + PRIOR_WORLDS * PRIOR_VARIANCE) / (n - 1 + PRIOR_WORLDS)
+    return Z95 * math.sqrt(variance / n)
+
+
+# What the best candidate and the command made may spend on more worlds once the screen has
+# picked the best (which took about half the decision's budget), as a share of that budget.
+PAIR_BUDGET = 0.5
+
 # Called after every play-out: the background job sleeps there to keep to its CPU share.
 Pause = Callable[[], None]
 
@@ -78,8 +112,10 @@ def _go_on() -> None:
 
 @dataclass(frozen=True)
 class Params:
-    """How hard the analysis looks: play-outs per position, sampled worlds per decision,
-    candidates compared per decision. The defaults keep a 4-player game to a few CPU
+    """How hard the analysis looks: play-outs per position, play-outs per candidate of a
+    decision (``samples``: half of them screen every candidate in as many sampled worlds,
+    the rest go to the best and the command made, see ``judge``), candidates compared per
+    decision. The defaults keep a 4-player game to a few CPU
     minutes (docs/bots.md)."""
 
     playouts: int = 16
@@ -219,29 +255,67 @@ def judge(
 ) -> dict[str, Any] | None:
     """The verdict on ``made`` from ``seat``'s ``view`` alone: each candidate's estimated
     win chance, the best one and the cost of the command made. None when there was no
-    choice (one legal command)."""
+    choice (one legal command).
+
+    The decision's budget is ``samples`` play-outs per candidate, spent in two stages on
+    sampled worlds that every candidate shares (world ``i`` and its play-out generator are
+    the same for each, so they differ by the command alone): every candidate is tried in
+    the first half of the worlds (``screen``), which picks the best; if that is not the
+    command made, the rest of the budget goes to the best and the command made alone, one
+    more world each at a time, so that the cost (their difference) rests on as many worlds
+    as the budget buys. Its ``margin`` is the noise of the mean of the per-world paired
+    differences (``paired_margin``), from the ``worlds`` both were tried in."""
     if len(view.get("legal") or []) < 2:
         return None
     options = candidates_of(adapter, view, seat, made, params.candidates)
     seed = view_seed(view, seat, step)
-    totals = [0.0] * len(options)
-    tried = [0] * len(options)
-    for i in range(params.samples):
+    # shares[j][i]: candidate j's share in sampled world i, None where it was not legal
+    # there or not tried
+    shares: list[list[float | None]] = [[] for _ in options]
+    budget = params.samples * len(options)
+    spent = 0
+
+    def world_at(i: int, tried: Sequence[int]) -> None:
+        nonlocal spent
         world = adapter.determinize(dict(view), seat, Rng(seed_to_state(f"{seed}:world:{i}")))
-        for j, cmd in enumerate(options):
+        for j, row in enumerate(shares):
+            row.append(None)
+            if j not in tried:
+                continue
             try:
-                after, _ = game.apply(world, seat, cmd)
+                after, _ = game.apply(world, seat, options[j])
             except RuleError:
                 continue  # not legal in this sampled world: it counts in the others
             end = playout(game, adapter, after, Rng(seed_to_state(f"{seed}:play:{i}")))
-            totals[j] += _share(end, seat)
-            tried[j] += 1
+            row[i] = _share(end, seat)
+            spent += 1
             pause()
-    chances = [total / n if n else 0.0 for total, n in zip(totals, tried, strict=True)]
+
+    def chance_of(row: Sequence[float | None]) -> tuple[float, int]:
+        known = [x for x in row if x is not None]
+        return (sum(known) / len(known) if known else 0.0, len(known))
+
+    everyone = range(len(options))
+    screen = max(1, (params.samples + 1) // 2)
+    for i in range(screen):
+        world_at(i, everyone)
     made_key = command_key(made)
     made_at = next(j for j, c in enumerate(options) if command_key(c) == made_key)
-    best_at = max(range(len(options)), key=lambda j: (chances[j], -j))
-    best, chance = chances[best_at], chances[made_at]
+    best_at = max(everyone, key=lambda j: (chance_of(shares[j])[0], -j))
+    if best_at != made_at:
+        # each further world costs two play-outs; give up on worlds where neither is legal
+        limit = spent + int(PAIR_BUDGET * budget)
+        for i in range(screen, screen + budget):
+            if spent + 2 > limit:
+                break
+            world_at(i, (best_at, made_at))
+    counted = [chance_of(row) for row in shares]
+    best, chance = counted[best_at][0], counted[made_at][0]
+    paired = [
+        b - m
+        for b, m in zip(shares[best_at], shares[made_at], strict=True)
+        if b is not None and m is not None
+    ]
     return {
         "seat": seat,
         "made": made,
@@ -249,10 +323,11 @@ def judge(
         "best": options[best_at],
         "best_chance": best,
         "cost": max(0.0, best - chance),
-        "margin": difference_margin(best, tried[best_at], chance, tried[made_at]),
+        "margin": paired_margin(paired),
+        "worlds": len(paired),
         "options": [
             {"cmd": c, "chance": p, "playouts": n}
-            for c, p, n in zip(options, chances, tried, strict=True)
+            for c, (p, n) in zip(options, counted, strict=True)
         ],
     }
 

@@ -47,10 +47,11 @@ async def analysis(table_id: str, request: Request) -> dict[str, Any]:
     how many play-outs it rests on (0: the result itself), ``margins[k]`` each seat's 95 %
     half-width, ``rounds[k]`` its round; ``costliest`` maps each person's seat to their
     three costliest decisions beyond the noise (``{step, round, made, chance, best,
-    best_chance, cost, margin, options}``), ``swings`` lists the three biggest moves of a
-    seat's chance over one command beyond the noise (``{step, round, by, cmd, seat, before,
-    after, margin}``). Errors: ``not_finished`` (409) before the end, ``unknown_table``
-    (404).
+    best_chance, cost, margin, worlds, options}``; ``margin`` the noise of the paired
+    difference over the ``worlds`` both were tried in), ``swings`` lists the three biggest
+    moves of a seat's chance over one command beyond the noise (``{step, round, by, cmd,
+    seat, before, after, margin}``). Errors: ``not_finished`` (409) before the end,
+    ``unknown_table`` (404).
     """
     record = await _record(request, table_id)
     service = request.app.state.service
