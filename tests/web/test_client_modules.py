@@ -291,3 +291,16 @@ def test_the_checks_read_code_only_and_find_copies_under_any_name() -> None:
     ]
     assert duplicates({k: sources[k] for k in ("b", "c")}) == ["same body: b.js:2 $, c.js:3 dollar"]
     assert len(GLOBAL_WRITE.findall(code_of(sources["c"]))) == 2
+
+
+MAX_MODULE_LINES = 400
+
+
+def test_every_client_module_stays_under_400_lines() -> None:
+    # A module past this size is doing more than one job: split it by job, as table.js was.
+    sizes = {
+        path.relative_to(JS_DIR).as_posix(): len(path.read_text(encoding="utf-8").splitlines())
+        for path in JS_DIR.rglob("*.js")
+    }
+    assert len(sizes) > 20
+    assert {name: n for name, n in sizes.items() if n >= MAX_MODULE_LINES} == {}

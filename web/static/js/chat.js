@@ -70,9 +70,7 @@ function isMuted(m) {
 }
 
 function setMuted(person, on) {
-  const list = muted().filter((p) => {
-    return p !== person;
-  });
+  const list = muted().filter((p) => p !== person);
   if (on) list.push(person);
   localStorage.setItem(muteKey(), JSON.stringify(list));
   drawChat();
@@ -128,11 +126,7 @@ export function receive(msg) {
     state.messages.forEach((m) => {
       known[m.seq] = true;
     });
-    state.messages = msg.messages
-      .filter((m) => {
-        return !known[m.seq];
-      })
-      .concat(state.messages);
+    state.messages = msg.messages.filter((m) => !known[m.seq]).concat(state.messages);
     state.more = msg.more;
     state.fetching = false;
   } else if (msg.type === "chat") {
@@ -222,9 +216,7 @@ export function update(doc) {
   state.creator = state.seat === 0;
   state.isPublic = !!doc.table.public;
   state.finished = doc.table.status === "finished";
-  state.names = doc.table.seats.map((s) => {
-    return s.name;
-  });
+  state.names = doc.table.seats.map((s) => s.name);
   if (state.seat === null && !state.isPublic) state.room = "spectators";
   const toggle = document.getElementById("chat-toggle");
   if (toggle) toggle.hidden = false;
