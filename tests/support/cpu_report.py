@@ -12,11 +12,14 @@ seconds are shown apart ("left the tree"); every CPU second a test used while it
 were in the tree stays counted where it was used.
 
 Enabled with ``-p tests.support.cpu_report``. Under pytest-xdist each worker measures and puts
-the figure on the report; the controller adds them up and prints the summary.
+the figure on the report; the controller adds them up and prints the summary. With
+``GUILDHALL_CPU_REPORT_JSON=PATH`` it also writes every test's seconds to PATH, so two runs (before
+and after a change) can be compared test by test rather than by totals of different suites.
 """
 
 from __future__ import annotations
 
+import json
 import os
 from collections import defaultdict
 from collections.abc import Iterator
@@ -93,6 +96,10 @@ class Totals:
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         if not self.by_test:
             return
+        dump = os.environ.get("GUILDHALL_CPU_REPORT_JSON")
+        if dump:
+            payload = {"by_test": self.by_test, "left_tree": self.left_tree}
+            Path(dump).write_text(json.dumps(payload, indent=1, sort_keys=True))
         write = terminalreporter.write_line
         by_file: dict[str, float] = defaultdict(float)
         for nodeid, seconds in self.by_test.items():
