@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -13,15 +12,9 @@ import pytest
 from fastapi import FastAPI
 
 from server.api import pages, replay
+from tests.support.rules_pages import client
 
-
-@pytest.fixture
-async def client() -> AsyncIterator[httpx.AsyncClient]:
-    app = FastAPI()
-    app.include_router(pages.router)
-    transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
-        yield c
+__all__ = ["client"]  # a fixture, used by name below
 
 
 def strings_of(page: str) -> str:
