@@ -27,6 +27,7 @@ def make_engine(
         db_file.parent.mkdir(parents=True, exist_ok=True)
         engine = create_async_engine(url, connect_args={"timeout": 30})
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+        engine.dialect.do_terminate = _stop_aiosqlite  # type: ignore[method-assign]
         return engine
     return create_async_engine(
         url,
@@ -54,6 +55,20 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
+
+
+def _stop_aiosqlite(dbapi_connection: Any) -> None:
+    """Hard-close a pooled SQLite connection (one the pool gives up on, e.g. after a task was
+    cancelled in the middle of a statement) by stopping its aiosqlite worker thread.
+
+    SQLAlchemy's own terminate for aiosqlite starts a graceful close in a shielded task and,
+    if the caller is cancelled meanwhile, stops the worker too. When that stop reaches the
+    worker first, the graceful close's own final stop is queued behind a worker that has
+    already exited and is waited on for ever: the event loop can then never finish (an app's
+    shutdown hung on it; tests/server/test_sqlite_terminate.py). Stopping alone closes the
+    SQLite connection in the worker after whatever it still has queued, and awaits nothing.
+    """
+    dbapi_connection._terminate_force_close()
 
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[Any]:
