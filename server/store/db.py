@@ -6,6 +6,7 @@ from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.util.concurrency import in_greenlet
 
 from server.settings import normalize_database_url, sqlite_path
 
@@ -27,7 +28,7 @@ def make_engine(
         db_file.parent.mkdir(parents=True, exist_ok=True)
         engine = create_async_engine(url, connect_args={"timeout": 30})
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
-        engine.dialect.do_terminate = _stop_aiosqlite  # type: ignore[method-assign]
+        engine.dialect.do_terminate = _close_aiosqlite  # type: ignore[method-assign]
         return engine
     return create_async_engine(
         url,
@@ -57,18 +58,23 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-def _stop_aiosqlite(dbapi_connection: Any) -> None:
+def _close_aiosqlite(dbapi_connection: Any) -> None:
     """Hard-close a pooled SQLite connection (one the pool gives up on, e.g. after a task was
-    cancelled in the middle of a statement) by stopping its aiosqlite worker thread.
+    cancelled in the middle of a statement) with a plain close.
 
     SQLAlchemy's own terminate for aiosqlite starts a graceful close in a shielded task and,
-    if the caller is cancelled meanwhile, stops the worker too. When that stop reaches the
-    worker first, the graceful close's own final stop is queued behind a worker that has
-    already exited and is waited on for ever: the event loop can then never finish (an app's
-    shutdown hung on it; tests/server/test_sqlite_terminate.py). Stopping alone closes the
-    SQLite connection in the worker after whatever it still has queued, and awaits nothing.
+    if the caller is cancelled meanwhile, also stops the worker thread. When that stop reaches
+    the worker first, the graceful close's own final stop is queued behind a worker that has
+    exited and is waited on for ever: the event loop can then never finish (an app's shutdown
+    hung on it; tests/server/test_sqlite_terminate.py). A plain close queues one stop, after
+    the close, and the task that awaits it keeps the loop running until the worker is done.
+    Outside a greenlet (the garbage collector's clean-up) nothing can be awaited: the worker
+    is only told to stop, as SQLAlchemy does there.
     """
-    dbapi_connection._terminate_force_close()
+    if in_greenlet():
+        dbapi_connection.close()
+    else:
+        dbapi_connection._terminate_force_close()
 
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[Any]:
