@@ -8,18 +8,19 @@ them one by one (``analyse_step``):
   estimated by ``playouts`` play-outs with the bots' play-out policy (``adapter.rollout``,
   the policy ISMCTS simulates with, with some noise: ``NOISE``); ties are split, as the
   tournaments count them;
-- **a person's decision** (the command made at ``step`` by a seat no bot plays): judged from
-  that seat's own view at the time only. Its hidden parts are sampled by the game's
-  determinizer with a generator seeded from the view itself (and the step), so two games
-  that differ only in what the seat could not see get the same verdict: the analysis never
-  blames a player for what they could not know. Each candidate (the bot's candidates, all
-  legal commands when there are few, and the command made) is tried on the same sampled
-  worlds with the same play-out generators (common random numbers, so the comparison is not
-  drowned in the play-outs' noise): all of them in the first few worlds, which pick the
-  best, the bot's choice; the rest of the decision's budget (``samples`` play-outs per
-  candidate) compares the best with the command made alone. The cost is how much win
-  chance the command made gave away against the best, and its noise is that of the mean
-  of their paired per-world differences (``paired_margin``).
+- **a person's decision** (the command made at ``step`` by a seat no bot plays, and by its
+  person: not one a bot made for them, standing in or covering a timeout, which the record
+  marks with ``by``): judged from that seat's own view at the time only. Its hidden parts
+  are sampled by the game's determinizer with a generator seeded from the view itself (and
+  the step), so two games that differ only in what the seat could not see get the same
+  verdict: the analysis never blames a player for what they could not know. Each candidate
+  (the bot's candidates, all legal commands when there are few, and the command made) is
+  tried on the same sampled worlds with the same play-out generators (common random numbers,
+  so the comparison is not drowned in the play-outs' noise): all of them in the first few
+  worlds, which pick the best, the bot's choice; the rest of the decision's budget
+  (``samples`` play-outs per candidate) compares the best with the command made alone. The
+  cost is how much win chance the command made gave away against the best, and its noise is
+  that of the mean of their paired per-world differences (``paired_margin``).
 
 ``summarise`` turns the stored positions into what the page and ``guildhall analyse`` show:
 the chances per step, each person's three costliest decisions and the game's three biggest
@@ -170,6 +171,22 @@ def is_person(record: Mapping[str, Any], seat: int) -> bool:
     """Whether a person played ``seat`` (its decisions are judged; a bot's are not)."""
     bots = record.get("bots") or []
     return not (seat < len(bots) and bots[seat])
+
+
+def made_by_a_bot(record: Mapping[str, Any], step: int) -> bool:
+    """Whether the record says a bot made the command at ``step`` (its ``by``: a bot seat, a
+    stand-in, or the clock's bot covering a timeout). Never in a record from before ``by``
+    was stored."""
+    commands = record["commands"]
+    return step < len(commands) and commands[step].get("by") is not None
+
+
+def is_persons_decision(record: Mapping[str, Any], step: int) -> bool:
+    """Whether the command made at ``step`` was a person's own: its seat is a person's and
+    no bot made it for them. A record from before ``by`` was stored is judged by the seat
+    alone."""
+    seat = int(record["commands"][step]["seat"])
+    return is_person(record, seat) and not made_by_a_bot(record, step)
 
 
 def _share(result: Mapping[str, Any], seat: int) -> float:
@@ -351,7 +368,7 @@ def analyse_step(
     if step < len(record["commands"]):
         entry = record["commands"][step]
         seat, made = int(entry["seat"]), entry["cmd"]
-        if is_person(record, seat):
+        if is_persons_decision(record, step):
             view = game.view(state, seat)
             decision = judge(game, adapter, view, seat, step, made, params, pause)
     return {
@@ -405,14 +422,20 @@ def summarise(
 def costliest(
     record: Mapping[str, Any], positions: Mapping[int, Mapping[str, Any]], rounds: Sequence[Any]
 ) -> dict[str, list[dict[str, Any]]]:
-    """Each person's costliest decisions, those whose cost is larger than its noise."""
+    """Each person's costliest decisions, those whose cost is larger than its noise (a
+    person who made few or none of their seat's commands has a short or empty list)."""
     seats = int(record["seats"])
     decisions: dict[int, list[dict[str, Any]]] = {
         s: [] for s in range(seats) if is_person(record, s)
     }
     for k in sorted(positions):
         found = positions[k].get("decision")
-        if found and found["cost"] > found.get("margin", 0.0) and found["seat"] in decisions:
+        if (
+            found
+            and found["cost"] > found.get("margin", 0.0)
+            and found["seat"] in decisions
+            and not made_by_a_bot(record, k)
+        ):
             decisions[found["seat"]].append({"step": k, "round": rounds[k], **found})
     return {
         str(seat): sorted(found, key=lambda d: (-d["cost"], d["step"]))[:TOP]

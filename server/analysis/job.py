@@ -111,7 +111,7 @@ async def load_record(session: AsyncSession, table_id: str) -> dict[str, Any] | 
         "bots": [s.bot for s in seat_rows],
         "options": table.options,
         "seed": table.seed,
-        "commands": [{"seat": r.seat, "cmd": r.command} for r in rows],
+        "commands": [queries.record_entry(r) for r in rows],
         "result": table.result,
     }
 

@@ -263,9 +263,21 @@ class TableList(BaseModel):
     tables: list[TableSummary]
 
 
+def _is_none(value: Any) -> bool:
+    return value is None
+
+
 class CommandRecord(BaseModel):
     seat: int
     cmd: dict[str, Any]
+    # Left out when null, so that a game people played alone has the record it always had.
+    by: Literal["bot", "clock"] | None = Field(
+        None,
+        exclude_if=_is_none,
+        description="who made the command when not the seat's person: 'bot' (a bot seat, or a "
+        "bot standing in for its player), 'clock' (the clock's bot, covering a decision whose "
+        "time ran out); absent for the person's own",
+    )
 
 
 class TableRecord(BaseModel):

@@ -2,8 +2,9 @@
 route of finished tables, the test harness and the play-outs.
 
 A record is what re-derives a game exactly: ``seats``, ``seed``, ``options`` and the
-``commands`` in order, each ``{"seat": s, "cmd": {...}}`` (as stored) or a ``(seat, cmd)``
-pair (as tests keep them).
+``commands`` in order, each ``{"seat": s, "cmd": {...}}`` (as stored; a finished table's
+record may add who made it, ``by``, which replaying has no use for) or a ``(seat, cmd)`` pair
+(as tests keep them).
 """
 
 from __future__ import annotations

@@ -111,10 +111,18 @@ class SeatRow(Base):
     email_links: Mapped[int] = mapped_column(sa.Integer, default=0, server_default="0")
 
 
+# Who made a command (``CommandRow.by``) when it was not the seat's person.
+BY_BOT = "bot"  # a bot playing the seat: a bot seat, or a bot standing in for its owner
+BY_CLOCK = "clock"  # the clock's bot, covering a decision whose time ran out
+
+
 class CommandRow(Base):
     """One accepted command: step ``seq`` of the table, the version it produced, its events.
 
     ``client_id`` is the id the client chose (null for bots); it makes retries idempotent.
+    ``by`` says who made it: null for the seat's person (every command stored before the
+    column was added reads so), ``BY_BOT`` or ``BY_CLOCK``; the post-game analysis judges
+    only a person's own decisions.
     """
 
     __tablename__ = "commands"
@@ -136,6 +144,7 @@ class CommandRow(Base):
     created_at: Mapped[datetime] = mapped_column(
         sa.DateTime(timezone=True), server_default=sa.func.now()
     )
+    by: Mapped[str | None] = mapped_column(sa.String(8), nullable=True)
 
 
 class ClockBeat(Base):

@@ -64,6 +64,15 @@ async def command_rows(
     return list((await session.execute(query.order_by(CommandRow.seq))).scalars())
 
 
+def record_entry(row: CommandRow) -> dict[str, Any]:
+    """A stored command as a game record lists it: ``{seat, cmd}``, and ``by`` only when a
+    bot made it, so that the record of a game people played alone reads as it always did."""
+    entry: dict[str, Any] = {"seat": row.seat, "cmd": row.command}
+    if row.by is not None:
+        entry["by"] = row.by
+    return entry
+
+
 async def command_by_client_id(
     session: AsyncSession, table_id: str, seat: int, client_id: str
 ) -> CommandRow | None:
@@ -238,6 +247,7 @@ class CommandWrite:
     clock: dict[str, Any] | None = None  # the turn clock after the command
     due_at: float | None = None  # when the clock next wants something (indexed for the sweep)
     seat_log: list[dict[str, Any]] | None = None  # a new seat log, or None to keep it
+    by: str | None = None  # who made it: None for the seat's person, BY_BOT or BY_CLOCK
 
     @property
     def version(self) -> int:
@@ -259,14 +269,14 @@ WITH bumped AS (
     WHERE id = $1 AND version = $2
     RETURNING id
 ), added AS (
-    INSERT INTO commands (table_id, seq, version, seat, client_id, command, events)
-    SELECT id, $7, $3, $8, $9, $10::json, $11::json FROM bumped
+    INSERT INTO commands (table_id, seq, version, seat, client_id, command, events, "by")
+    SELECT id, $7, $3, $8, $9, $10::json, $11::json, $15 FROM bumped
     RETURNING seq
 )
 SELECT seq{notify} FROM added
 """
 APPEND_PG = _APPEND_PG.format(notify="")
-APPEND_PG_NOTIFY = _APPEND_PG.format(notify=", pg_notify($15, $16)")
+APPEND_PG_NOTIFY = _APPEND_PG.format(notify=", pg_notify($16, $17)")
 
 
 async def append_command_pg(
@@ -293,6 +303,7 @@ async def append_command_pg(
         None if write.clock is None else _json(write.clock),
         write.due_at,
         None if write.seat_log is None else _json(write.seat_log),
+        write.by,
     ]
     if notify is not None:
         rows = await driver.fetch(APPEND_PG_NOTIFY, *args, *notify)
@@ -332,6 +343,7 @@ async def append_command(conn: AsyncConnection, write: CommandWrite) -> bool:
             client_id=write.client_id,
             command=write.command,
             events=write.events,
+            by=write.by,
         )
     )
     return True

@@ -25,6 +25,7 @@ from server.settings import Settings
 from server.store import queries
 from server.store.db import asyncpg_dsn
 from server.store.fifo import FifoGate
+from server.store.models import BY_BOT, BY_CLOCK
 
 from . import clock as table_clock
 from . import seats as seat_model
@@ -93,6 +94,8 @@ class Play:
         ``by`` is who sends it: a person's token hash or ``seats.BOT``; it must play ``seat``
         at the version the command is decided on (``seats.check_plays``), else 'seat_lost'.
         None skips that check: only for callers that are the server itself (tools, tests).
+        It is also who the command is stored as made by (``_made_by``: the person, a bot, or
+        the clock's bot covering a timeout, with a ``Cover``).
         A ``client_id`` already committed for this seat returns that command's version again.
         Raises ServiceError ('unknown_table', 'seat_lost', 'not_started', 'finished', 'paused',
         'not_your_turn', 'conflict') or the engine's RuleError; nothing is stored then.
@@ -190,6 +193,7 @@ class Play:
             clock=clock,
             due_at=None if status == "finished" else due,
             seat_log=seat_log,
+            by=_made_by(data, seat, by),
         )
         if not await self._append(write):
             return None  # another process committed first: decide again on its state
@@ -294,6 +298,25 @@ def _snapshot_due(data: TableData, status: str, seq: int) -> bool:
     deterministic), so each of those steps writes its command row and the version only.
     """
     return status != data.status or seq % SNAPSHOT_EVERY == 0
+
+
+def _made_by(
+    data: TableData, seat: int, by: Actor | table_clock.Cover | table_clock.BotTurn | None
+) -> str | None:
+    """Who made a command for ``seat`` sent by ``by`` (``CommandRow.by``): None for the
+    seat's person, ``BY_BOT`` for a bot playing the seat, ``BY_CLOCK`` for the clock's bot.
+
+    Every command of a covered decision comes with a ``Cover``, not only the first (the one
+    the seat log names). A person's token plays only a seat no bot plays (``check_plays``);
+    the server's own callers (``by`` None: tools, tests) are taken at the seat's player.
+    """
+    if isinstance(by, table_clock.Cover):
+        return BY_CLOCK
+    if isinstance(by, table_clock.BotTurn) or by is seat_model.BOT:
+        return BY_BOT
+    if by is None and data.seats[seat].bot is not None:
+        return BY_BOT
+    return None
 
 
 def _check_may_act(data: TableData, seat: int) -> None:

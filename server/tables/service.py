@@ -243,7 +243,8 @@ class TableService:
             "learning": data.learning,
             "seed": data.seed,
             "seed_sha256": data.seed_sha256,
-            "commands": [{"seat": r.seat, "cmd": r.command} for r in rows],
+            # ``by`` only on a command a bot made (``queries.record_entry``).
+            "commands": [queries.record_entry(r) for r in rows],
             "result": data.result,
             "seat_log": list(data.seat_log),
             # Since openings are stored: what the log began with (null: dealt before).

@@ -64,6 +64,52 @@ def test_bots_decisions_are_not_judged(game_record: dict[str, Any]) -> None:
     assert analyse_step(game_record, replayed, bot_step, SMALL)["decision"] is None
 
 
+def _made_by_bots(record: dict[str, Any], steps: list[int], by: str) -> dict[str, Any]:
+    """``record`` with the commands at ``steps`` marked as made by a bot for the person."""
+    commands = [
+        {**entry, "by": by} if k in steps else entry for k, entry in enumerate(record["commands"])
+    ]
+    return {**record, "commands": commands}
+
+
+def test_a_persons_commands_a_bot_made_for_them_are_not_judged(
+    game_record: dict[str, Any],
+) -> None:
+    """A stand-in's and the clock's bot's commands on the person's seat are not the person's
+    decisions; the person's own ones still are, and every step's chances are still drawn."""
+    replayed = replay_record(game_record)
+    steps = _person_steps(game_record, replayed)[:3]
+    marked = _made_by_bots(game_record, steps[:1], "bot")
+    marked = _made_by_bots(marked, steps[1:2], "clock")
+    for step in steps[:2]:
+        position = analyse_step(marked, replayed, step, SMALL)
+        unmarked = analyse_step(game_record, replayed, step, SMALL)
+        assert position["decision"] is None and unmarked["decision"] is not None
+        assert position["chances"] == unmarked["chances"]
+    own = analyse_step(marked, replayed, steps[2], SMALL)["decision"]
+    assert own is not None
+    assert own == analyse_step(game_record, replayed, steps[2], SMALL)["decision"]
+
+
+def test_the_lists_leave_out_what_a_bot_made_for_a_person() -> None:
+    """Positions stored with a verdict on a command the record says a bot made are not
+    listed; the person's own are, and a person with none of their own has an empty list."""
+    commands = [{"seat": k % 2, "cmd": {"type": "pass"}} for k in range(4)]
+    record = {"game": "norenberc", "seats": 2, "bots": [None, None], "commands": commands}
+    positions = {
+        k: _position(k, [0.5, 0.5], 1000, {**_decision(0.4 - k / 20, 0.1), "seat": k % 2})
+        for k in range(4)
+    }
+
+    def listed(marked: dict[str, Any]) -> dict[str, list[int]]:
+        found = summarise(marked, positions)["costliest"]
+        return {seat: [d["step"] for d in decisions] for seat, decisions in found.items()}
+
+    assert listed(record) == {"0": [0, 2], "1": [1, 3]}
+    marked = _made_by_bots(_made_by_bots(record, [0, 2], "bot"), [1], "clock")
+    assert listed(marked) == {"0": [], "1": [3]}
+
+
 def test_a_verdict_ignores_what_the_seat_could_not_see(game_record: dict[str, Any]) -> None:
     """Swap the true state for another one the deciding seat cannot tell apart (its hidden
     parts sampled anew: other seats' money and plans, deck order), and change the deal's

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import hashlib
+import time
+from functools import partial
 
+from server.commands.verify import replay as verify
 from tests.support.play import set_up_table
 from tests.support.testclient import TestClient
 from tests.support.toy import TOY
@@ -124,6 +127,39 @@ def test_the_record_reveals_the_seed_only_after_the_end(client: TestClient) -> N
     assert hashlib.sha256(record["seed"].encode()).hexdigest() == record["seed_sha256"]
     assert record["seed_sha256"] == client.get(f"/api/tables/{table_id}").json()["seed_sha256"]
     assert record["result"]["scores"] and len(record["commands"]) == data.seq
+    # People alone: no command says who made it, and the record reads as it always did.
+    assert all(set(entry) == {"seat", "cmd"} for entry in record["commands"])
+
+
+def test_the_record_and_the_replay_say_which_commands_a_bot_made(client: TestClient) -> None:
+    table_id, tokens = set_up_table(client, "toy", 2, bots=[None, "random"])
+    service = client.app.state.service  # type: ignore[attr-defined]
+    person = service.token_hash(str(tokens[0]))
+    assert client.portal is not None, "the client runs inside its with-block"
+    for _ in range(3000):  # the app's clock keeper plays the bot seat meanwhile
+        data = client.portal.call(service.get_stored, table_id)
+        if data.status != "playing":
+            break
+        if 0 in TOY.to_act(data.state):
+            play = partial(service.submit, table_id, 0, TOY.legal(data.state, 0)[0], by=person)
+            client.portal.call(play)
+        else:
+            time.sleep(0.01)
+    reply = client.get(f"/api/tables/{table_id}/record")
+    record = reply.json()
+    assert record["result"] is not None
+    seats = [entry["seat"] for entry in record["commands"]]
+    assert set(seats) == {0, 1}
+    assert record["commands"] == [
+        {"seat": e["seat"], "cmd": e["cmd"], **({"by": "bot"} if e["seat"] == 1 else {})}
+        for e in record["commands"]
+    ]
+    assert reply.text.count('"by"') == seats.count(1)  # never a null one
+    assert verify(record) == record["result"]
+    step = seats.index(1) + 1
+    replayed = client.get(f"/api/tables/{table_id}/replay/{step}").json()
+    assert replayed["command"] == record["commands"][step - 1]
+    assert replayed["command"]["by"] == "bot"
 
 
 def test_health_games_metrics_and_openapi(client: TestClient) -> None:

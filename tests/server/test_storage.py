@@ -23,6 +23,7 @@ from server.store.migrate import downgrade, upgrade
 from server.store.models import Base, CommandRow, SeatRow, TableRow
 from server.tables import ServiceError, TableService
 from server.tables.play import SNAPSHOT_EVERY
+from server.tables.seats import BOT
 from tests.support.toy import TOY
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -267,6 +268,51 @@ def test_migrations_match_the_models_and_go_down_and_up(empty_database_url: str)
     downgrade(empty_database_url, "base")
     assert _table_names(empty_database_url) == set()
     upgrade(empty_database_url)
+    assert _schema_diff(empty_database_url) == []
+
+
+def _made_by(url: str) -> list[str | None]:
+    engine = sa.create_engine(_sync_url(url))
+    try:
+        with engine.connect() as conn:
+            query = sa.text('SELECT "by" FROM commands ORDER BY seq')
+            return [row[0] for row in conn.execute(query)]
+    finally:
+        engine.dispose()
+
+
+def _command_columns(url: str) -> set[str]:
+    engine = sa.create_engine(_sync_url(url))
+    try:
+        with engine.connect() as conn:
+            return {c["name"] for c in sa.inspect(conn).get_columns("commands")}
+    finally:
+        engine.dispose()
+
+
+async def _a_person_and_a_bot_move(url: str) -> None:
+    settings = Settings(database_url=url, secret_key="k", bot_delay=0)
+    one = Instance(settings)
+    try:
+        data, token = await one.service.create_table("toy", 2, {}, [None, "random"], "Ada")
+        await one.service.start(data.id, token)
+        await one.service.submit(data.id, 0, {"type": "plan", "value": 1})
+        await one.service.submit(data.id, 1, {"type": "plan", "value": 2}, by=BOT)
+    finally:
+        await one.close()
+
+
+def test_who_made_a_command_is_a_column_added_and_dropped_by_0016(empty_database_url: str) -> None:
+    """``0016_command_by``: the column the command write fills, dropped again (the commands
+    kept) and added back empty, as every command stored before it reads: the person's."""
+    upgrade(empty_database_url)
+    asyncio.run(_a_person_and_a_bot_move(empty_database_url))
+    assert _made_by(empty_database_url) == [None, "bot"]
+    downgrade(empty_database_url, "0015")
+    assert "by" not in _command_columns(empty_database_url)
+    assert _versions(empty_database_url) == ["0015"]
+    upgrade(empty_database_url)
+    assert _made_by(empty_database_url) == [None, None]
     assert _schema_diff(empty_database_url) == []
 
 
