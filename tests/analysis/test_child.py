@@ -8,10 +8,13 @@ They wait on the wall clock, bounded, by polling; a stop's wait is bounded gener
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import shutil
 import signal
 import sqlite3
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -98,6 +101,51 @@ def test_a_killed_child_raises_and_the_next_position_starts_a_fresh_one() -> Non
     assert again.figures == analyse_step(record, replay_record(record), 2, SMALL)
 
 
+ORPHAN = """
+import asyncio
+from server.analysis.compute import Params
+from server.analysis.worker import Worker
+from tests.analysis.records import played
+
+async def main() -> None:
+    worker = Worker()
+    long = asyncio.create_task(worker.compute(played("norenberc"), 0, Params(10**6), 0.05))
+    while worker.pid is None:
+        await asyncio.sleep(0.01)
+    print(worker.pid, flush=True)
+    await long
+
+asyncio.run(main())
+"""
+
+
+def _ended(pid: int) -> bool:
+    """Whether process ``pid`` has exited (gone, or a zombie its new parent has not reaped)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
+
+
+def test_a_child_whose_parent_dies_ends_too() -> None:
+    """An app process killed outright (SIGKILL: no shutdown) leaves no child computing on."""
+    root = Path(__file__).resolve().parents[2]
+    with subprocess.Popen(
+        [sys.executable, "-c", ORPHAN], cwd=root, stdout=subprocess.PIPE
+    ) as parent:
+        assert parent.stdout is not None
+        child = int(parent.stdout.readline())
+        try:
+            time.sleep(3.0)  # into the position
+            parent.kill()
+            parent.wait(30)
+            _wait("the orphaned child ends", lambda: _ended(child), timeout=60)
+        finally:
+            parent.kill()
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(child, signal.SIGKILL)
+
+
 # ---------------------------------------------------------------- the job in an app
 
 
@@ -163,7 +211,7 @@ def test_a_stop_mid_position_kills_the_child_at_once(database: tuple[Path, str])
 
 
 def test_a_child_killed_mid_analysis_is_replaced_and_the_analysis_completes(
-    database: tuple[Path, str],
+    database: tuple[Path, str], caplog: pytest.LogCaptureFixture
 ) -> None:
     path, table_id = database
     with running_app(_settings(f"sqlite+aiosqlite:///{path}", analysis_playouts=2)) as client:
@@ -174,6 +222,9 @@ def test_a_child_killed_mid_analysis_is_replaced_and_the_analysis_completes(
         pids = list(job.worker.pids)
     assert len(pids) >= 2 and pids[0] == first, "no fresh child after the kill"
     assert os.getpid() not in pids
+    assert f"the analysis child {first} ended (exit code -9) (1 of {DEATHS}); trying again" in (
+        caplog.text
+    )
     _status, _lease, stored, steps = _row(path, table_id)
     assert stored == steps
 
