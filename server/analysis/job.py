@@ -20,13 +20,16 @@ shared by all, is not one address's to fill.
 
 Working
 -------
-Positions are computed one at a time in a worker thread (``compute.analyse_step``), last
-first, and each is written to ``analysis_positions`` as soon as it is done, so a resumed
-analysis skips what is stored and the page fills the graph while it runs. The thread keeps
-to ``GUILDHALL_ANALYSIS_CPU`` of one core: after every play-out it sleeps long enough that
-busy / (busy + sleep) stays within the share (``Throttle``). A process that loses its lease
-stops after the position at hand (an insert of a stored step is skipped, and the figures
-are deterministic anyway).
+Positions are computed one at a time in a child process (``worker``: a thread would hold
+the GIL the event loop needs), last first, and each is written to ``analysis_positions`` as
+soon as it is done, so a resumed analysis skips what is stored and the page fills the graph
+while it runs. The child keeps to ``GUILDHALL_ANALYSIS_CPU`` of one core: after every
+play-out it sleeps long enough that busy / (busy + sleep) stays within the share
+(``worker.Throttle``). A process that loses its lease, or stops, kills the child at once: the
+position at hand is computed again by whoever resumes (an insert of a stored step is
+skipped, and the figures are deterministic anyway). A child that dies otherwise (the OS
+killed it, a crash) is replaced and the position tried again; a position that ends its
+child ``DEATHS`` times fails the analysis.
 """
 
 from __future__ import annotations
@@ -45,49 +48,21 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from server.engine import RuleError
 from server.store import queries
 from server.store.models import AnalysisPositionRow, AnalysisRow, SeatRow, TableRow
 
-from .compute import DEFAULT_PARAMS, Params, Replayed, analyse_step, replay_record, steps_of
+from .compute import DEFAULT_PARAMS, Params, steps_of
+from .worker import ChildDied, Computed, PositionFailed, Worker
 
 log = logging.getLogger(__name__)
 
 LEASE = 30.0  # seconds a claimed analysis stays its claimer's unless renewed (every LEASE / 4)
 RECENT = 2 * 24 * 3600.0  # finished games younger than this are queued
 SWEEP = 5.0  # seconds between two looks for work when there is none
+DEATHS = 3  # times one position may end its child process before the analysis fails
 
 Sessions = Callable[[], AbstractAsyncContextManager[AsyncSession]]
 Lock = Callable[[], AbstractAsyncContextManager[None]]
-
-
-class Stopped(Exception):
-    """The job was asked to stop (shutdown, or its lease was lost) while a position ran."""
-
-
-class Throttle:
-    """Keeps a thread's CPU time within ``share`` of one core by sleeping between pieces of
-    work: after a piece that took ``busy`` CPU seconds it sleeps ``busy * (1 - share) /
-    share``. ``stop`` (a threading.Event) ends the sleep and the work early."""
-
-    def __init__(self, share: float, stop: threading.Event) -> None:
-        self.share, self.stop = share, stop
-        self.mark = time.thread_time()
-        self.busy = 0.0  # CPU seconds of work so far
-        self.slept = 0.0
-
-    def __call__(self) -> None:
-        now = time.thread_time()
-        busy, self.mark = now - self.mark, now
-        self.busy += busy
-        if self.share < 1:
-            pause = busy * (1 - self.share) / self.share
-            self.slept += pause
-            if self.stop.wait(pause):
-                raise Stopped()
-        elif self.stop.is_set():
-            raise Stopped()
-        self.mark = time.thread_time()
 
 
 async def load_record(session: AsyncSession, table_id: str) -> dict[str, Any] | None:
@@ -138,6 +113,7 @@ class AnalysisJob:
         self.lock = lock or _no_lock
         self.owner = uuid.uuid4().hex
         self.stop_event = threading.Event()
+        self.worker = Worker()  # the child process that computes the positions
         self._task: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._wake = asyncio.Event()
@@ -152,15 +128,17 @@ class AnalysisJob:
             self._task = asyncio.get_running_loop().create_task(self._run())
 
     async def stop(self) -> None:
-        """Stop after the play-out at hand; an analysis left half done is given up at once
-        (its lease ended), so another process, or this one restarted, resumes it now
-        rather than after the lease."""
+        """Stop now (the child computing a position is killed); an analysis left half done
+        is given up at once (its lease ended), so another process, or this one restarted,
+        resumes it now rather than after the lease."""
         self.stop_event.set()
+        self.worker.kill()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+        await self.worker.close()
         if self.current is not None:
             with contextlib.suppress(Exception):
                 await self.renew(self.current, lease_until=0.0)
@@ -172,11 +150,10 @@ class AnalysisJob:
             try:
                 await self.queue_finished()
                 worked = await self.work_once()
-            except Stopped:
-                return
             except Exception:
                 log.exception("analysis sweep failed")
             if not worked:
+                await self.worker.close()  # no child waits idle while there is nothing owed
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._wake.wait(), SWEEP)
                 self._wake.clear()
@@ -299,7 +276,7 @@ class AnalysisJob:
         table_id = await self.claim()
         if table_id is None:
             return False
-        lost = threading.Event()
+        lost = asyncio.Event()
         keeper = asyncio.get_running_loop().create_task(self._keep_lease(table_id, lost))
         self.current = table_id
         try:
@@ -311,24 +288,19 @@ class AnalysisJob:
                 await keeper
         return True
 
-    async def _keep_lease(self, table_id: str, lost: threading.Event) -> None:
+    async def _keep_lease(self, table_id: str, lost: asyncio.Event) -> None:
         while True:
             await asyncio.sleep(LEASE / 4)
             if not await self.renew(table_id):
                 lost.set()
+                self.worker.kill()  # another process owns it now: the position at hand is theirs
                 return
 
-    async def _analyse(self, table_id: str, lost: threading.Event) -> None:
+    async def _analyse(self, table_id: str, lost: asyncio.Event) -> None:
         async with self.sessions() as session:
             record = await load_record(session, table_id)
             done = await stored_positions(session, table_id)
         if record is None:
-            await self.renew(table_id, status="failed", lease_owner=None)
-            return
-        try:
-            replayed = await asyncio.to_thread(replay_record, record)
-        except (RuleError, KeyError, ValueError):
-            log.exception("analysis: the record does not replay", extra={"table_id": table_id})
             await self.renew(table_id, status="failed", lease_owner=None)
             return
         total = steps_of(record)
@@ -338,11 +310,10 @@ class AnalysisJob:
         for step in reversed(range(total)):
             if step in done:
                 continue
-            if lost.is_set() or self.stop_event.is_set():
+            computed = await self._position(table_id, record, step, lost)
+            if computed is None:
                 return
-            figures = await asyncio.to_thread(self._position, record, replayed, step, lost)
-            if figures is None:
-                return
+            figures = computed.figures
             await self._store(table_id, step, figures)
             done[step] = figures
             log.info(
@@ -357,19 +328,53 @@ class AnalysisJob:
                 return
         await self.renew(table_id, status="done", lease_owner=None, lease_until=None)
 
-    def _position(
-        self, record: dict[str, Any], replayed: Replayed, step: int, lost: threading.Event
-    ) -> dict[str, Any] | None:
-        """One position in this worker thread, throttled; None when stopped or lease lost."""
-        either = _Either(self.stop_event, lost)
-        throttle = Throttle(self.share, either)
-        try:
-            figures = analyse_step(record, replayed, step, self.params, pause=throttle)
-        except Stopped:
-            return None
-        self.computed += 1
-        self.cpu += throttle.busy
-        return figures
+    async def _position(
+        self, table_id: str, record: dict[str, Any], step: int, lost: asyncio.Event
+    ) -> Computed | None:
+        """One position, computed in the child process; None when the job stops, the lease
+        is lost, or the analysis failed (then marked so)."""
+        for death in range(1, DEATHS + 1):
+            if lost.is_set() or self.stop_event.is_set():
+                return None
+            try:
+                computed = await self.worker.compute(record, step, self.params, self.share)
+            except ChildDied as error:
+                if lost.is_set() or self.stop_event.is_set():
+                    return None  # killed here, on purpose
+                log.warning(
+                    "analysis: position %d of table %s: %s (%d of %d); trying again",
+                    step,
+                    table_id,
+                    error,
+                    death,
+                    DEATHS,
+                    extra={"table_id": table_id},
+                )
+                continue
+            except PositionFailed as failed:
+                what = "the record does not replay" if failed.unreplayable else "it raised"
+                log.error(
+                    "analysis of table %s failed at position %d: %s\n%s",
+                    table_id,
+                    step,
+                    what,
+                    failed,
+                    extra={"table_id": table_id},
+                )
+                await self.renew(table_id, status="failed", lease_owner=None)
+                return None
+            self.computed += 1
+            self.cpu += computed.cpu
+            return computed
+        log.error(
+            "analysis of table %s failed: position %d ended its child process %d times",
+            table_id,
+            step,
+            DEATHS,
+            extra={"table_id": table_id},
+        )
+        await self.renew(table_id, status="failed", lease_owner=None)
+        return None
 
     async def _store(self, table_id: str, step: int, figures: dict[str, Any]) -> None:
         async with self.lock(), self.sessions() as session:
@@ -379,26 +384,6 @@ class AnalysisJob:
             )
             await session.execute(insert.on_conflict_do_nothing())
             await session.commit()
-
-
-class _Either(threading.Event):
-    """Set when either of two events is: the throttle waits on the stop or a lost lease."""
-
-    def __init__(self, one: threading.Event, other: threading.Event) -> None:
-        super().__init__()
-        self.one, self.other = one, other
-
-    def is_set(self) -> bool:
-        return self.one.is_set() or self.other.is_set()
-
-    def wait(self, timeout: float | None = None) -> bool:
-        end = time.monotonic() + (timeout or 0)
-        while not self.is_set():
-            left = end - time.monotonic()
-            if left <= 0:
-                return False
-            self.one.wait(min(left, 0.5))
-        return True
 
 
 def _dialect(session: AsyncSession) -> str:

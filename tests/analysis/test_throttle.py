@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from server.analysis.job import Stopped, Throttle
+from server.analysis.worker import Stopped, Throttle
 
 
 class Waits(threading.Event):
