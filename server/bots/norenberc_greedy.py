@@ -252,26 +252,40 @@ def _buy(view: View, pos: Position, seat: int, cmd: Command, guild: int) -> tupl
 
 
 def _hire(view: View, pos: Position, seat: int, cmd: Command, guild: int) -> tuple[Position, float]:
+    bonus = FRONT_BONUS if cmd.get("to_front") else 0.0
+    # A hire with and without moving to the front leaves the same holdings: made once.
+    key = (seat, guild, cmd["window"], tuple(cmd["payment"].items()))
+    made = pos.hired.get(key)
+    if made is None:
+        made = pos.hired[key] = _hired(view, pos, seat, cmd, guild)
+    after, taken = made
+    bonus += taken
+    return after, bonus
+
+
+def _hired(
+    view: View, pos: Position, seat: int, cmd: Command, guild: int
+) -> tuple[Position, float]:
+    """The position after the hire ``cmd`` and what the guest is worth beyond it."""
     me = pos.seats[seat].clone()
     for good, n in cmd["payment"].items():
         me.goods[good] -= n
     me.talers += sum(view["guilds"][guild - 1]["roof"])
     guest = view["guilds"][guild - 1]["guests"][cmd["window"] - 1]
-    bonus = FRONT_BONUS if cmd.get("to_front") else 0.0
-    bonus += _take(pos, me, guest)
+    taken = _take(pos, me, guest)
     after = pos.with_seat(seat, me, same_holdings=False)
     # Every payment for one guest leads to the same holdings: score them once.
     known = pos.scored_after.get(guest["id"])
     if known is None:
         known = pos.scored_after[guest["id"]] = (scored_now(after), prizes(after, seat))
     after.scored, me.prizes = known
-    return after, bonus
+    return after, taken
 
 
 def _take(pos: Position, me: Seat, guest: dict[str, Any]) -> float:
     """Give ``guest`` to ``me``; returns the VP it is worth beyond present-holdings scoring."""
     rounds_after = LAST_ROUND - pos.round
-    me.prizes = None  # new holdings: what favour is worth to the seat changes
+    me.tiles_taken()  # new holdings: what favour is worth to the seat changes
     if guest["kind"] == "craftsman":
         me.craftsmen.append(guest)
         if guest["agent"]:
@@ -306,6 +320,7 @@ def _peddler(
     me.citizens.append(
         {"kind": "citizen", "citizen": "peddler", "value": None, "good": cmd["good"]}
     )
+    me.tiles = None  # (a peddler changes no favour prize: ``prizes`` stays)
     return pos.with_seat(seat, me), 0.0
 
 

@@ -186,13 +186,18 @@ def _payments_of(
     have: tuple[tuple[str, int], ...], own_good: str, window: int
 ) -> tuple[tuple[tuple[str, int], ...], ...]:
     # Players hold few goods and the same holdings recur all game: made once per holding.
+    # Only the sizes the window accepts are picked (the others would all be refused).
     goods = dict(have)
     return tuple(
         tuple(pick.items())
-        for size in range(1, 5)
+        for size in PAYMENT_SIZES[window]
         for pick in multisets(goods, size)
         if is_valid_payment(window, pick.get(own_good, 0), size)
     )
+
+
+# How many goods each window's payments hold (``is_valid_payment``'s totals), smallest first.
+PAYMENT_SIZES = {1: (1,), 2: (2,), 3: (2, 3), 4: (3, 4)}
 
 
 def legal_hire(state: State, seat: int, guild: int) -> list[dict[str, Any]]:

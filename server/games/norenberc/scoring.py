@@ -7,6 +7,7 @@ playing a game; ``result`` builds them from a finished state.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import product
 from typing import Any
 
@@ -76,6 +77,15 @@ def majority_places(totals: dict[int, tuple[int, int]]) -> tuple[dict[int, int],
     return vp, place
 
 
+@lru_cache(maxsize=4096)
+def _places(
+    totals: tuple[tuple[int, tuple[int, int]], ...],
+) -> tuple[dict[int, int], dict[int, int]]:
+    """``majority_places`` of ``dict(totals)``, made once per guild standing (the bots score
+    positions by the thousand, and a guild's standing changes seldom). Read, never change."""
+    return majority_places(dict(totals))
+
+
 def _give_empty_places(groups: list[list[int]], vp: dict[int, int]) -> None:
     """Places left empty because fewer players rank go to a sole 1st player."""
     if not groups or len(groups[0]) != 1 or any(len(g) > 1 for g in groups[:3]):
@@ -114,14 +124,22 @@ def score_holdings(
     majorities = [0 for _ in seats]
     second_third = [0 for _ in seats]
     thirty = [0 for _ in seats]
+    # Each seat's craftsmen by guild, read once (the bots score positions by the thousand).
+    by_guild: list[dict[int, list[int]]] = []
+    for h in holdings:
+        values_of: dict[int, list[int]] = {}
+        for g, v in h.craftsmen:
+            values_of.setdefault(g, []).append(v)
+        by_guild.append(values_of)
     for guild in guilds:
         totals = {}
         for s in seats:
-            values = [v for g, v in holdings[s].craftsmen if g == guild]
+            values = by_guild[s].get(guild)
             if values:
-                totals[s] = (sum(values), len(values))
-                thirty[s] += THIRTY_VP if sum(values) >= THIRTY else 0
-        vp, place = majority_places(totals)
+                total = sum(values)
+                totals[s] = (total, len(values))
+                thirty[s] += THIRTY_VP if total >= THIRTY else 0
+        vp, place = _places(tuple(totals.items()))
         for s, points in vp.items():
             majorities[s] += points
             second_third[s] += 1 if place[s] in (2, 3) else 0

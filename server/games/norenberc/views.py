@@ -82,7 +82,8 @@ def _player_view(state: State, seat: int) -> dict[str, Any]:
     """What every seat may know of ``seat`` (its talers only once the game is over)."""
     p = player(state, seat)
     talers_visible = state["phase"] == "over"
-    supply = AGENTS_PER_PLAYER - p["hand"] - p["card"] - roof_total(state, seat)
+    roof = roof_total(state, seat)
+    supply = AGENTS_PER_PLAYER - p["hand"] - p["card"] - roof
     plans = state["plans"]
     return {
         "seat": seat,
@@ -90,7 +91,7 @@ def _player_view(state: State, seat: int) -> dict[str, Any]:
         "goods": ordered_goods(state, p["goods"]),
         "agents": {
             "hand": p["hand"],
-            "roof": roof_total(state, seat) + p["card"],
+            "roof": roof + p["card"],
             "supply": supply,
         },
         "disc": p["disc"],
@@ -192,6 +193,51 @@ def spectator_view(
         # Promo: the duchess may not move the prestige crest to this guild.
         view["prestige_previous"] = state["prestige_previous"]
     return view
+
+
+# The parts of a seat's view that ``board_view`` makes: the board and the seat's choices.
+BOARD_PARTS = (
+    "seat",
+    "seats",
+    "phase",
+    "round",
+    "turn",
+    "play_order",
+    "prestige_guild",
+    "guest_deck",
+    "guilds",
+    "players",
+    "action",
+    "my_plan",
+    "to_act",
+    "legal",
+)
+
+
+def board_view(
+    state: State, seat: int, to_act: list[int], legal: list[dict[str, Any]], actor: int | None
+) -> dict[str, Any]:
+    """``BOARD_PARTS`` of ``seat``'s view, each equal to the full view's, without what is made
+    for people to read (the rule in force, the score if the game ended now, the tiles gone):
+    what a bot's play-out reads, at a fraction of the full view's cost."""
+    players = [_player_view(state, s) for s in range(state["seats"])]
+    players[seat]["talers"] = player(state, seat)["talers"]
+    return {
+        "seat": seat,
+        "seats": state["seats"],
+        "phase": state["phase"],
+        "round": state["round"],
+        "turn": state["turn"],
+        "play_order": list(state["order"]),
+        "prestige_guild": state["prestige_guild"],
+        "guest_deck": len(state["deck"]),
+        "guilds": [_guild_view(state, g) for g in guilds_in_play(state)],
+        "players": players,
+        "action": _action_view(state, actor),
+        "my_plan": _my_plan(state, seat),
+        "to_act": to_act,
+        "legal": legal,
+    }
 
 
 def _score_rules(state: State) -> dict[str, str]:

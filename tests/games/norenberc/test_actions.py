@@ -3,12 +3,14 @@ agent symbol, move to the front) and do nothing; acting order at a guild."""
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
 
 from server.engine import RuleError
-from server.games.norenberc.actions import is_valid_payment
+from server.games.norenberc.actions import PAYMENT_SIZES, _payments, is_valid_payment
+from server.games.norenberc.parsing import multisets
 
 from .helpers import GAME, act, craftsman, fresh, plan_all, put_guest, set_master, types
 
@@ -227,3 +229,25 @@ def test_malformed_commands_unknown_seats_and_a_finished_game_are_rejected() -> 
     state["phase"] = "over"
     assert error(state, 0, {"type": "nothing"}) == "game_over"
     assert GAME.legal(state, 0) == []
+
+
+def test_each_window_lists_every_payment_of_the_sizes_it_accepts() -> None:
+    # legal_hire picks only the payment sizes a window accepts (PAYMENT_SIZES): the listing,
+    # order included, must be every pick of one to four goods the price table accepts.
+    names = ["beer", "shoes", "cloth", "bread"]
+    holdings = [
+        dict(zip(names, counts, strict=True))
+        for counts in itertools.product(range(4), repeat=len(names))
+    ]
+    for have in holdings:
+        have = {g: n for g, n in have.items() if n}
+        for window in (1, 2, 3, 4):
+            for own_good in ("beer", "bread"):
+                every = [
+                    pick
+                    for size in range(1, 5)
+                    for pick in multisets(have, size)
+                    if is_valid_payment(window, pick.get(own_good, 0), size)
+                ]
+                assert _payments(have, own_good, window) == every
+    assert all(sizes == tuple(sorted(sizes)) for sizes in PAYMENT_SIZES.values())

@@ -6,7 +6,12 @@ import copy
 import json
 from typing import Any
 
+import pytest
+
+from server.engine import Rng, seed_to_state
 from server.games.norenberc.data import components
+from server.games.norenberc.game import board_view
+from server.games.norenberc.views import BOARD_PARTS
 
 from .helpers import GAME, act, finish_round, fresh, plan_all
 
@@ -131,3 +136,26 @@ def test_gone_and_the_view_stay_identical_whatever_another_seats_hidden_informat
         assert GAME.view(state, viewer)["gone"] != []
         assert dump(GAME.view(state, viewer)) == dump(GAME.view(other, viewer))
     assert dump(GAME.view(state, 1)) != dump(GAME.view(other, 1))
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 5])
+def test_the_board_view_is_the_full_view_in_every_part_it_has(seats: int) -> None:
+    # The bots' play-outs read the board view instead of the full one: it must show them
+    # exactly what the full view shows, in every state of a game (choices open, promo tiles,
+    # a seat out for the round, the end).
+    state = GAME.new(seats, f"board-{seats}", {**GAME.default_options(), "promo": seats % 2 == 1})
+    rng = Rng(seed_to_state(f"board-{seats}"))
+    checked = 0
+    while True:
+        for seat in range(seats):
+            full = GAME.view(state, seat)
+            board = board_view(state, seat)
+            assert set(board) == set(BOARD_PARTS)
+            assert board == {part: full[part] for part in BOARD_PARTS}
+            checked += 1
+        if GAME.result(state) is not None:
+            break
+        seat = min(GAME.to_act(state))
+        legal = GAME.legal(state, seat)
+        state, _ = GAME.apply(state, seat, legal[rng.below(len(legal))])
+    assert checked > 50 * seats
