@@ -10,7 +10,10 @@ needs game knowledge, which each game supplies through a ``BotAdapter``:
   a small time budget on the few that matter);
 - ``rollout(game, state, seat, rng)``: a fast move for ``seat`` inside a simulation (the state
   is a sampled one, so reading it leaks nothing real);
-- ``evaluate(game, state, seat)``: how good a non-final state looks for ``seat``, in [0, 1].
+- ``evaluate(game, state, seat)``: how good a non-final state looks for ``seat``, in [0, 1];
+- optionally ``advance(game, state, seat, cmd)``: the state after a legal command, changing
+  ``state`` in place without the engine's checks, for the search's own states
+  (``server.bots.ismcts``); without it the search uses the engine's ``apply``.
 
 Adapters live in ``server/bots/<game>.py`` and register themselves on import.
 """

@@ -15,6 +15,15 @@ afresh — and plays it forward with the engine:
   the final win share (with a small score-margin term) or the adapter's evaluation.
 
 The result is deterministic for a seed and an iteration budget; a time budget stops early.
+
+An adapter may also offer ``advance(game, state, seat, cmd)``: the state after a legal
+command, made by changing ``state`` in place without the engine's checks. The search plays
+each iteration on a state it alone holds (a fresh determinization), so it uses that when the
+adapter has it, and the engine's ``apply`` otherwise: a game without the hook searches
+exactly as before. Likewise ``tree_depth``: how many of the seat's own decisions an
+iteration walks in the tree (the rest are the rollout policy's); without it, as many as the
+tree has. A small budget spread over a deep tree scores a root command partly by the
+untried, mostly poor, later commands the tree explores after it.
 """
 
 from __future__ import annotations
@@ -22,6 +31,7 @@ from __future__ import annotations
 import json
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from server.engine import Command, Game, Result, Rng, State, View
@@ -94,6 +104,16 @@ class Search:
         self.root_legal = {k: legal[k] for k in chosen if k in legal} or legal
         self.iterations = 0
         self.deadline: float | None = None
+        depth: int | None = getattr(adapter, "tree_depth", None)
+        self.tree_depth: float = math.inf if depth is None else depth
+        faster = getattr(adapter, "advance", None)
+        self.advance: Callable[[State, int, Command], State] = self._apply
+        if faster is not None:
+            self.advance = lambda state, actor, cmd: faster(game, state, actor, cmd)
+
+    def _apply(self, state: State, seat: int, cmd: Command) -> State:
+        new, _ = self.game.apply(state, seat, cmd)
+        return new
 
     def _out_of_time(self) -> bool:
         return self.deadline is not None and time.perf_counter() >= self.deadline
@@ -147,7 +167,7 @@ class Search:
             if steps and self._out_of_time():
                 break  # evaluate early rather than overrun the time budget
             actor = self._next_actor(state)
-            if actor == self.seat and node is not None:
+            if actor == self.seat and node is not None and len(path) <= self.tree_depth:
                 legal = self._own_legal(state, node is self.root)
                 key, node, expanded = self._select(node, legal)
                 path.append(node)
@@ -156,7 +176,7 @@ class Search:
                     node = None  # leave the tree: one new node per iteration
             else:
                 cmd = self.adapter.rollout(self.game, state, actor, self.rng)
-            state, _ = self.game.apply(state, actor, cmd)
+            state = self.advance(state, actor, cmd)
             steps += 1
         reward = self._score(state)
         for visited in path:
