@@ -30,18 +30,9 @@ from tests.analysis.records import played
 from tests.analysis.test_route import bots_finish
 from tests.support.databases import migrated_database
 from tests.support.play import running_app
+from tests.support.waiting import wait_for
 
 SMALL = Params(playouts=2, samples=2, candidates=2)
-
-
-def _wait(what: str, check: Any, timeout: float = 120.0) -> Any:
-    started = time.monotonic()
-    while time.monotonic() - started < timeout:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.05)
-    raise AssertionError(f"{what}: not within {timeout:.0f} s")
 
 
 def _gone(pid: int) -> bool:
@@ -139,7 +130,7 @@ def test_a_child_whose_parent_dies_ends_too() -> None:
             time.sleep(3.0)  # into the position
             parent.kill()
             parent.wait(30)
-            _wait("the orphaned child ends", lambda: _ended(child), timeout=60)
+            wait_for("the orphaned child ends", lambda: _ended(child), timeout=60)
         finally:
             parent.kill()
             with contextlib.suppress(ProcessLookupError):
@@ -198,7 +189,7 @@ def test_a_stop_mid_position_kills_the_child_at_once(database: tuple[Path, str])
         assert client.portal is not None
         client.portal.call(job.start)
         # The final position is the result itself, computed at once; the next one is long.
-        pid = _wait("the final position computed", lambda: job.computed and job.worker.pid)
+        pid = wait_for("the final position computed", lambda: job.computed and job.worker.pid)
         assert job.current == table_id and pid != os.getpid()
         time.sleep(1.0)  # well into the next position
         started = time.monotonic()
@@ -216,9 +207,9 @@ def test_a_child_killed_mid_analysis_is_replaced_and_the_analysis_completes(
     path, table_id = database
     with running_app(_settings(f"sqlite+aiosqlite:///{path}", analysis_playouts=2)) as client:
         job: AnalysisJob = client.app.state.analysis  # type: ignore[attr-defined]
-        first = _wait("a few positions computed", lambda: job.computed >= 3 and job.worker.pid)
+        first = wait_for("a few positions computed", lambda: job.computed >= 3 and job.worker.pid)
         os.kill(first, signal.SIGKILL)
-        _wait("the analysis is done", lambda: _row(path, table_id)[0] == "done", timeout=240)
+        wait_for("the analysis is done", lambda: _row(path, table_id)[0] == "done", timeout=240)
         pids = list(job.worker.pids)
     assert len(pids) >= 2 and pids[0] == first, "no fresh child after the kill"
     assert os.getpid() not in pids

@@ -10,7 +10,6 @@ stored: never by asserting how long something took.
 from __future__ import annotations
 
 import re
-import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,6 +19,7 @@ import httpx
 import pytest
 
 from server.devtools.load.servers import ServerProcess, run_migrate, server_env
+from tests.support import waiting
 from tests.support.databases import fresh_postgres
 
 pytestmark = pytest.mark.slow
@@ -28,13 +28,8 @@ LINE = re.compile(r"analysed position (\d+) of (\d+) of table ([\w-]+) by analys
 
 
 def wait_for(what: str, check: Any, timeout: float = 180.0) -> Any:
-    started = time.monotonic()
-    while time.monotonic() - started < timeout:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.2)
-    raise AssertionError(f"{what}: not within {timeout:.0f} s")
+    """Whole server processes: a slower poll and a longer bound than in-process tests need."""
+    return waiting.wait_for(what, check, timeout, every=0.2)
 
 
 def call(server: ServerProcess, method: str, path: str, body: Any = None, token: str = "") -> Any:

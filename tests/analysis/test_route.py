@@ -5,7 +5,6 @@ only once the game is over."""
 from __future__ import annotations
 
 import sqlite3
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,6 +15,7 @@ from server.settings import Settings
 from tests.support.databases import migrated_database
 from tests.support.play import running_app, set_up_table
 from tests.support.testclient import TestClient
+from tests.support.waiting import wait_for
 
 PLAYOUTS = 1  # per position: the fewest, a wide margin; keeps the test short
 
@@ -37,16 +37,6 @@ def _settings(database_url: str, **extra: Any) -> Settings:
     return Settings(**{**values, **extra})
 
 
-def _wait(what: str, check: Any, timeout: float = 120.0) -> Any:
-    started = time.monotonic()
-    while time.monotonic() - started < timeout:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.1)
-    raise AssertionError(f"{what}: not within {timeout:.0f} s")
-
-
 def bots_finish(client: TestClient, game: str = "norenberc", seats: int = 2) -> str:
     """A table whose creator hands seat 0 to a bot: the bots play it to the end."""
     table_id, tokens = set_up_table(client, game, seats, bots=[None] + ["greedy"] * (seats - 1))
@@ -55,7 +45,7 @@ def bots_finish(client: TestClient, game: str = "norenberc", seats: int = 2) -> 
         f"/api/tables/{table_id}/seats/0/bot", json={"kind": "greedy"}, headers=auth
     )
     assert handed.status_code == 200, handed.text
-    _wait(
+    wait_for(
         "the bots finish the game",
         lambda: client.get(f"/api/tables/{table_id}").json()["status"] == "finished",
     )
@@ -75,7 +65,7 @@ def test_a_finished_game_is_analysed_in_the_background(
             body: dict[str, Any] = answer.json()
             return body if body["status"] == "done" else None
 
-        figures = _wait("the analysis is done", done)
+        figures = wait_for("the analysis is done", done)
         assert figures["done"] == figures["steps"] == len(figures["chances"])
         assert all(len(c) == seats and abs(sum(c) - 1) < 1e-9 for c in figures["chances"])
         assert figures["rounds"][0] == 1 and figures["rounds"][-1] >= 2
@@ -115,11 +105,11 @@ def test_an_app_that_stops_gives_its_analysis_up_and_the_next_resumes_it(
 
     with running_app(_settings(database_url, analysis_cpu=0.2)) as client:
         table_id = bots_finish(client)
-        _wait("a few positions stored", lambda: (r := row(table_id)) and r[2] >= 3)
+        wait_for("a few positions stored", lambda: (r := row(table_id)) and r[2] >= 3)
     status, lease_until, stored, steps = row(table_id)
     assert status == "running" and lease_until == 0 and 3 <= stored < steps
     with running_app(_settings(database_url)) as client:
-        _wait("the analysis resumed and done", lambda: row(table_id)[0] == "done")
+        wait_for("the analysis resumed and done", lambda: row(table_id)[0] == "done")
         computed = client.app.state.analysis.computed  # type: ignore[attr-defined]
     assert row(table_id)[2] == steps
     assert stored <= steps - computed <= stored + 1  # at most the position in flight again
