@@ -91,6 +91,22 @@ def wait_my_turn_or_end(page: Any) -> None:
     )
 
 
+# Whatever a prompt of Ada's can hold that she acts on.
+ACTIONABLE = ", ".join(
+    (
+        "#summary-continue",
+        "#prompt-card input[type=checkbox]",
+        "#sb-stop",
+        "#sb-draw",
+        "#sb-make-stack",
+        "#sb-seal",
+        "#reveal-0",
+        "#board button.sb-cell.can",
+        "#prompt-card .options .opt",
+    )
+)
+
+
 class Player:
     """Clicks through whatever prompt the page shows, taking one screenshot of each kind."""
 
@@ -108,6 +124,10 @@ class Player:
     def act(self) -> str:
         """One decision; returns which prompt it was."""
         page = self.page
+        # The banner can say "your move" a moment before the prompt holds its controls (a new
+        # document is drawn in the next frame): read the prompt once it has one, or a whole
+        # parallel run sometimes took the drawing prompt for a choice and waited on options.
+        page.wait_for_selector(ACTIONABLE)
         if page.locator("#summary-continue").count():  # the council's summary holds the prompt
             self.first_time("council")
             page.click("#summary-continue")
