@@ -9,7 +9,9 @@ stored: never by asserting how long something took.
 
 from __future__ import annotations
 
+import contextlib
 import re
+import sqlite3
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -77,10 +79,21 @@ def status(server: ServerProcess, table_id: str) -> dict[str, Any]:
     return answer
 
 
+def stored_steps(db_file: Path, table_id: str) -> set[int]:
+    """The positions of a table the database holds, read from the file itself."""
+    with contextlib.closing(sqlite3.connect(db_file)) as db:
+        rows = db.execute("SELECT step FROM analysis_positions WHERE table_id = ?", (table_id,))
+        return {step for (step,) in rows}
+
+
 def test_a_killed_analysis_resumes_without_redoing_stored_positions(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'guildhall.db'}"
+    db_file = tmp_path / "guildhall.db"
     (server,) = servers(
-        url, tmp_path, 1, GUILDHALL_ANALYSIS_CPU="0.5", GUILDHALL_ANALYSIS_PLAYOUTS="4"
+        f"sqlite:///{db_file}",
+        tmp_path,
+        1,
+        GUILDHALL_ANALYSIS_CPU="0.5",
+        GUILDHALL_ANALYSIS_PLAYOUTS="4",
     )
     log = server.log_path
     server.start()
@@ -88,20 +101,26 @@ def test_a_killed_analysis_resumes_without_redoing_stored_positions(tmp_path: Pa
         table_id = finished_table(server)
         wait_for("a few positions stored", lambda: len(analysed([log])) >= 5)
         server.kill()
-        before = analysed([log])
+        # What the killed process stored: what it logged, and perhaps one position more
+        # (killed between storing a position and logging it).
+        first_life = analysed([log])
+        stored = stored_steps(db_file, table_id)
+        assert {step for _table, step, _analyst in first_life} <= stored
         steps = status_total = int(LINE.search(log.read_text())[2])  # type: ignore[index]
-        assert len(before) < steps, "the machine was too fast: the analysis ended before the kill"
+        assert len(stored) < steps, "the machine was too fast: the analysis ended before the kill"
         server.start()
         done = wait_for(
             "the restarted server finishes the analysis",
             lambda: (s := status(server, table_id))["status"] == "done" and s,
         )
         assert done["done"] == done["steps"] == status_total
-        every = analysed([log])
-        counted = Counter(step for _table, step, _analyst in every)
-        assert set(counted) == set(range(steps))
-        assert set(counted.values()) == {1}, "a stored position was computed again"
-        assert len({analyst for _t, _s, analyst in every}) == 2  # one per process life
+        second_life = analysed([log])[len(first_life) :]
+        analysts = {analyst for _t, _s, analyst in second_life}
+        assert len(analysts) == 1 and not analysts & {a for _t, _s, a in first_life}
+        redone = Counter(step for _table, step, _analyst in second_life)
+        assert set(redone.values()) == {1}, "a position was computed twice"
+        assert set(redone) == set(range(steps)) - stored, "a stored position was computed again"
+        assert stored_steps(db_file, table_id) == set(range(steps))
     finally:
         server.stop()
 
