@@ -234,10 +234,10 @@ class FakeTable:
         elif kind == "command":
             self.command(ws, seat, msg)
 
-    def snapshot(self, ws: Any, seat: int | None) -> None:
+    def snapshot(self, ws: Any, seat: int | None, **carried: str) -> None:
         doc = self.doc(seat)
         self.sent[id(ws)] = doc
-        ws.send(json.dumps({"type": "snapshot", "version": self.version, "doc": doc}))
+        ws.send(json.dumps({"type": "snapshot", "version": self.version, "doc": doc, **carried}))
 
     def command(self, ws: Any, seat: int | None, msg: dict[str, Any]) -> None:
         if self.drop_next_command:
@@ -263,20 +263,22 @@ class FakeTable:
             ws.send(json.dumps(error))
             return
         self.acked.add(msg["id"])
-        ws.send(json.dumps({"type": "ack", "id": msg["id"], "version": self.version}))
-        self.broadcast()
+        # As the server does (docs/protocol.md): the patch that brings the move carries its
+        # ack, so a page is never told "done" before it holds what the move did.
+        self.broadcast(ack=(ws, msg["id"]))
 
-    def broadcast(self, skew: int = 0) -> None:
-        """Send every socket its patch; ``skew`` shifts ``base`` to fake a missed patch."""
+    def broadcast(self, skew: int = 0, ack: tuple[Any, str] | None = None) -> None:
+        """Send every socket its patch; ``skew`` shifts ``base`` to fake a missed patch;
+        ``ack`` (a socket, a command id) rides on that socket's message."""
         for ws, seat in list(self.sockets):
             old = self.sent.get(id(ws))
             new = self.doc(seat)
             base = old["table"]["version"] + skew if old else None
+            carried = {"ack": ack[1]} if ack is not None and ack[0] is ws else {}
             if old is None:
-                self.snapshot(ws, seat)
+                self.snapshot(ws, seat, **carried)
                 continue
             ops = jsonpatch.make_patch(old, new).patch
             self.sent[id(ws)] = new
-            ws.send(
-                json.dumps({"type": "patch", "base": base, "version": self.version, "ops": ops})
-            )
+            message = {"type": "patch", "base": base, "version": self.version, "ops": ops}
+            ws.send(json.dumps({**message, **carried}))

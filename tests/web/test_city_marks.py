@@ -21,7 +21,7 @@ from server.api import pages
 
 from .conftest import ARTIFACTS
 from .test_board_play import DESKTOP, PHONE, strasbourg_choosing
-from .test_table_client import IDLE, open_table, pages_server
+from .test_table_client import open_table, pages_server
 
 pytestmark = pytest.mark.browser
 __all__ = ["open_table", "pages_server"]  # fixtures used by name below
@@ -105,8 +105,9 @@ def test_chapel_corners_are_named_by_rows_columns_and_guilds(open_table: Any, la
     assert rows in page.inner_text("#draft-summary")
     page.screenshot(path=shot_as)
     page.click("#confirm")
-    page.wait_for_function(IDLE)
+    # The log line itself, not the end of "sending": the acknowledgement may come first.
     built = page.locator("#log li.log-ChapelBuilt")
+    built.first.wait_for()
     assert built.count() == 1
     assert rows in built.inner_text() and all(g in built.inner_text() for g in guilds)
 
@@ -140,8 +141,12 @@ def test_a_space_is_named_by_its_guild_row_and_column(open_table: Any, lang: str
     guild, cell = words(last["cell"])
     page.click(f"#cell-{last['cell'][0]}-{last['cell'][1]}")
     assert cell in page.inner_text("#draft-summary")
+    placed_lines = page.locator("#log li.log-MemberPlaced")
+    before = placed_lines.count()
     page.click("#confirm")
-    page.wait_for_function(IDLE)
-    placed = page.locator("#log li.log-MemberPlaced").last.inner_text()
+    page.wait_for_function(
+        "n => document.querySelectorAll('#log li.log-MemberPlaced').length > n", arg=before
+    )
+    placed = placed_lines.last.inner_text()
     assert guild in placed and cell in placed, placed
     page.screenshot(path=str(ARTIFACTS / f"city-build-{lang}-390.png"))
