@@ -116,16 +116,17 @@ def table(game: str) -> FakeTable:
 
 
 # The first piece of a kind a way can use: in view, not a choice (nor in one), focusable for
-# the keyboard. Returns a selector for it (it gets data-walk) or null.
+# the keyboard. Returns a selector for it or null: its place among the kind's pieces, not a
+# mark set on the element, since a redraw (a part of the page arriving) replaces the element.
 FIND = """([kind, way]) => {
   const choice = "button, a, input, select, label, [role=button]";
-  for (const el of document.querySelectorAll("#app [data-explain='" + kind + "']")) {
+  const all = document.querySelectorAll("#app [data-explain='" + kind + "']");
+  for (let i = 0; i < all.length; i++) {
+    const el = all[i];
     if (!el.getClientRects().length || el.closest(choice) || el.querySelector(choice)) continue;
     if (way === "keyboard" && el.tabIndex !== 0) continue;
-    document.querySelectorAll("[data-walk]").forEach((o) => o.removeAttribute("data-walk"));
-    el.setAttribute("data-walk", "");
     el.scrollIntoView({ block: "center" });
-    return "[data-walk]";
+    return "#app [data-explain='" + kind + "'] >> nth=" + i;
   }
   return null;
 }"""
