@@ -25,9 +25,8 @@ import pytest
 from server.analysis.compute import Params, analyse_step, replay_record
 from server.analysis.job import DEATHS, AnalysisJob
 from server.analysis.worker import ChildDied, Computed, Worker
-from server.settings import Settings
 from tests.analysis.records import played
-from tests.analysis.test_route import bots_finish
+from tests.analysis.test_route import analysis_settings, bots_finish
 from tests.support.databases import migrated_database
 from tests.support.play import running_app
 from tests.support.waiting import wait_for
@@ -147,7 +146,7 @@ def finished_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     folder = tmp_path_factory.mktemp("finished")
     with (
         migrated_database("sqlite", folder) as url,
-        running_app(_settings(url, analysis_cpu=0)) as client,
+        running_app(analysis_settings(url, analysis_cpu=0)) as client,
     ):
         table_id = bots_finish(client)
     return folder / "guildhall.db", table_id
@@ -161,17 +160,6 @@ def database(finished_game: tuple[Path, str], tmp_path: Path) -> Iterator[tuple[
     yield tmp_path / "guildhall.db", table_id
 
 
-def _settings(database_url: str, **extra: Any) -> Settings:
-    values: dict[str, Any] = {
-        "database_url": database_url,
-        "secret_key": "k",
-        "bot_delay": 0,
-        "analysis_cpu": 1.0,
-        "analysis_playouts": 1,
-    }
-    return Settings(**{**values, **extra})
-
-
 def _row(path: Path, table_id: str) -> tuple[Any, ...]:
     with sqlite3.connect(path) as db:
         query = "SELECT status, lease_until, done, steps FROM analyses WHERE table_id = ?"
@@ -181,7 +169,7 @@ def _row(path: Path, table_id: str) -> tuple[Any, ...]:
 
 def test_a_stop_mid_position_kills_the_child_at_once(database: tuple[Path, str]) -> None:
     path, table_id = database
-    with running_app(_settings(f"sqlite+aiosqlite:///{path}", analysis_cpu=0)) as client:
+    with running_app(analysis_settings(f"sqlite+aiosqlite:///{path}", analysis_cpu=0)) as client:
         job: AnalysisJob = client.app.state.analysis  # type: ignore[attr-defined]
         # Positions that would take hours at 5 % of a core (more play-outs than the setting
         # allows).
@@ -205,7 +193,8 @@ def test_a_child_killed_mid_analysis_is_replaced_and_the_analysis_completes(
     database: tuple[Path, str], caplog: pytest.LogCaptureFixture
 ) -> None:
     path, table_id = database
-    with running_app(_settings(f"sqlite+aiosqlite:///{path}", analysis_playouts=2)) as client:
+    settings = analysis_settings(f"sqlite+aiosqlite:///{path}", analysis_playouts=2)
+    with running_app(settings) as client:
         job: AnalysisJob = client.app.state.analysis  # type: ignore[attr-defined]
         first = wait_for("a few positions computed", lambda: job.computed >= 3 and job.worker.pid)
         os.kill(first, signal.SIGKILL)
@@ -238,7 +227,7 @@ def test_a_position_that_keeps_killing_its_child_fails_the_analysis(
     database: tuple[Path, str], caplog: pytest.LogCaptureFixture
 ) -> None:
     path, table_id = database
-    with running_app(_settings(f"sqlite+aiosqlite:///{path}", analysis_cpu=0)) as client:
+    with running_app(analysis_settings(f"sqlite+aiosqlite:///{path}", analysis_cpu=0)) as client:
         job: AnalysisJob = client.app.state.analysis  # type: ignore[attr-defined]
         job.worker = dying = Dying()
         assert client.portal is not None

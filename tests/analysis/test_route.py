@@ -26,7 +26,8 @@ def database_url(tmp_path: Path) -> Iterator[str]:
         yield url
 
 
-def _settings(database_url: str, **extra: Any) -> Settings:
+def analysis_settings(database_url: str, **extra: Any) -> Settings:
+    """Settings of an app that analyses its finished games at once, one play-out a position."""
     values: dict[str, Any] = {
         "database_url": database_url,
         "secret_key": "k",
@@ -56,7 +57,7 @@ def bots_finish(client: TestClient, game: str = "norenberc", seats: int = 2) -> 
 def test_a_finished_game_is_analysed_in_the_background(
     database_url: str, game: str, seats: int
 ) -> None:
-    with running_app(_settings(database_url)) as client:
+    with running_app(analysis_settings(database_url)) as client:
         table_id = bots_finish(client, game, seats)
 
         def done() -> dict[str, Any] | None:
@@ -83,7 +84,7 @@ def test_a_finished_game_is_analysed_in_the_background(
 
 
 def test_the_analysis_waits_for_the_end_of_the_game(database_url: str) -> None:
-    with running_app(_settings(database_url)) as client:
+    with running_app(analysis_settings(database_url)) as client:
         table_id, _tokens = set_up_table(client, "norenberc", 2)
         answer = client.get(f"/api/tables/{table_id}/analysis")
         assert answer.status_code == 409 and answer.json()["code"] == "not_finished"
@@ -103,12 +104,12 @@ def test_an_app_that_stops_gives_its_analysis_up_and_the_next_resumes_it(
             found = db.execute(query, (table_id,)).fetchone()
         return tuple(found) if found else ()
 
-    with running_app(_settings(database_url, analysis_cpu=0.2)) as client:
+    with running_app(analysis_settings(database_url, analysis_cpu=0.2)) as client:
         table_id = bots_finish(client)
         wait_for("a few positions stored", lambda: (r := row(table_id)) and r[2] >= 3)
     status, lease_until, stored, steps = row(table_id)
     assert status == "running" and lease_until == 0 and 3 <= stored < steps
-    with running_app(_settings(database_url)) as client:
+    with running_app(analysis_settings(database_url)) as client:
         wait_for("the analysis resumed and done", lambda: row(table_id)[0] == "done")
         computed = client.app.state.analysis.computed  # type: ignore[attr-defined]
     assert row(table_id)[2] == steps
@@ -139,7 +140,8 @@ def test_games_of_many_addresses_are_analysed_in_turns(kind: str, tmp_path: Path
     keep another's analysis waiting behind all of them."""
     with (
         migrated_database(kind, tmp_path) as url,
-        running_app(_settings(url, analysis_cpu=0)) as client,  # nothing claims but the test
+        # Nothing claims the analysis but the test.
+        running_app(analysis_settings(url, analysis_cpu=0)) as client,
     ):
         assert client.portal is not None
         claimed = client.portal.call(_claims_in_turn, client)
