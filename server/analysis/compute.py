@@ -168,9 +168,27 @@ def steps_of(record: Mapping[str, Any]) -> int:
 
 
 def is_person(record: Mapping[str, Any], seat: int) -> bool:
-    """Whether a person played ``seat`` (its decisions are judged; a bot's are not)."""
+    """Whether ``seat`` is a person's (the commands its person made are judged; a bot's are
+    not).
+
+    A seat no bot plays at the end is. One a bot plays at the end is a bot seat, or a
+    person's seat a bot was standing in for when the game ended: the latter has its owner's
+    name, and a record that says who made each command (``by``) tells the person's commands
+    from the stand-in's, so it is the person's. A record from before ``by`` was stored cannot
+    tell them apart: none of such a seat's commands is judged.
+    """
     bots = record.get("bots") or []
-    return not (seat < len(bots) and bots[seat])
+    if not (seat < len(bots) and bots[seat]):
+        return True
+    names = record.get("names") or []
+    owned = seat < len(names) and names[seat] is not None
+    return owned and says_who_made(record)
+
+
+def says_who_made(record: Mapping[str, Any]) -> bool:
+    """Whether the record names who made its commands: a bot made at least one (``by``);
+    only a record from before ``by`` was stored, or one nobody but people played, has none."""
+    return any(entry.get("by") is not None for entry in record["commands"])
 
 
 def made_by_a_bot(record: Mapping[str, Any], step: int) -> bool:

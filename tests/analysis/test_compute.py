@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from server.analysis import Params, analyse_step, replay_record, summarise
-from server.analysis.compute import judge, margin, steps_of
+from server.analysis.compute import is_persons_decision, judge, margin, steps_of
 from server.engine import Rng, get_game
 
 from .records import played
@@ -108,6 +108,37 @@ def test_the_lists_leave_out_what_a_bot_made_for_a_person() -> None:
     assert listed(record) == {"0": [0, 2], "1": [1, 3]}
     marked = _made_by_bots(_made_by_bots(record, [0, 2], "bot"), [1], "clock")
     assert listed(marked) == {"0": [], "1": [3]}
+
+
+def test_a_person_a_bot_stood_in_for_at_the_end_keeps_their_own_decisions() -> None:
+    """The record names a bot on a seat a bot played as the game ended. A person's seat (it
+    has their name) keeps the decisions they made before the stand-in, where the record says
+    who made each command; a bot seat (no name) has none, nor has any such seat in a record
+    from before ``by`` was stored."""
+    commands = [{"seat": k % 3, "cmd": {"type": "pass"}} for k in range(9)]
+    positions = {
+        k: _position(k, [0.3, 0.3, 0.4], 1000, {**_decision(0.4 - k / 40, 0.1), "seat": k % 3})
+        for k in range(9)
+    }
+    record = {
+        "game": "norenberc",
+        "seats": 3,
+        "names": ["Ann", "Bea", None],
+        "bots": [None, "greedy", "greedy"],
+        "commands": commands,
+    }
+
+    def listed(marked: dict[str, Any]) -> dict[str, list[int]]:
+        found = summarise(marked, positions)["costliest"]
+        return {seat: [d["step"] for d in decisions] for seat, decisions in found.items()}
+
+    # Bea's last command was her stand-in's; the third seat's were all its bot's.
+    marked = _made_by_bots(record, [7, 2, 5, 8], "bot")
+    assert listed(marked) == {"0": [0, 3, 6], "1": [1, 4]}
+    assert [is_persons_decision(marked, k) for k in range(9)] == [
+        True, True, False, True, True, False, True, False, False
+    ]  # fmt: skip
+    assert listed(record) == {"0": [0, 3, 6]}  # no ``by``: the seat of a bot at the end
 
 
 def test_a_verdict_ignores_what_the_seat_could_not_see(game_record: dict[str, Any]) -> None:
