@@ -48,13 +48,21 @@ def finished_norenberc() -> FakeTable:
     return finished("norenberc", "after-noren")
 
 
-def open_finished(new_page: Any, server: ServerThread, fake: FakeTable, width: int) -> Any:
+def open_finished(
+    new_page: Any,
+    server: ServerThread,
+    fake: FakeTable,
+    width: int,
+    record: dict[str, Any] | None = None,
+) -> Any:
+    """The finished table's page; its replay route replays ``record`` (the fake's own when
+    None)."""
     page = new_page(viewport={"width": width, "height": 900})
     fake.serve(page, 0)
     replayed: list[Replayed] = []
 
     def answer(route: Any) -> None:
-        replayed[:] = replayed or [replay_game(fake.record())]
+        replayed[:] = replayed or [replay_game(record or fake.record())]
         route.fulfill(json=replayed[0].answer(int(route.request.url.rsplit("/", 1)[1])))
 
     page.route(re.compile(r".*/api/tables/fake/replay/\d+$"), answer)
@@ -97,6 +105,39 @@ def test_after_a_norenberc_game_everything_can_be_looked_at(
         if own["my_plan"]:
             assert page.locator(f"#player-{seat} .plan").count() == 1
     page.screenshot(path=str(ARTIFACTS / f"after-norenberc-{width}.png"), full_page=True)
+
+
+def test_the_replay_says_which_of_a_persons_moves_a_bot_made(
+    new_page: Any, pages_server: ServerThread
+) -> None:
+    """The record's ``by``: Ada's move the clock's bot made, and one a bot standing in for
+    her made, say so in the replay; her own moves and the bot seats' moves say nothing more."""
+    fake = finished_norenberc()
+    record = fake.record()
+    seats = [entry["seat"] for entry in record["commands"]]
+    ada = [k for k, seat in enumerate(seats) if seat == 0]
+    bot_seat = next(k for k, seat in enumerate(seats) if seat != 0)
+    marks = {ada[0]: "clock", ada[1]: "bot", bot_seat: "bot"}
+    commands = [
+        {**entry, "by": marks[k]} if k in marks else entry
+        for k, entry in enumerate(record["commands"])
+    ]
+    page = open_finished(new_page, pages_server, fake, 390, {**record, "commands": commands})
+    page.click("#replay-start")
+    page.wait_for_selector("#replay-step")
+
+    def shown(command: int) -> str:
+        """What the replay says of the record's command ``command`` (shown at step + 1)."""
+        page.fill("#replay-goto", str(command + 1))
+        page.click("#replay-go")
+        page.wait_for_selector(f"#replay-step:has-text('Step {command + 1} of')")
+        return str(page.inner_text("#replay-command"))
+
+    assert shown(ada[0]).endswith("(played by the clock's bot: time ran out)")
+    page.screenshot(path=str(ARTIFACTS / "after-replay-by-clock-390.png"))
+    assert shown(ada[1]).endswith("(played by a bot standing in)")
+    assert "played by" not in shown(ada[2])
+    assert "played by" not in shown(bot_seat)
 
 
 def test_after_a_strasbourg_game_the_replay_shows_every_screen(

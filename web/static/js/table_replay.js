@@ -116,11 +116,23 @@ export function showStep(k) {
         rounds: res.rounds || [],
       };
       if (res.command) {
-        state.replay.command = seatName(res.command.seat) + ": " + describeCommand(res.command.cmd);
+        const made = seatName(res.command.seat) + ": " + describeCommand(res.command.cmd);
+        const by = madeBy(res.command);
+        state.replay.command = by ? made + " (" + by + ")" : made;
       }
       render();
     })
     .catch(showNotice);
+}
+
+// Who made a person's move when it was not the person (the record's ``by``): a bot standing
+// in for them, or the clock's bot covering a decision whose time ran out. A bot seat's own
+// moves need no such word, nor does a value this page does not know.
+function madeBy(command) {
+  const seat = (state.doc.table.seats || [])[command.seat];
+  if (command.by === "clock") return t("replay.by_clock");
+  if (command.by === "bot" && seat && seat.name) return t("replay.by_bot");
+  return null;
 }
 
 // The game is over: the replay shows every seat's own holdings (money, plans, stacks,
