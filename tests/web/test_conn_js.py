@@ -78,3 +78,33 @@ def test_messages_after_a_patch_wait_for_patch_js_and_keep_their_order(script_pa
     seen = receive(script_page, SNAPSHOT, patch, {"type": "ack", "id": "c1"}, how="take")
     assert seen["doc"] == {"n": 2} and seen["version"] == 4
     assert seen["acks"] == ["c1"] and seen["pendingAtDoc"] == ["c1", "c1"]
+
+
+GIVEN_UP = """async () => {
+  const { TableConnection, loadPatch } = await import("/static/js/conn.js");
+  await loadPatch();
+  const seen = [];
+  const conn = new TableConnection("t", "old-token", {
+    onDoc: (doc) => seen.push(["doc", doc]),
+    onAck: (id) => seen.push(["ack", id]),
+    onError: (err) => seen.push(["error", err.code]),
+    onChat: (msg) => seen.push(["chat", msg.type]),
+  });
+  conn.sendRaw = () => {};
+  conn.receive({ type: "snapshot", version: 3, doc: { you: 1 } });
+  clearInterval(conn.pinger);
+  conn.close();
+  conn.take({ type: "patch", base: 3, version: 4, ops: [{ op: "replace", path: "/you", value: null }] });
+  conn.take({ type: "snapshot", version: 5, doc: { you: null }, ack: "c9" });
+  conn.take({ type: "error", code: "bad_token" });
+  conn.take({ type: "chat_history", messages: [] });
+  return { seen, version: conn.version };
+}"""
+
+
+def test_a_connection_given_up_hands_the_page_nothing_more(script_page: Any) -> None:
+    """The page closes a connection when it opens another (a seat taken back, a new token);
+    what the old socket still delivers speaks for the old token and is dropped (a late
+    document once put a player who took her seat back in the spectators' chat room)."""
+    seen = script_page.evaluate(GIVEN_UP)
+    assert seen["seen"] == [["doc", {"you": 1}]] and seen["version"] == 3

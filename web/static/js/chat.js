@@ -212,7 +212,11 @@ function spectatorName() {
 
 export function update(doc) {
   const seat = doc.you ? doc.you.seat : null;
+  const wasSeated = state.seat !== null;
   state.seat = seat === null ? state.covered : seat;
+  // Seated now (joined, or a seat taken back): the players' room, where a spectator of a
+  // private table was kept.
+  if (state.seat !== null && !wasSeated) state.room = "players";
   state.creator = state.seat === 0;
   state.isPublic = !!doc.table.public;
   state.finished = doc.table.status === "finished";

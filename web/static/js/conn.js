@@ -133,6 +133,9 @@ export class TableConnection {
   }
 
   receive(msg) {
+    // A connection given up (close) may still have messages on their way, from its socket or
+    // waiting for patch.js: they speak for the old token, and must not reach the page.
+    if (this.closed) return;
     // The document message that brings our document to a command's version carries its ack.
     // The command is committed whether or not this patch applies (a gap asks for a snapshot),
     // and is no longer in flight when the page draws the new document.
