@@ -200,13 +200,17 @@ def _payments_of(
 PAYMENT_SIZES = {1: (1,), 2: (2,), 3: (2, 3), 4: (3, 4)}
 
 
-def legal_hire(state: State, seat: int, guild: int) -> list[dict[str, Any]]:
+def legal_hire(
+    state: State, seat: int, guild: int, only_window: int | None = None
+) -> list[dict[str, Any]]:
+    """Every hire at ``guild``, or only those of the guest in ``only_window`` (the part a
+    command's check needs: listing every window's payments is most of a hire's check)."""
     fronts = [False] if order_index(state, seat) == 0 else [False, True]
     commands = []
     have = ordered_goods(state, player(state, seat)["goods"])
     own_good = good_of(guild)
     for window, guest in enumerate(house(state, guild)["guests"], start=1):
-        if guest is None:
+        if guest is None or (only_window is not None and window != only_window):
             continue
         for payment in _payments(have, own_good, window):
             for to_front in fronts:

@@ -32,8 +32,8 @@ def _legal_action(state: State, seat: int) -> list[Command]:
 
 
 def _legal_action_like(state: State, seat: int, cmd: Command) -> list[Command]:
-    """The part of ``_legal_action`` that may hold ``cmd``: the open choice's answers, or the
-    actions of its type."""
+    """The part of ``_legal_action`` that may hold ``cmd``: the open choice's answers, the
+    hires of its window, or the actions of its type."""
     if flow.current_actor(state) != seat:
         return []
     if state["action"]["choice"] is not None:
@@ -41,6 +41,8 @@ def _legal_action_like(state: State, seat: int, cmd: Command) -> list[Command]:
     kind = cmd["type"]
     if kind == "nothing":
         return [{"type": "nothing"}]
+    if kind == "hire" and type(cmd.get("window")) is int:
+        return actions.legal_hire(state, seat, state["action"]["guild"], cmd["window"])
     listing = _ACTION_LISTS.get(kind)
     return listing(state, seat, state["action"]["guild"]) if listing else []
 
