@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from sqlalchemy import event
@@ -69,12 +70,24 @@ def _close_aiosqlite(dbapi_connection: Any) -> None:
     hung on it; tests/server/test_sqlite_terminate.py). A plain close queues one stop, after
     the close, and the task that awaits it keeps the loop running until the worker is done.
     Outside a greenlet (the garbage collector's clean-up) nothing can be awaited: the worker
-    is only told to stop, as SQLAlchemy does there.
+    is only told to close and stop, as SQLAlchemy does there, but from a thread of its own.
+    aiosqlite's stop makes a future on the calling thread's event loop for the worker to
+    answer, and the clean-up runs in whatever thread holds the last reference, whose loop
+    may have closed: the worker then died on "Event loop is closed". A thread with no event
+    loop gets no future, and the worker nothing to answer.
     """
     if in_greenlet():
         dbapi_connection.close()
-    else:
+        return
+    stopper = threading.Thread(
+        target=dbapi_connection._terminate_force_close, name="guildhall-sqlite-stop"
+    )
+    try:
+        stopper.start()
+    except RuntimeError:  # the interpreter is shutting down: no new thread; stop it here
         dbapi_connection._terminate_force_close()
+        return
+    stopper.join()
 
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[Any]:

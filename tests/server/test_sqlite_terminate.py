@@ -9,6 +9,7 @@ cannot finish: an app's shutdown (and, in this suite, a test's teardown) hung on
 from __future__ import annotations
 
 import asyncio
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -50,3 +51,39 @@ async def test_a_connection_terminated_as_its_task_is_cancelled_leaves_no_task_w
     assert not worker.is_alive()
     conn.sync_connection.connection.invalidate()  # type: ignore[union-attr]
     await engine.dispose()
+
+
+def test_a_connection_terminated_outside_any_loop_stops_its_worker_quietly(
+    tmp_path: Path,
+) -> None:
+    """The garbage collector's clean-up of a connection nobody returned terminates it outside
+    a greenlet, in whatever thread it runs in: one whose event loop may have closed long
+    ago. The worker closes the connection and ends without an exception (aiosqlite's own
+    stop made a future on that closed loop, and the worker died answering it)."""
+    engine = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite'}")
+
+    async def open_raw() -> Any:
+        conn = await engine.connect()
+        await conn.execute(sa.text("SELECT 1"))
+        fairy: Any = conn.sync_connection.connection  # type: ignore[union-attr]
+        fairy.detach()  # the pool forgets it, as it does a connection it gives up on
+        return fairy.dbapi_connection
+
+    raw = asyncio.run(open_raw())
+    worker = raw._connection._thread
+    died: list[BaseException | None] = []
+    hook = threading.excepthook
+    threading.excepthook = lambda args: died.append(args.exc_value)
+    closed_loop = asyncio.new_event_loop()
+    closed_loop.close()
+    asyncio.set_event_loop(closed_loop)  # this thread's loop: a closed one
+    try:
+        engine.dialect.do_terminate(raw)
+        worker.join(timeout=5)
+    finally:
+        asyncio.set_event_loop(None)
+        threading.excepthook = hook
+    assert not worker.is_alive()
+    assert died == []
+    assert raw._connection._connection is None  # the sqlite connection itself is closed
+    asyncio.run(engine.dispose())
