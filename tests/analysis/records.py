@@ -26,7 +26,11 @@ def played(
     return {
         "game": game_name,
         "seats": seats,
-        "names": ["Ann", "Bea", "Cas", "Dan"][:seats],
+        # As the table stores them: a person's name on a person's seat, none on a bot's.
+        "names": [
+            name if s < people else None
+            for s, name in enumerate(["Ann", "Bea", "Cas", "Dan"][:seats])
+        ],
         "bots": [None if s < people else "greedy" for s in range(seats)],
         "options": options,
         "seed": seed,
