@@ -99,8 +99,12 @@ def my_talers(page: Any) -> int:
 
 
 def log_types(page: Any) -> list[str]:
+    """Each log line's type (its ``log-<type>`` class; a new line also glows ``fresh``)."""
     classes = page.eval_on_selector_all("#log li", "els => els.map(e => e.className)")
-    return [c.removeprefix("log-") for c in classes]
+    return [
+        next((c.removeprefix("log-") for c in names.split() if c.startswith("log-")), "")
+        for names in classes
+    ]
 
 
 def wait_my_turn_or_end(page: Any) -> None:

@@ -74,7 +74,8 @@ def test_a_learning_table_suggests_three_moves_to_the_deciding_seat(
     for i in range(3):
         text = items.nth(i).inner_text()
         assert reason[0] in text or reason[1] in text, text
-    page.locator("#learn").scroll_into_view_if_needed()
+    # In one step: the table redraws as the bots play, and may replace the card mid-scroll.
+    page.evaluate("document.getElementById('learn').scrollIntoView({ block: 'nearest' })")
     _shot(page, f"learning-table-{width}")
     # A spectator of the same table sees the badge, and no button.
     table_id = page.url.split("/t/", 1)[1].split("#", 1)[0]
