@@ -94,7 +94,8 @@ GIVEN_UP = """async () => {
   conn.receive({ type: "snapshot", version: 3, doc: { you: 1 } });
   clearInterval(conn.pinger);
   conn.close();
-  conn.take({ type: "patch", base: 3, version: 4, ops: [{ op: "replace", path: "/you", value: null }] });
+  const ops = [{ op: "replace", path: "/you", value: null }];
+  conn.take({ type: "patch", base: 3, version: 4, ops });
   conn.take({ type: "snapshot", version: 5, doc: { you: null }, ack: "c9" });
   conn.take({ type: "error", code: "bad_token" });
   conn.take({ type: "chat_history", messages: [] });
