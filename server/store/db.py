@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import queue
 import threading
 from typing import Any
 
@@ -10,6 +12,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async
 from sqlalchemy.util.concurrency import in_greenlet
 
 from server.settings import normalize_database_url, sqlite_path
+
+log = logging.getLogger(__name__)
 
 
 def make_engine(
@@ -30,6 +34,7 @@ def make_engine(
         engine = create_async_engine(url, connect_args={"timeout": 30})
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         engine.dialect.do_terminate = _close_aiosqlite  # type: ignore[method-assign]
+        _STOPPER.start()
         return engine
     return create_async_engine(
         url,
@@ -70,24 +75,52 @@ def _close_aiosqlite(dbapi_connection: Any) -> None:
     hung on it; tests/server/test_sqlite_terminate.py). A plain close queues one stop, after
     the close, and the task that awaits it keeps the loop running until the worker is done.
     Outside a greenlet (the garbage collector's clean-up) nothing can be awaited: the worker
-    is only told to close and stop, as SQLAlchemy does there, but from a thread of its own.
+    is only told to close and stop, as SQLAlchemy does there, but by ``_STOPPER``'s thread.
     aiosqlite's stop makes a future on the calling thread's event loop for the worker to
-    answer, and the clean-up runs in whatever thread holds the last reference, whose loop
-    may have closed: the worker then died on "Event loop is closed". A thread with no event
-    loop gets no future, and the worker nothing to answer.
+    answer, and the clean-up runs in whatever thread drops the last reference, whose loop may
+    have closed: the worker then died on "Event loop is closed".
     """
     if in_greenlet():
         dbapi_connection.close()
-        return
-    stopper = threading.Thread(
-        target=dbapi_connection._terminate_force_close, name="guildhall-sqlite-stop"
-    )
-    try:
-        stopper.start()
-    except RuntimeError:  # the interpreter is shutting down: no new thread; stop it here
-        dbapi_connection._terminate_force_close()
-        return
-    stopper.join()
+    else:
+        _STOPPER.stop(dbapi_connection)
+
+
+class _Stopper:
+    """One thread with no event loop that tells the workers of connections cleaned up outside
+    a greenlet to close and stop: from there aiosqlite makes no future for them to answer.
+
+    ``stop`` only puts the connection in a ``SimpleQueue`` (safe in a finalizer, which may run
+    anywhere, even inside the threading module's own locks); the thread is started by
+    ``make_engine``, in ordinary code, before any connection exists.
+    """
+
+    def __init__(self) -> None:
+        self.queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self.lock = threading.Lock()
+        self.thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        with self.lock:
+            if self.thread is None or not self.thread.is_alive():
+                self.thread = threading.Thread(
+                    target=self.run, name="guildhall-sqlite-stop", daemon=True
+                )
+                self.thread.start()
+
+    def stop(self, dbapi_connection: Any) -> None:
+        self.queue.put(dbapi_connection)
+
+    def run(self) -> None:
+        while True:
+            connection = self.queue.get()
+            try:
+                connection._terminate_force_close()
+            except Exception:  # one connection's failure must not end the thread
+                log.exception("could not stop a SQLite connection's worker")
+
+
+_STOPPER = _Stopper()
 
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[Any]:
