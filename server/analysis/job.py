@@ -353,28 +353,20 @@ class AnalysisJob:
                 continue
             except PositionFailed as failed:
                 what = "the record does not replay" if failed.unreplayable else "it raised"
-                log.error(
-                    "analysis of table %s failed at position %d: %s\n%s",
-                    table_id,
-                    step,
-                    what,
-                    failed,
-                    extra={"table_id": table_id},
-                )
-                await self.renew(table_id, status="failed", lease_owner=None)
+                await self._fail(table_id, "at position %d: %s\n%s", step, what, failed)
                 return None
             self.computed += 1
             self.cpu += computed.cpu
             return computed
+        await self._fail(table_id, "position %d ended its child process %d times", step, DEATHS)
+        return None
+
+    async def _fail(self, table_id: str, why: str, *args: Any) -> None:
+        """Log why the analysis of ``table_id`` failed and mark it failed (never claimed again)."""
         log.error(
-            "analysis of table %s failed: position %d ended its child process %d times",
-            table_id,
-            step,
-            DEATHS,
-            extra={"table_id": table_id},
+            "analysis of table %s failed: " + why, table_id, *args, extra={"table_id": table_id}
         )
         await self.renew(table_id, status="failed", lease_owner=None)
-        return None
 
     async def _store(self, table_id: str, step: int, figures: dict[str, Any]) -> None:
         async with self.lock(), self.sessions() as session:
