@@ -154,7 +154,12 @@ def test_tournament_command_prints_one_line_per_bot(capsys: pytest.CaptureFixtur
     assert tournament_command.run(args) == 0
     out = capsys.readouterr().out
     assert "4 games" in out
-    assert [line.split()[0] for line in out.splitlines()[2:]] == ["greedy", "random"]
+    lines = out.splitlines()
+    assert lines[1].split()[-3:] == ["median", "p99", "slowest"]
+    assert [line.split()[0] for line in lines[2:]] == ["greedy", "random"]
+    for line in lines[2:]:  # decision median, p99 and slowest, in that order
+        median, p99, slowest = (float(v) for v in line.split()[-6::2])
+        assert 0 <= median <= p99 <= slowest
 
 
 def test_tournament_options_make_the_search_budget() -> None:
