@@ -257,30 +257,44 @@ def test_the_page_with_its_worker_keeps_to_its_policy(browser: Any, server: Serv
 
 def _push_to_worker(page: Any, server: ServerThread, payload: dict[str, Any]) -> list[Any]:
     """Deliver ``payload`` to the page's service worker as its push service would (after
-    decryption), through the DevTools protocol; the notifications it then shows."""
+    decryption), through the DevTools protocol; the notifications it then shows.
+
+    The notices are read only once the worker's push event has ended. Chromium's
+    ``getNotifications()`` deletes, for good, a stored notice written before the read began
+    that the platform does not yet list as shown; a read racing the worker's
+    ``showNotification`` (a loaded machine widens that window) lost the notice that way."""
     cdp = page.context.new_cdp_session(page)
     registrations: list[dict[str, Any]] = []
     cdp.on(
         "ServiceWorker.workerRegistrationUpdated",
         lambda e: registrations.extend(e["registrations"]),
     )
+    events: list[dict[str, Any]] = []
+    cdp.on(
+        "BackgroundService.backgroundServiceEventReceived",
+        lambda e: events.append(e["backgroundServiceEvent"]),
+    )
+    cdp.send("BackgroundService.startObserving", {"service": "pushMessaging"})
+    cdp.send("BackgroundService.setRecording", {"shouldRecord": True, "service": "pushMessaging"})
     cdp.send("ServiceWorker.enable")
     for _ in range(100):  # the registration is reported right after enabling
         if registrations:
             break
         page.wait_for_timeout(50)
     [registration] = [r for r in registrations if r["scopeURL"] == f"{server.url}/"]
-    shown = "navigator.serviceWorker.ready.then(r => r.getNotifications())"
+    data = json.dumps(payload)
     cdp.send(
         "ServiceWorker.deliverPushMessage",
         {"origin": server.url, "registrationId": registration["registrationId"],
-         "data": json.dumps(payload)},
+         "data": data},
     )  # fmt: skip
+    status = _push_event_status(page, events, data)
+    assert status == "Success", f"the worker's push event ended: {status}"
     # Polled from here: page.evaluate awaits the promise, where wait_for_function took the
     # pending promise itself for a true answer and read the notices before the new one.
     listed = (
-        f"{shown}.then(ns => ns.map(n => ({{title: n.title, body: n.body, tag: n.tag,"
-        " url: n.data.url, icon: n.icon})))"
+        "navigator.serviceWorker.ready.then(r => r.getNotifications()).then(ns => ns.map("
+        "n => ({title: n.title, body: n.body, tag: n.tag, url: n.data.url, icon: n.icon})))"
     )
     for _ in range(200):
         found: list[Any] = page.evaluate(listed)
@@ -288,6 +302,26 @@ def _push_to_worker(page: Any, server: ServerThread, payload: dict[str, Any]) ->
             return found
         page.wait_for_timeout(50)
     raise AssertionError(f"the worker never showed {payload['body']!r}; it shows {found}")
+
+
+def _push_event_status(page: Any, events: list[dict[str, Any]], data: str) -> str:
+    """The status DevTools records when the push event carrying ``data`` ends (its
+    ``waitUntil`` settled): the first "Push event completed" after that event's dispatch. An
+    observer also receives the events recorded before it started: earlier pushes'."""
+    for _ in range(600):  # a starved worker still ends its event within the 30 s
+        dispatched = [
+            i
+            for i, e in enumerate(events)
+            if e["eventName"] == "Push event dispatched"
+            and {"key": "Payload", "value": data} in e["eventMetadata"]
+        ]
+        if dispatched:
+            for e in events[dispatched[0] + 1 :]:
+                if e["eventName"] == "Push event completed":
+                    return {m["key"]: m["value"] for m in e["eventMetadata"]}.get("Status", "")
+        page.wait_for_timeout(50)
+    seen = [(e["eventName"], e["eventMetadata"]) for e in events]
+    raise AssertionError(f"the push event never ended; DevTools recorded {seen}")
 
 
 def test_the_worker_shows_the_notice_and_opens_only_this_site(
