@@ -318,7 +318,8 @@ def _push_event_status(page: Any, events: list[dict[str, Any]], data: str) -> st
         if dispatched:
             for e in events[dispatched[0] + 1 :]:
                 if e["eventName"] == "Push event completed":
-                    return {m["key"]: m["value"] for m in e["eventMetadata"]}.get("Status", "")
+                    metadata = {m["key"]: m["value"] for m in e["eventMetadata"]}
+                    return str(metadata.get("Status", ""))
         page.wait_for_timeout(50)
     seen = [(e["eventName"], e["eventMetadata"]) for e in events]
     raise AssertionError(f"the push event never ended; DevTools recorded {seen}")
