@@ -308,7 +308,7 @@ def _push_event_status(page: Any, events: list[dict[str, Any]], data: str) -> st
     """The status DevTools records when the push event carrying ``data`` ends (its
     ``waitUntil`` settled): the first "Push event completed" after that event's dispatch. An
     observer also receives the events recorded before it started: earlier pushes'."""
-    for _ in range(600):  # a starved worker still ends its event within the 30 s
+    for _ in range(600):  # up to 30 s: room for a worker starved of CPU
         dispatched = [
             i
             for i, e in enumerate(events)
