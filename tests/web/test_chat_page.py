@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -367,6 +368,58 @@ def test_a_muted_spectator_stays_muted_under_another_name_and_the_creator_closes
     watcher.locator("#chat-input").wait_for()
     speak_as("Dora", "thanks for opening")
     wait_text(ada_page, "thanks for opening")
+
+
+def test_a_message_back_before_its_ack_shows_once_and_as_ones_own(
+    cluster: list[ServerProcess], new_page: Any
+) -> None:
+    """The protocol lets a message's copy come back before its ``chat_ack``: the writer's page
+    shows it once, as theirs (no second "sending" line, no Mute on their own words), before
+    the ack and after it. Here the ack is held back on its way to a new spectator's page."""
+    a, b = cluster
+    table_id, _ada, _bea = started_table(a)
+    held: list[str] = []
+    sockets: list[Any] = []
+
+    def hold_acks(ws: Any) -> None:
+        server = ws.connect_to_server()
+
+        def from_server(message: str | bytes) -> None:
+            if isinstance(message, str) and json.loads(message).get("type") == "chat_ack":
+                held.append(message)
+            else:
+                ws.send(message)
+
+        server.on_message(from_server)
+        ws.on_message(server.send)
+        sockets.append(ws)
+
+    watcher = new_page(fresh=True, viewport=DESKTOP)
+    watcher.route_web_socket(re.compile(r".*/ws/tables/.*"), hold_acks)
+    watcher.goto(f"{b.url}/t/{table_id}")
+    watcher.wait_for_selector("#conn[data-state=online]")
+    watcher.click("#chat-room-spectators")
+    watcher.fill("#chat-name", "Cleo")
+    watcher.dispatch_event("#chat-name", "change")
+    write(watcher, "said before the ack")
+    wait_text(watcher, "said before the ack")
+    said = watcher.locator("#chat-list .chat-msg", has_text="said before the ack")
+    for _ in range(50):  # the ack is on its way: Playwright hands it over between its calls
+        if held:
+            break
+        watcher.wait_for_timeout(100)
+    assert len(held) == 1, held
+    assert said.count() == 1
+    assert watcher.locator("#chat-list .chat-msg.sending").count() == 0
+    assert said.locator(".chat-act", has_text="Mute").count() == 0
+    assert said.evaluate("(el) => el.classList.contains('own')")
+
+    sockets[-1].send(held.pop())
+    watcher.wait_for_function(
+        "(key) => localStorage.getItem(key) !== null", arg=f"gh_chat_who:{table_id}"
+    )
+    assert said.count() == 1 and said.evaluate("(el) => el.classList.contains('own')")
+    assert said.locator(".chat-act", has_text="Mute").count() == 0
 
 
 def test_after_the_end_the_chat_downloads_as_its_own_file_beside_the_record(

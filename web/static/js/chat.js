@@ -25,6 +25,7 @@ const state = {
   open: null, // the panel shown (null: not decided yet; a wide window opens it)
   unread: 0,
   pending: {}, // id -> the chat message sent and not yet acknowledged
+  echoed: {}, // id -> seq: a pending message whose copy came back before its ack
   acked: {}, // seq -> true: our own messages the server acknowledged
   seat: null, // our seat (null: a spectator)
   covered: null, // the seat we own while a bot plays it: we watch, and chat as its owner
@@ -85,9 +86,11 @@ function authorName(m) {
 }
 
 // A spectator's own messages: those with the mark (``who``) the server gave a message this
-// page sent (an acknowledged seq), kept per table in this browser.
+// page sent (an acknowledged seq), kept per table in this browser, and the copy of one not
+// yet acknowledged.
 function mine(m) {
   if (state.seat !== null) return m.seat === state.seat;
+  if (Object.values(state.echoed).indexOf(m.seq) >= 0) return true;
   return m.seat === null && !!m.who && m.who === localStorage.getItem(whoKey());
 }
 
@@ -133,6 +136,7 @@ export function receive(msg) {
     take(msg);
   } else if (msg.type === "chat_ack") {
     delete state.pending[msg.id];
+    delete state.echoed[msg.id];
     state.acked[msg.seq] = true;
     state.messages.forEach(learnWho); // the message may have come before its ack
   } else {
@@ -159,6 +163,8 @@ function take(msg) {
     if (bySeq[m.seq] !== undefined) return;
     state.messages.push(m);
     learnWho(m);
+    const echo = echoOf(m);
+    if (echo) state.echoed[echo] = m.seq;
     if (!mine(m) && !isMuted(m)) {
       readOut(m);
       if (!seen(m.room)) state.unread += 1;
@@ -177,6 +183,26 @@ function take(msg) {
       };
   });
   if (msg.spectators !== undefined) state.spectatorsOpen = msg.spectators;
+}
+
+// Our own message may come back before its ack (the protocol allows either order): the
+// pending one it most likely is (same room and words, written as we write, not yet matched),
+// so the list shows it once, as ours. Only the drawing trusts this guess: the message stays
+// pending, to be resent after a reconnect, until its ack.
+function echoOf(m) {
+  if (state.acked[m.seq] || m.hidden) return null;
+  const ours = state.seat === null ? m.seat === null : m.seat === state.seat;
+  if (!ours) return null;
+  const id = Object.keys(state.pending).find((key) => {
+    const p = state.pending[key];
+    return (
+      p.type === "chat" &&
+      state.echoed[key] === undefined &&
+      p.room === m.room &&
+      (p.phrase ? p.phrase === m.phrase : p.text === m.text)
+    );
+  });
+  return id || null;
 }
 
 // Whether a new message of ``room`` is in view: the panel open on that room, the page shown.

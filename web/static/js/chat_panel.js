@@ -185,7 +185,7 @@ function messageList() {
       return state.pending[id];
     })
     .filter((p) => {
-      return p.type === "chat" && p.room === state.room;
+      return p.type === "chat" && p.room === state.room && state.echoed[p.id] === undefined;
     })
     .map((p) => {
       return h(
