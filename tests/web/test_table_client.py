@@ -280,6 +280,40 @@ def test_a_citizen_shows_its_power_on_keyboard_focus(open_table: Any) -> None:
     assert ":" in tip and len(tip) > 20, tip
 
 
+def test_a_piece_read_from_the_keyboard_keeps_the_focus_while_others_move(
+    open_table: Any,
+) -> None:
+    """Another seat's change redraws the page: the citizen (known by its tile) and a player's
+    label (known by its place) someone was reading from the keyboard keep the focus, and the
+    citizen its power."""
+    fake = FakeTable(seed="planning", names=["Ada", "Bea", None])
+    page = open_table(fake)
+    citizen = page.locator("#board .tile.citizen").first
+    pieces = [
+        ("#board", "citizen", citizen.get_attribute("data-tile")),
+        ("#players", "talers", None),
+    ]
+    for n, (root, explains, tile) in enumerate(pieces, start=1):
+        page.locator(f'{root} [data-explain="{explains}"]').nth(1 if tile is None else 0).focus()
+        page.evaluate("document.activeElement.dataset.before = 'the redraw'")
+        fake.names[1] = f"Bea {n}"
+        fake.version += 1
+        fake.broadcast()
+        page.wait_for_selector(f"#player-1:has-text('Bea {n}')")
+        focus = page.evaluate(
+            """(root) => {
+              const a = document.activeElement;
+              return [a.closest(root) !== null, a.dataset.explain, a.dataset.tile || null,
+                      a.dataset.before || null];
+            }""",
+            root,
+        )
+        assert focus == [True, explains, tile, None], focus  # a new node, focused again
+        if tile:
+            tip = page.evaluate("getComputedStyle(document.activeElement, '::after').content")
+            assert ":" in tip and len(tip) > 20, tip
+
+
 def test_a_refused_command_is_shown_and_the_choice_kept(open_table: Any) -> None:
     fake = FakeTable(seed="refused")
     page = open_table(fake)

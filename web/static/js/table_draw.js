@@ -35,7 +35,8 @@ import { isPaused, mySeat, replaceChildren, seatName, state } from "./table_stat
 
 // ---- rendering ----------------------------------------------------------------------
 
-// Re-rendering replaces the DOM; keep keyboard focus on the control with the same key.
+// Re-rendering replaces the DOM; keep keyboard focus on the control with the same key, or on
+// the same explained piece (someone reading a citizen's power keeps it while others move).
 // When that control is gone or disabled (a sent command, a new prompt), focus moves to the
 // prompt (its heading, so a screen reader reads the new question), never to the page body.
 export function render() {
@@ -43,15 +44,47 @@ export function render() {
   const active = document.activeElement;
   const hadFocus = active && active !== document.body;
   const focused = hadFocus && active.getAttribute("data-focus");
+  const piece = hadFocus && !focused ? pieceOf(active) : null;
   draw();
+  // Without preventScroll a tapped tile scrolled back into view, undoing sheet.js's scroll.
   if (focused) {
-    // Without preventScroll a tapped tile scrolled back into view, undoing sheet.js's scroll.
     const again = document.querySelector('[data-focus="' + focused + '"]');
     if (again && !again.disabled) return again.focus({ preventScroll: true });
+  }
+  if (piece && !active.isConnected) {
+    const again = findPiece(piece);
+    if (again) return again.focus({ preventScroll: true });
   }
   const now = document.activeElement;
   const dropped = !now || now === document.body || !now.isConnected || now.disabled;
   if (hadFocus && dropped) focusPrompt();
+}
+
+// An explained piece (data-explain) has no key of its own: a tile is known by its id
+// wherever it now lies; any other piece by its place (child positions) under the nearest
+// element with an id, if what stands there explains the same thing. Controls are never
+// found this way: a different choice at the same place must not take the focus.
+function pieceOf(el) {
+  const explains = el.getAttribute("data-explain");
+  if (!explains || el.matches("button, input, select, textarea, a")) return null;
+  const steps = [];
+  let node = el;
+  while (node.parentElement && !node.id) {
+    steps.unshift(Array.prototype.indexOf.call(node.parentElement.children, node));
+    node = node.parentElement;
+  }
+  return { explains, tile: el.getAttribute("data-tile"), root: node.id, steps };
+}
+
+function findPiece(piece) {
+  const same = '[data-explain="' + CSS.escape(piece.explains) + '"]';
+  if (piece.tile)
+    return document.querySelector(same + '[data-tile="' + CSS.escape(piece.tile) + '"]');
+  let node = piece.root ? document.getElementById(piece.root) : null;
+  piece.steps.forEach((i) => {
+    node = node && node.children[i];
+  });
+  return node && node.matches(same) && !node.hasAttribute("data-tile") ? node : null;
 }
 
 // A game may say something under the table (where its component data comes from).
