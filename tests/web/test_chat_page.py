@@ -422,6 +422,34 @@ def test_a_message_back_before_its_ack_shows_once_and_as_ones_own(
     assert said.locator(".chat-act", has_text="Mute").count() == 0
 
 
+def test_a_tap_on_the_chat_survives_a_message_arriving_under_the_finger(
+    cluster: list[ServerProcess], new_page: Any
+) -> None:
+    """The panel is drawn again for each message; one drawn between a press and its release
+    would put a new button under the finger and swallow the tap. The panel waits for the
+    release: the tab pressed while Ada's message came is opened, and the message is shown."""
+    a, b = cluster
+    table_id, ada, _bea = started_table(a)
+    ada_page = open_table(new_page, a, table_id, ada, viewport=DESKTOP)
+    watcher = open_table(new_page, b, table_id, None, viewport=DESKTOP)
+    tab = watcher.locator("#chat-room-spectators")
+    assert tab.get_attribute("aria-selected") == "false"
+    box = tab.bounding_box()
+    assert box is not None
+    watcher.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    watcher.mouse.down()
+    write(ada_page, "said under the finger")
+    # The page has taken the message (it reads it out) while the button is still down.
+    watcher.wait_for_function(
+        "(text) => document.getElementById('chat-announce').textContent.includes(text)",
+        arg="said under the finger",
+    )
+    watcher.mouse.up()
+    watcher.wait_for_selector("#chat-room-spectators[aria-selected=true]")
+    watcher.click("#chat-room-players")
+    wait_text(watcher, "said under the finger")
+
+
 def test_after_the_end_the_chat_downloads_as_its_own_file_beside_the_record(
     cluster: list[ServerProcess], new_page: Any
 ) -> None:

@@ -6,7 +6,7 @@
 // fills as positions are done.
 import { h, loadStrings, t } from "./i18n.js";
 import { api } from "./conn.js";
-import { $ } from "./page.js";
+import { $, loadStyle } from "./page.js";
 import { context } from "./table_conn.js";
 import { seatName, state } from "./table_state.js";
 import { SEAT_MARK } from "./pieces.js";
@@ -36,10 +36,7 @@ export function showOnPage(renderer) {
 // Draw the analysis into ``el`` and keep it fresh until the analysis is done. Its style sheet
 // comes with it (a game under way never needs it, so the table page does not carry it).
 export function showAnalysis(el, page) {
-  if (!host) {
-    const href = new URL("../css/analysis.css", import.meta.url).pathname;
-    document.head.appendChild(h("link", { rel: "stylesheet", href }));
-  }
+  loadStyle("analysis.css");
   host = Object.assign({ el }, page);
   fetchAnalysis();
 }

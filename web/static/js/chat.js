@@ -11,6 +11,7 @@
 // phrases travel as ids and are shown in the reader's language. Muting a person is this
 // browser's own choice (localStorage), hiding a message is the creator's, for everyone.
 import { errorText, h, t } from "./i18n.js";
+import { deferWhilePressed, loadStyle } from "./page.js";
 import { isPhone } from "./sheet.js";
 
 const PHONE = "(max-width: 800px)";
@@ -36,15 +37,6 @@ const state = {
   started: false,
   fetching: false,
 };
-let ids = 0;
-
-function chatId() {
-  ids += 1;
-  return (
-    "chat-" + Date.now().toString(36) + "-" + ids + "-" + Math.random().toString(36).slice(2, 8)
-  );
-}
-
 // ---- muted people (this browser only) -----------------------------------------------
 
 function muteKey() {
@@ -70,13 +62,6 @@ function isMuted(m) {
   return muted().indexOf(personOf(m)) >= 0;
 }
 
-function setMuted(person, on) {
-  const list = muted().filter((p) => p !== person);
-  if (on) list.push(person);
-  localStorage.setItem(muteKey(), JSON.stringify(list));
-  drawChat();
-}
-
 // ---- who is who ----------------------------------------------------------------------
 
 function authorName(m) {
@@ -90,7 +75,7 @@ function authorName(m) {
 // yet acknowledged.
 function mine(m) {
   if (state.seat !== null) return m.seat === state.seat;
-  if (Object.values(state.echoed).indexOf(m.seq) >= 0) return true;
+  if (Object.values(state.echoed).includes(m.seq)) return true;
   return m.seat === null && !!m.who && m.who === localStorage.getItem(whoKey());
 }
 
@@ -190,16 +175,11 @@ function take(msg) {
 // so the list shows it once, as ours. Only the drawing trusts this guess: the message stays
 // pending, to be resent after a reconnect, until its ack.
 function echoOf(m) {
-  if (state.acked[m.seq] || m.hidden) return null;
-  const ours = state.seat === null ? m.seat === null : m.seat === state.seat;
-  if (!ours) return null;
+  if (state.acked[m.seq] || m.hidden || m.seat !== state.seat) return null;
   const id = Object.keys(state.pending).find((key) => {
     const p = state.pending[key];
     return (
-      p.type === "chat" &&
-      state.echoed[key] === undefined &&
-      p.room === m.room &&
-      (p.phrase ? p.phrase === m.phrase : p.text === m.text)
+      !(key in state.echoed) && p.room === m.room && p.text === m.text && p.phrase === m.phrase
     );
   });
   return id || null;
@@ -218,20 +198,6 @@ function readOut(m) {
 function sendChat(msg) {
   state.pending[msg.id] = msg;
   if (state.conn) state.conn.sendRaw(msg);
-}
-
-function post(fields) {
-  const msg = { type: "chat", id: chatId(), room: state.room };
-  Object.keys(fields).forEach((k) => {
-    msg[k] = fields[k];
-  });
-  if (state.seat === null && state.room === "spectators") msg.name = spectatorName();
-  state.error = null;
-  sendChat(msg);
-}
-
-function spectatorName() {
-  return localStorage.getItem("gh_chat_name") || "";
 }
 
 // ---- the document --------------------------------------------------------------------
@@ -368,8 +334,9 @@ function markRead() {
     localStorage.setItem(key, String(last.seq));
 }
 
+// Drawn again whole: never under a press, which the new buttons would swallow (page.js).
 function drawChat() {
-  if (!state.started) return;
+  if (!state.started || deferWhilePressed(drawChat)) return;
   if (state.open && seen(state.room)) state.unread = 0;
   if (state.open && !document.hidden) markRead();
   drawToggle();
@@ -389,16 +356,7 @@ let loading = false;
 function loadPanel() {
   if (loading) return;
   loading = true;
-  const sheet = new Promise((resolve) => {
-    const link = h("link", {
-      rel: "stylesheet",
-      href: new URL("../css/chat.css", import.meta.url).href,
-    });
-    link.addEventListener("load", resolve);
-    link.addEventListener("error", resolve);
-    document.head.appendChild(link);
-  });
-  Promise.all([import("./chat_panel.js"), sheet]).then((loaded) => {
+  Promise.all([import("./chat_panel.js"), loadStyle("chat.css")]).then((loaded) => {
     panel = loaded[0];
     drawChat();
   });
@@ -410,15 +368,12 @@ const core = {
   draw: drawChat,
   setOpen,
   send: sendChat,
-  post,
-  newId: chatId,
   muted,
+  muteKey,
   isMuted,
-  setMuted,
   personOf,
   mine,
   authorName,
   bodyText,
-  spectatorName,
   fill: fillPresent,
 };

@@ -1,6 +1,7 @@
 // The table chat's form, below the panel's messages (chat_panel.js): Enter sends, Shift+Enter
 // breaks the line, quick phrases from a list; the spectators' room's switch for the creator and
 // a spectator's name.
+import { newId } from "./conn.js";
 import { h, t } from "./i18n.js";
 
 const PHRASES = [
@@ -16,6 +17,20 @@ const PHRASES = [
   "rematch",
 ];
 const MAX_TEXT = 500;
+function spectatorName() {
+  return localStorage.getItem("gh_chat_name") || "";
+}
+
+function post(core, fields) {
+  const state = core.state;
+  const msg = { type: "chat", id: newId(), room: state.room };
+  Object.keys(fields).forEach((k) => {
+    msg[k] = fields[k];
+  });
+  if (state.seat === null && state.room === "spectators") msg.name = spectatorName();
+  state.error = null;
+  core.send(msg);
+}
 
 export function chatForm(core, draft) {
   const state = core.state;
@@ -34,7 +49,7 @@ export function chatForm(core, draft) {
           id: "chat-spectators-open",
           checked: state.spectatorsOpen,
           onchange(ev) {
-            core.send({ type: "chat_room", id: core.newId(), spectators: ev.target.checked });
+            core.send({ type: "chat_room", id: newId(), spectators: ev.target.checked });
           },
         }),
         " ",
@@ -57,7 +72,7 @@ export function chatForm(core, draft) {
           id: "chat-name",
           maxlength: "40",
           autocomplete: "nickname",
-          value: core.spectatorName(),
+          value: spectatorName(),
           onchange(ev) {
             localStorage.setItem("gh_chat_name", ev.target.value.trim());
           },
@@ -88,7 +103,7 @@ export function chatForm(core, draft) {
       disabled: closed,
       onchange(ev) {
         if (!ev.target.value) return;
-        core.post({ phrase: ev.target.value });
+        post(core, { phrase: ev.target.value });
         ev.target.value = "";
       },
     },
@@ -123,7 +138,7 @@ function submit(core) {
   const input = document.getElementById("chat-input");
   const text = input.value.trim();
   if (!text) return;
-  core.post({ text });
+  post(core, { text });
   input.value = "";
   core.draw();
 }

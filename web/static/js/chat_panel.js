@@ -2,13 +2,21 @@
 // first opened): the rooms, the messages with who wrote them and when, mute and (for the
 // creator) hide, older messages on request, and the form: Enter sends, Shift+Enter breaks the
 // line, quick phrases from a list. Every text a person wrote goes in as text, never markup.
-import { api } from "./conn.js";
+import { api, newId } from "./conn.js";
 import { errorText, h, t } from "./i18n.js";
 import { mark } from "./pieces.js";
 import { chatForm } from "./chat_form.js";
 
 let core = null;
 let state = null;
+
+// Muting is this browser's own choice, kept per table.
+function setMuted(person, on) {
+  const list = core.muted().filter((p) => p !== person);
+  if (on) list.push(person);
+  localStorage.setItem(core.muteKey(), JSON.stringify(list));
+  core.draw();
+}
 
 function timeOf(at) {
   const d = new Date(at * 1000);
@@ -136,7 +144,7 @@ function messageList() {
             "aria-label": t("chat.mute", { name: core.authorName(m) }),
             title: t("chat.mute", { name: core.authorName(m) }),
             onclick() {
-              core.setMuted(core.personOf(m), true);
+              setMuted(core.personOf(m), true);
             },
           },
           t("chat.mute_short"),
@@ -250,7 +258,7 @@ function mutedLine() {
           class: "icon chat-act",
           "aria-label": t("chat.unmute", { name: label }),
           onclick() {
-            core.setMuted(person, false);
+            setMuted(person, false);
           },
         },
         label,
@@ -288,7 +296,7 @@ function download() {
 }
 
 function hideForEveryone(seq) {
-  core.send({ type: "chat_hide", id: core.newId(), seq });
+  core.send({ type: "chat_hide", id: newId(), seq });
 }
 
 function fetchOlder() {

@@ -22,7 +22,8 @@ export function loadPatch() {
 const MAX_BACKOFF_MS = 15000;
 const PING_MS = 20000;
 
-function newId() {
+// A new message's id (a command's, a chat message's): its resend keeps it.
+export function newId() {
   if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
   return String(Date.now()) + "-" + Math.random().toString(16).slice(2);
 }

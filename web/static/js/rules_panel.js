@@ -5,6 +5,7 @@
 // never opens it carries neither.
 import { errorText, h, LANG, t } from "./i18n.js";
 import { api } from "./conn.js";
+import { loadStyle } from "./page.js";
 
 const PANEL = "rules-panel";
 let loaded = null; // the game's rules in the page's language, asked for once
@@ -26,20 +27,8 @@ function rules() {
 
 // The panel's style sheet (and the pieces' explanations', explain.js), beside this module
 // under the same version; resolved once loaded (or failed), so neither is seen without it.
-let styled = null;
 export function styleSheet() {
-  if (!styled) {
-    styled = new Promise((done) => {
-      const link = h("link", {
-        rel: "stylesheet",
-        href: new URL("../css/rules.css", import.meta.url).pathname,
-      });
-      link.addEventListener("load", done);
-      link.addEventListener("error", done);
-      document.head.appendChild(link);
-    });
-  }
-  return styled;
+  return loadStyle("rules.css");
 }
 
 function clauseItem(clause, picked, words) {

@@ -6,18 +6,10 @@ import * as follow from "./follow.js";
 import * as chat from "./chat.js";
 import { fetchServerTime } from "./clocks.js";
 import { translatePage } from "./i18n.js";
-import { $, setRedraw } from "./page.js";
+import { $, setRedraw, watchPresses } from "./page.js";
 import { loadMine, pollTable, readToken, reconnect } from "./table_conn.js";
 import { startSound } from "./table_banner.js";
-import {
-  arrowKeys,
-  focusPrompt,
-  heldClick,
-  loadRenderer,
-  pressEnded,
-  pressStarted,
-  render,
-} from "./table_draw.js";
+import { arrowKeys, focusPrompt, heldClick, loadRenderer, render } from "./table_draw.js";
 import { state } from "./table_state.js";
 
 function init() {
@@ -48,9 +40,7 @@ function init() {
     clearTimeout(resizing);
     resizing = setTimeout(render, 150);
   });
-  document.addEventListener("pointerdown", pressStarted, true);
-  document.addEventListener("pointerup", pressEnded, true);
-  document.addEventListener("pointercancel", pressEnded, true);
+  watchPresses();
   // The page names its game: connect once its module is here, so the first snapshot is
   // drawn at once (a table the server did not know is drawn when its module arrives).
   const game = $("app").dataset.game;

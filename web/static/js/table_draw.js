@@ -7,7 +7,7 @@ import * as acts from "./table_acts.js";
 import * as follow from "./follow.js";
 import * as sheet from "./sheet.js";
 import { h, t } from "./i18n.js";
-import { $, redraw } from "./page.js";
+import { $, deferWhilePressed, loadStyle, redraw } from "./page.js";
 import {
   announce,
   dropStaleNotice,
@@ -35,16 +35,17 @@ import { isPaused, mySeat, replaceChildren, seatName, state } from "./table_stat
 
 // ---- rendering ----------------------------------------------------------------------
 
-// Re-rendering replaces the DOM; keep keyboard focus on the control with the same key, or on
-// the same explained piece (someone reading a citizen's power keeps it while others move).
+// Re-rendering replaces the DOM (never under a press: page.js); keep keyboard focus on the
+// control with the same key, or on the same explained piece (someone reading a citizen's
+// power keeps it while others move).
 // When that control is gone or disabled (a sent command, a new prompt), focus moves to the
 // prompt (its heading, so a screen reader reads the new question), never to the page body.
 export function render() {
-  if (deferWhilePressed()) return;
+  if (deferWhilePressed(redraw)) return;
   const active = document.activeElement;
   const hadFocus = active && active !== document.body;
   const focused = hadFocus && active.getAttribute("data-focus");
-  const piece = hadFocus && !focused ? pieceOf(active) : null;
+  const piece = hadFocus && !focused ? focusedPiece(active) : null;
   draw();
   // Without preventScroll a tapped tile scrolled back into view, undoing sheet.js's scroll.
   if (focused) {
@@ -52,7 +53,7 @@ export function render() {
     if (again && !again.disabled) return again.focus({ preventScroll: true });
   }
   if (piece && !active.isConnected) {
-    const again = findPiece(piece);
+    const again = document.querySelectorAll(piece[0])[piece[1]];
     if (again) return again.focus({ preventScroll: true });
   }
   const now = document.activeElement;
@@ -61,30 +62,15 @@ export function render() {
 }
 
 // An explained piece (data-explain) has no key of its own: a tile is known by its id
-// wherever it now lies; any other piece by its place (child positions) under the nearest
-// element with an id, if what stands there explains the same thing. Controls are never
-// found this way: a different choice at the same place must not take the focus.
-function pieceOf(el) {
-  const explains = el.getAttribute("data-explain");
-  if (!explains || el.matches("button, input, select, textarea, a")) return null;
-  const steps = [];
-  let node = el;
-  while (node.parentElement && !node.id) {
-    steps.unshift(Array.prototype.indexOf.call(node.parentElement.children, node));
-    node = node.parentElement;
-  }
-  return { explains, tile: el.getAttribute("data-tile"), root: node.id, steps };
-}
-
-function findPiece(piece) {
-  const same = '[data-explain="' + CSS.escape(piece.explains) + '"]';
-  if (piece.tile)
-    return document.querySelector(same + '[data-tile="' + CSS.escape(piece.tile) + '"]');
-  let node = piece.root ? document.getElementById(piece.root) : null;
-  piece.steps.forEach((i) => {
-    node = node && node.children[i];
-  });
-  return node && node.matches(same) && !node.hasAttribute("data-tile") ? node : null;
+// wherever it now lies, another piece by its rank among the pieces that explain the same
+// thing. Controls are never found this way: another choice must not take the focus.
+function focusedPiece(el) {
+  const kind = el.getAttribute("data-explain");
+  if (!kind || el.matches("button, input, select, textarea, a")) return null;
+  const tile = el.getAttribute("data-tile");
+  const same = '[data-explain="' + CSS.escape(kind) + '"]';
+  if (tile) return [same + '[data-tile="' + CSS.escape(tile) + '"]', 0];
+  return [same, Array.prototype.indexOf.call(document.querySelectorAll(same), el)];
 }
 
 // A game may say something under the table (where its component data comes from).
@@ -222,7 +208,7 @@ function drawPause(el, table) {
 }
 
 // The round-end (or council) summaries of the log shown: the live one or the replay's. The
-// panel that shows them (summary.js) is loaded with the first one a log holds: a page opened
+// panel that shows them (summary.js, and its summary.css) is loaded with the first one a log holds: a page opened
 // in the first round has no use for it yet. null while that is not known: the panel, or the
 // renderer's own summaries (a renderer answers null while they load), is on its way.
 let panel = null;
@@ -240,7 +226,7 @@ function summariesOf(renderer) {
   if (!sums || !sums.length || panel) return sums;
   if (!panelLoading) {
     panelLoading = true;
-    import("./summary.js").then((m) => {
+    Promise.all([import("./summary.js"), loadStyle("summary.css")]).then(([m]) => {
       if (sawNone) m.follow([]);
       panel = m;
       render();
@@ -264,10 +250,12 @@ function follows(sums) {
 // imported then, and the page drawn again when it has arrived). A game under way needs none
 // of these, so its page loads less.
 const parts = {};
+const PART_STYLES = { clock_chips: "clocks.css", pause_bar: "clocks.css" };
 function part(name) {
   if (!(name in parts)) {
     parts[name] = null;
-    import(`./${name}.js`).then((m) => {
+    const style = PART_STYLES[name];
+    Promise.all([import(`./${name}.js`), style && loadStyle(style)]).then(([m]) => {
       parts[name] = m;
       render();
     });
@@ -303,34 +291,6 @@ function drawReplayControls(table) {
 }
 
 // ---- presses, keys and focus ------------------------------------------------------
-
-// A redraw replaces the page's buttons. One that came between a press and its release (a
-// patch arriving, a clock's poll) swallowed the tap: the release fell on a new button, so
-// no click. While a pointer is down the page waits, and draws once it is lifted, after the
-// click that release makes (a press that never ends is let go of after a while).
-let pressing = false;
-let redrawAfterPress = false;
-let pressLimit = null;
-
-// True while a press is on: the redraw asked for now comes once it ends.
-function deferWhilePressed() {
-  if (pressing) redrawAfterPress = true;
-  return pressing;
-}
-
-export function pressStarted() {
-  pressing = true;
-  clearTimeout(pressLimit);
-  pressLimit = setTimeout(pressEnded, 2000);
-}
-
-export function pressEnded() {
-  pressing = false;
-  clearTimeout(pressLimit);
-  if (!redrawAfterPress) return;
-  redrawAfterPress = false;
-  setTimeout(redraw, 0);
-}
 
 // The prompt's heading (or, without one, its first choice); else the page's heading.
 export function focusPrompt() {
