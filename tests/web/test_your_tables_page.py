@@ -184,3 +184,32 @@ def _seat_of(live: ServerThread, table_id: str, token: str) -> int:
 def _no_sideways_scroll(page: Any) -> None:
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= page.viewport_size["width"], f"the page scrolls sideways to {width} px"
+
+
+def test_a_tap_on_your_tables_survives_the_list_drawn_again_under_the_finger(
+    new_page: Any, server: tuple[ServerThread, Path]
+) -> None:
+    """The list is drawn anew at each poll (and when the tab comes back into view); a redraw
+    between a press and its release would put a new link under the finger and swallow the
+    tap. The lobby waits for the release: the pressed link opens its table."""
+    live, _folder = server
+    table_id, token = playing_table(live)
+    page = new_page(viewport={"width": 390, "height": 844})
+    open_seat(page, live, table_id, token)
+    page.goto(live.url + "/")
+    link = page.locator(f'#mine-list .mine-item[data-table="{table_id}"] a').first
+    link.wait_for()
+    box = link.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    kept = page.evaluate(
+        """() => {
+          const before = document.querySelector("#mine-list .mine-item");
+          document.dispatchEvent(new Event("visibilitychange"));  // draws the list at once
+          return document.querySelector("#mine-list .mine-item") === before;
+        }"""
+    )
+    assert kept, "the list was drawn again under the pressed link"
+    page.mouse.up()
+    page.wait_for_url(f"**/t/{table_id}*")

@@ -5,7 +5,7 @@ import { api, rememberTable } from "./conn.js";
 import { clockLabel } from "./clocks.js";
 import { clockSelect, presetClock, presetOf } from "./clock_choice.js";
 import { refreshMine, startMine } from "./mine.js";
-import { $ } from "./page.js";
+import { $, deferWhilePressed, watchPresses } from "./page.js";
 
 let games = [];
 let created = null; // {id, token, seat}
@@ -291,6 +291,9 @@ function onCopy() {
 
 // Tables still taking players (join) and games under way (watch as a spectator).
 function renderOpen(data) {
+  // Drawn anew each time: under a press the list is asked again once it ends, so that a tap
+  // on Join never falls between the old list and the new one.
+  if (deferWhilePressed(refreshOpen)) return;
   const ul = $("open-list"),
     items = list(data, "tables").filter((tb) => {
       return tb.status === "open" || tb.status === "playing";
@@ -350,6 +353,7 @@ function refreshOpen() {
 
 function init() {
   translatePage();
+  watchPresses();
   $("player-name").value = localStorage.getItem("gh_name") || "";
   $("create-form").addEventListener("submit", onCreate);
   $("game").addEventListener("change", fillSeatCounts);

@@ -4,7 +4,7 @@
 import { h, t } from "./i18n.js";
 import { api, askRematch, forgetTable, keptSeat, recentTables } from "./conn.js";
 import { countdown } from "./clocks.js";
-import { $ } from "./page.js";
+import { $, deferWhilePressed } from "./page.js";
 import { seatName, seatNames } from "./pieces.js";
 
 const POLL_MS = 20000;
@@ -75,6 +75,7 @@ function rank(answer) {
 }
 
 export function renderMine() {
+  if (deferWhilePressed(renderMine)) return; // a tap on a link must not fall between two lists
   const entries = links();
   $("mine-card").hidden = !entries.length;
   const ranked = entries.map((e, i) => {
