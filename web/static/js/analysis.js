@@ -6,7 +6,7 @@
 // fills as positions are done.
 import { h, loadStrings, t } from "./i18n.js";
 import { api } from "./conn.js";
-import { $, loadStyle } from "./page.js";
+import { $, deferWhilePressed, loadStyle } from "./page.js";
 import { context } from "./table_conn.js";
 import { seatName, state } from "./table_state.js";
 import { SEAT_MARK } from "./pieces.js";
@@ -278,7 +278,10 @@ function progressLine() {
   ];
 }
 
+// Drawn anew at each poll while the server analyses: never under a press (page.js), which
+// would swallow a tap on a point of the graph or a step's button.
 function drawAnalysis() {
+  if (deferWhilePressed(drawAnalysis)) return;
   const el = host.el;
   const parts = [h("h2", { id: "analysis-title" }, t("analysis.title")), progressLine()];
   if (figures.done) parts.push(graph(), dataTable(figures, host), swingList(), decisionLists());
