@@ -17,10 +17,12 @@ const PHRASES = [
   "rematch",
 ];
 const MAX_TEXT = 500;
+
 function spectatorName() {
   return localStorage.getItem("gh_chat_name") || "";
 }
 
+// A message in the room shown, as this seat or spectator (a spectator's name with it).
 function post(core, fields) {
   const state = core.state;
   const msg = { type: "chat", id: newId(), room: state.room };

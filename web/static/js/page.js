@@ -1,7 +1,8 @@
 // What the modules of one page share that is the page's, not a game's: its elements by id,
-// its redraw, the redraws put off while a press is on, and the style sheets of its parts. The page's own script (table.js)
-// sets the redraw; a module that changes what the page shows on a timer of its own (a glow
-// that fades, a summary that closes by itself) asks for it.
+// its redraw, the redraws put off while a press is on, and the style sheets of its parts.
+// The page's own script (table.js) sets the redraw; a module that changes what the page
+// shows on a timer of its own (a glow that fades, a summary that closes by itself) asks for
+// it.
 
 export function $(id) {
   return document.getElementById(id);

@@ -208,9 +208,10 @@ function drawPause(el, table) {
 }
 
 // The round-end (or council) summaries of the log shown: the live one or the replay's. The
-// panel that shows them (summary.js, and its summary.css) is loaded with the first one a log holds: a page opened
-// in the first round has no use for it yet. null while that is not known: the panel, or the
-// renderer's own summaries (a renderer answers null while they load), is on its way.
+// panel that shows them (summary.js, and its summary.css) is loaded with the first one a log
+// holds: a page opened in the first round has no use for it yet. null while that is not
+// known: the panel, or the renderer's own summaries (a renderer answers null while they
+// load), is on its way.
 let panel = null;
 
 let panelLoading = false;
