@@ -159,7 +159,15 @@ class PostgresFanOut:
         # the OS later reuses for another instance must not silence it, and a late echo
         # from an old one is merely a duplicate, which receivers ignore by version.
         self._own_pid = conn.get_server_pid()
+        self._drop_notifier()
         self._notify_conn = conn
+
+    def _drop_notifier(self) -> None:
+        # A broken connection left to the garbage collector keeps its socket open until then
+        # (and asyncpg warns of it): it is closed here, at once; terminate() never waits.
+        lost, self._notify_conn = self._notify_conn, None
+        if lost is not None and not lost.is_closed():
+            lost.terminate()
 
     # -- publishing ----------------------------------------------------------------------
 
@@ -179,7 +187,7 @@ class PostgresFanOut:
                 return
             except CONNECTION_ERRORS as exc:
                 log.warning("NOTIFY %s failed (attempt %d): %s", payload, attempt, exc)
-                self._notify_conn = None
+                self._drop_notifier()
         metrics.record_fanout("send_failed")
 
     async def _notify(self, payload: str) -> None:
