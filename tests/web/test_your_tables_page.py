@@ -197,9 +197,16 @@ def test_a_tap_on_your_tables_survives_the_list_drawn_again_under_the_finger(
     page = new_page(viewport={"width": 390, "height": 844})
     open_seat(page, live, table_id, token)
     page.goto(live.url + "/")
-    link = page.locator(f'#mine-list .mine-item[data-table="{table_id}"] a').first
-    link.wait_for()
-    box = link.bounding_box()
+    # Once the server's answer is drawn (the list is drawn first from this browser's links).
+    item = page.locator(f'#mine-list .mine-item.your-move[data-table="{table_id}"]')
+    item.wait_for()
+    link = item.locator("a").first
+    box = None
+    for _ in range(5):  # a poll may draw the list again between finding the link and its box
+        box = link.bounding_box()
+        if box is not None:
+            break
+        page.wait_for_timeout(100)
     assert box is not None
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.down()
